@@ -1,0 +1,198 @@
+// Package capacity holds every formula queuecap reports: the fluid model of a
+// queue (arrival, capacity, surplus, drain time), Little's law, the
+// TTL-bounded backlog and drain forecasts. It uses the standard library only
+// so that the Terraform provider, its functions and the linter share one
+// implementation. See MATH.md in the project's shared reference for the
+// derivations and worked examples.
+//
+// Every function validates its inputs and returns an *InputError naming the
+// offending input (by its Terraform attribute name) rather than producing
+// NaN, an infinity or a wrapped integer.
+package capacity
+
+import (
+	"fmt"
+	"math"
+)
+
+// MaxCount is the largest consumer count queuecap reports. Beyond 2^53 a
+// float64 no longer holds every integer, so a ceiling would be meaningless.
+const MaxCount = 1 << 53
+
+// ceilTolerance is the relative distance from an integer within which a ratio
+// counts as that integer: 10000.0/400 is exactly 25, but ratios that are
+// integers on paper can come out as 25.000000000000004, and a ceiling must
+// not turn that into 26.
+const ceilTolerance = 1e-12
+
+// InputError reports an input, named by its attribute name, that the formulas
+// cannot accept or that makes a result leave the float64 range.
+type InputError struct {
+	Field  string
+	Reason string
+}
+
+// Error reads as a sentence: "arrival_rate must be at least 0, got -1".
+func (e *InputError) Error() string { return e.Field + " " + e.Reason }
+
+func inputErr(field, format string, args ...any) error {
+	return &InputError{Field: field, Reason: fmt.Sprintf(format, args...)}
+}
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+// checkNonNegative rejects NaN, infinities and negative values.
+func checkNonNegative(field string, v float64) error {
+	if !finite(v) {
+		return inputErr(field, "must be a finite number, got %v", v)
+	}
+	if v < 0 {
+		return inputErr(field, "must be at least 0, got %v", v)
+	}
+	return nil
+}
+
+// checkPositive rejects NaN, infinities, zero and negative values.
+func checkPositive(field string, v float64) error {
+	if !finite(v) {
+		return inputErr(field, "must be a finite number, got %v", v)
+	}
+	if v <= 0 {
+		return inputErr(field, "must be greater than 0, got %v", v)
+	}
+	return nil
+}
+
+// checkFraction rejects anything outside [0, 1].
+func checkFraction(field string, v float64) error {
+	if !finite(v) {
+		return inputErr(field, "must be a finite number, got %v", v)
+	}
+	if v < 0 || v > 1 {
+		return inputErr(field, "must be between 0 and 1, got %v", v)
+	}
+	return nil
+}
+
+// checkResult turns an overflowed intermediate into an error that names the
+// input most responsible for it.
+func checkResult(field, what string, v float64) error {
+	if !finite(v) {
+		return inputErr(field, "makes %s overflow the float64 range (about 1.8e308)", what)
+	}
+	return nil
+}
+
+// ceilCount is the ceiling of a non-negative ratio, with the tolerance above,
+// as a count. It fails when the count exceeds MaxCount.
+func ceilCount(field, what string, x float64) (int64, error) {
+	if !finite(x) || x < 0 {
+		return 0, inputErr(field, "makes %s %v, not a finite number of at least 0", what, x)
+	}
+	if r := math.Round(x); math.Abs(x-r) <= ceilTolerance*math.Max(1, x) {
+		x = r
+	} else {
+		x = math.Ceil(x)
+	}
+	if x > MaxCount {
+		return 0, inputErr(field, "makes %s %.6g, more than the largest supported count %d", what, x, int64(MaxCount))
+	}
+	return int64(x), nil
+}
+
+// Retries describes the share of messages retried and how often.
+type Retries struct {
+	Rate    float64 // r: fraction of messages retried, 0..1
+	Average float64 // k: retries per retried message, ≥ 0
+}
+
+func (r Retries) validate() error {
+	if err := checkFraction("retry_rate", r.Rate); err != nil {
+		return err
+	}
+	return checkNonNegative("avg_retries", r.Average)
+}
+
+// amplification is 1 + r·k, the factor retries multiply arrivals by.
+func (r Retries) amplification() float64 { return 1 + r.Rate*r.Average }
+
+// EffectiveArrivalRate is λ_eff = λ · (1 + r · k).
+func EffectiveArrivalRate(arrivalRate float64, retries Retries) (float64, error) {
+	if err := checkNonNegative("arrival_rate", arrivalRate); err != nil {
+		return 0, err
+	}
+	if err := retries.validate(); err != nil {
+		return 0, err
+	}
+	factor := retries.amplification()
+	if err := checkResult("avg_retries", "the retry amplification 1 + retry_rate × avg_retries", factor); err != nil {
+		return 0, err
+	}
+	eff := arrivalRate * factor
+	if err := checkResult("arrival_rate", "the effective arrival rate arrival_rate × (1 + retry_rate × avg_retries)", eff); err != nil {
+		return 0, err
+	}
+	return eff, nil
+}
+
+// DrainSeconds is the fluid-model time to clear backlog B at net rate
+// S = completion − arrival: B / S. It reports ok = false when the backlog
+// never drains (B > 0 and S ≤ 0). An empty backlog is drained at 0 s.
+func DrainSeconds(backlog, netRate float64) (seconds float64, ok bool, err error) {
+	if err := checkNonNegative("backlog", backlog); err != nil {
+		return 0, false, err
+	}
+	if !finite(netRate) {
+		return 0, false, inputErr("net_rate", "must be a finite number, got %v", netRate)
+	}
+	if backlog == 0 {
+		return 0, true, nil
+	}
+	if netRate <= 0 {
+		return 0, false, nil
+	}
+	t := backlog / netRate
+	if err := checkResult("backlog", "the drain time backlog / net rate", t); err != nil {
+		return 0, false, err
+	}
+	return t, true, nil
+}
+
+// SLAMaxDepth is Little's law: the deepest a queue may be before a message
+// arriving now waits longer than the SLA, D_max = λ · SLA.
+func SLAMaxDepth(arrivalRate, slaSeconds float64) (float64, error) {
+	if err := checkNonNegative("arrival_rate", arrivalRate); err != nil {
+		return 0, err
+	}
+	if err := checkPositive("sla_seconds", slaSeconds); err != nil {
+		return 0, err
+	}
+	d := arrivalRate * slaSeconds
+	if err := checkResult("sla_seconds", "the maximum depth arrival_rate × sla_seconds", d); err != nil {
+		return 0, err
+	}
+	return d, nil
+}
+
+// WaitSeconds is the wait of a message arriving now behind a FIFO backlog,
+// W = backlog / completion rate. ok is false when nothing completes and the
+// backlog is not empty: the message is never served.
+func WaitSeconds(backlog, completionRate float64) (seconds float64, ok bool, err error) {
+	if err := checkNonNegative("backlog", backlog); err != nil {
+		return 0, false, err
+	}
+	if err := checkNonNegative("completion_rate", completionRate); err != nil {
+		return 0, false, err
+	}
+	if backlog == 0 {
+		return 0, true, nil
+	}
+	if completionRate == 0 {
+		return 0, false, nil
+	}
+	w := backlog / completionRate
+	if err := checkResult("backlog", "the wait backlog / completion_rate", w); err != nil {
+		return 0, false, err
+	}
+	return w, true, nil
+}

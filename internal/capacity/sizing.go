@@ -1,0 +1,151 @@
+package capacity
+
+import "math"
+
+// netTolerance is the relative distance under which capacity and arrivals
+// count as equal. 3 × 0.1 is 0.30000000000000004 in float64; without it a
+// fleet that exactly matches its arrivals would show a surplus of 5e-17 msg/s
+// and a drain time of 10^22 seconds instead of "never".
+const netTolerance = 1e-12
+
+// NetRate is completion − arrival, snapped to exactly 0 when the two are
+// equal within float64 rounding.
+func NetRate(completionRate, arrivalRate float64) float64 {
+	net := completionRate - arrivalRate
+	if math.Abs(net) <= netTolerance*math.Max(math.Abs(completionRate), math.Abs(arrivalRate)) {
+		return 0
+	}
+	return net
+}
+
+// FleetCapacity is C = c · μ, the completion rate of c consumers.
+func FleetCapacity(consumers int64, perConsumerRate float64) (float64, error) {
+	if consumers < 0 {
+		return 0, inputErr("consumers", "must be at least 0, got %d", consumers)
+	}
+	if err := checkPositive("per_consumer_rate", perConsumerRate); err != nil {
+		return 0, err
+	}
+	c := float64(consumers) * perConsumerRate
+	if err := checkResult("per_consumer_rate", "the capacity consumers × per_consumer_rate", c); err != nil {
+		return 0, err
+	}
+	return c, nil
+}
+
+// SizingInput is what the headroom formula sizes a fleet from.
+type SizingInput struct {
+	ArrivalRate     float64 // λ, msg/s
+	PerConsumerRate float64 // μ, msg/s per consumer
+	MaxBacklog      float64 // B_max, messages; 0 for none
+	RTOSeconds      float64 // time allowed to clear B_max; required when MaxBacklog > 0
+	Retries         Retries
+	MinHeadroom     float64 // h_min, a fraction ≥ 0
+}
+
+// Sizing is the fleet the headroom formula asks for and how it behaves.
+// Pointer fields are nil where the quantity is undefined.
+type Sizing struct {
+	EffectiveArrivalRate float64
+	SteadyStateConsumers int64 // ceil(λ_eff / μ)
+	RequiredConsumers    int64 // max(ceil(λ_eff/μ + B_max/(μ·RTO)), ceil(λ_eff·(1+h_min)/μ))
+	Capacity             float64
+	Surplus              float64
+	Utilization          float64
+	Headroom             *float64 // (C − λ_eff) / λ_eff; nil when λ_eff = 0
+	Overhead             *float64 // required / steady − 1; nil when steady = 0
+	DrainSeconds         *float64 // B_max / surplus; nil when it never drains
+}
+
+// Size applies the headroom formula. The ceiling is taken of the sum, not
+// the sum of ceilings: 25 + 6.94 gives 32, not 33.
+func Size(in SizingInput) (Sizing, error) {
+	var out Sizing
+	if err := checkPositive("per_consumer_rate", in.PerConsumerRate); err != nil {
+		return out, err
+	}
+	if err := checkNonNegative("max_backlog", in.MaxBacklog); err != nil {
+		return out, err
+	}
+	if err := checkNonNegative("min_headroom", in.MinHeadroom); err != nil {
+		return out, err
+	}
+	if in.MaxBacklog > 0 {
+		if in.RTOSeconds == 0 {
+			return out, inputErr("rto_seconds", "is required when max_backlog is greater than 0: the backlog must be cleared within a stated time")
+		}
+		if err := checkPositive("rto_seconds", in.RTOSeconds); err != nil {
+			return out, err
+		}
+	} else if in.RTOSeconds != 0 {
+		if err := checkPositive("rto_seconds", in.RTOSeconds); err != nil {
+			return out, err
+		}
+	}
+	eff, err := EffectiveArrivalRate(in.ArrivalRate, in.Retries)
+	if err != nil {
+		return out, err
+	}
+	out.EffectiveArrivalRate = eff
+	mu := in.PerConsumerRate
+
+	steadyRatio := eff / mu
+	if err := checkResult("arrival_rate", "the steady-state ratio effective arrival / per_consumer_rate", steadyRatio); err != nil {
+		return out, err
+	}
+	if out.SteadyStateConsumers, err = ceilCount("arrival_rate", "steady_state_consumers", steadyRatio); err != nil {
+		return out, err
+	}
+
+	backlogRatio := 0.0
+	if in.MaxBacklog > 0 {
+		// Divide in two steps: μ · RTO may overflow where B/μ/RTO does not.
+		backlogRatio = in.MaxBacklog / mu / in.RTOSeconds
+		if err := checkResult("max_backlog", "the backlog term max_backlog / (per_consumer_rate × rto_seconds)", backlogRatio); err != nil {
+			return out, err
+		}
+	}
+	required, err := ceilCount("max_backlog", "required_consumers", steadyRatio+backlogRatio)
+	if err != nil {
+		return out, err
+	}
+	if in.MinHeadroom > 0 {
+		withHeadroom := steadyRatio * (1 + in.MinHeadroom)
+		if err := checkResult("min_headroom", "the headroom ratio", withHeadroom); err != nil {
+			return out, err
+		}
+		floor, err := ceilCount("min_headroom", "required_consumers", withHeadroom)
+		if err != nil {
+			return out, err
+		}
+		required = max(required, floor)
+	}
+	out.RequiredConsumers = required
+
+	if out.Capacity, err = FleetCapacity(required, mu); err != nil {
+		return out, err
+	}
+	out.Surplus = NetRate(out.Capacity, eff)
+	if out.Capacity > 0 {
+		out.Utilization = eff / out.Capacity
+	}
+	if eff > 0 {
+		h := out.Surplus / eff
+		if err := checkResult("arrival_rate", "the headroom surplus / effective arrival", h); err != nil {
+			return out, err
+		}
+		out.Headroom = &h
+	}
+	if out.SteadyStateConsumers > 0 {
+		o := float64(required)/float64(out.SteadyStateConsumers) - 1
+		out.Overhead = &o
+	}
+	t, ok, err := DrainSeconds(in.MaxBacklog, out.Surplus)
+	if err != nil {
+		return out, err
+	}
+	if ok {
+		out.DrainSeconds = &t
+	}
+	return out, nil
+}

@@ -1,0 +1,73 @@
+package provider
+
+import (
+	"math/big"
+
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
+)
+
+// Input attributes are Terraform numbers validated by numberRange; outputs
+// are Float64s, since internal/capacity never returns a non-finite value.
+
+// requiredNumber is a required input.
+func requiredNumber(rng numberRange, description string) schema.NumberAttribute {
+	return schema.NumberAttribute{Required: true, MarkdownDescription: description, Validators: []validator.Number{rng}}
+}
+
+// optionalNumber is an optional input with no default: null means absent.
+func optionalNumber(rng numberRange, description string) schema.NumberAttribute {
+	return schema.NumberAttribute{Optional: true, MarkdownDescription: description, Validators: []validator.Number{rng}}
+}
+
+// defaultedNumber is an optional input whose default is written to state
+// when it is not set, so the value used can be read back.
+func defaultedNumber(rng numberRange, description string) schema.NumberAttribute {
+	return schema.NumberAttribute{Optional: true, Computed: true, MarkdownDescription: description, Validators: []validator.Number{rng}}
+}
+
+func computedNumber(description string) schema.Float64Attribute {
+	return schema.Float64Attribute{Computed: true, MarkdownDescription: description}
+}
+
+// Inputs shared by several data sources are declared once so their
+// descriptions and validation never drift apart.
+
+func arrivalRateAttribute() schema.NumberAttribute {
+	return requiredNumber(atLeastZero, "Base arrival rate λ into the queue, in messages per second. At least 0.")
+}
+
+const perConsumerRateDescription = "Messages one consumer (instance, task or concurrent invocation) completes per second, μ. Greater than 0."
+
+func retryRateAttribute() schema.NumberAttribute {
+	return defaultedNumber(fraction, "Share of messages that are retried, a fraction from 0 to 1. Default `0`. "+
+		"With `avg_retries` it raises the effective arrival rate to `arrival_rate × (1 + retry_rate × avg_retries)`.")
+}
+
+func avgRetriesAttribute() schema.NumberAttribute {
+	return defaultedNumber(atLeastZero, "Retries per retried message, a count of at least 0. Default `0`.")
+}
+
+func effectiveArrivalRateAttribute() schema.Float64Attribute {
+	return computedNumber("Arrival rate including retries, `arrival_rate × (1 + retry_rate × avg_retries)`, in messages per second.")
+}
+
+// withDefault returns the configured value, or def when it is null.
+func withDefault(v types.Number, def float64) types.Number {
+	if v.IsNull() || v.IsUnknown() {
+		return numberValue(def)
+	}
+	return v
+}
+
+func numberValue(f float64) types.Number { return types.NumberValue(big.NewFloat(f)) }
+
+// retries reads retry_rate and avg_retries, filling in their defaults.
+func retries(rate, avg *types.Number) capacity.Retries {
+	*rate = withDefault(*rate, 0)
+	*avg = withDefault(*avg, 0)
+	return capacity.Retries{Rate: float64Of(*rate), Average: float64Of(*avg)}
+}
