@@ -89,7 +89,8 @@ func ceilCount(field, what string, x float64) (int64, error) {
 	if !finite(x) || x < 0 {
 		return 0, inputErr(field, "makes %s %v, not a finite number of at least 0", what, x)
 	}
-	if r := math.Round(x); math.Abs(x-r) <= ceilTolerance*math.Max(1, x) {
+	// Relative, never absolute: a load of 1e-13 consumers still needs one.
+	if r := math.Round(x); math.Abs(x-r) <= ceilTolerance*x {
 		x = r
 	} else {
 		x = math.Ceil(x)

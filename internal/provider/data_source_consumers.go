@@ -67,11 +67,11 @@ func (d *consumersDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 			"effective_arrival_rate": effectiveArrivalRateAttribute(),
 			"steady_state_consumers": schema.Int64Attribute{
 				Computed:            true,
-				MarkdownDescription: "Consumers that just keep up with arrivals, `ceil(λ_eff / μ)`. Such a fleet has no surplus to clear a backlog.",
+				MarkdownDescription: "Consumers that just keep up with arrivals, `ceil(λ_eff / μ)`, a whole number. Such a fleet has no surplus to clear a backlog.",
 			},
 			"required_consumers": schema.Int64Attribute{
 				Computed:            true,
-				MarkdownDescription: "Consumers the headroom formula requires: the fleet's maximum size.",
+				MarkdownDescription: "Consumers the headroom formula requires, a whole number: the fleet's maximum size.",
 			},
 			"capacity":      computedNumber("Completion rate of the required fleet, `required_consumers × per_consumer_rate`, in messages per second."),
 			"surplus":       computedNumber("Capacity left after arrivals, `capacity − effective_arrival_rate`, in messages per second: the rate at which a backlog drains."),

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Installs a Terraform-compatible CLI into the cache when it is missing and
+# prints its path. The CLIs are built from the Go module proxy, the only
+# source this project's machines reach; each build is cached under
+# $QUEUECAP_CACHE (default $HOME/.cache/queuecap) and reused.
+#
+#   tools/install-cli.sh terraform   # Terraform 1.5.7, about 4 min cold
+#   tools/install-cli.sh tofu        # OpenTofu 1.12.6, about 10 min cold
+set -euo pipefail
+
+TERRAFORM_VERSION=1.5.7
+TOFU_VERSION=1.12.6
+cache=${QUEUECAP_CACHE:-$HOME/.cache/queuecap}
+bin=$cache/bin
+mkdir -p "$bin"
+
+case ${1:-} in
+terraform)
+	out=$bin/terraform-$TERRAFORM_VERSION
+	if [ ! -x "$out" ]; then
+		echo "installing Terraform $TERRAFORM_VERSION into $bin (cached for later runs)" >&2
+		tmp=$(mktemp -d)
+		# go install builds outside any module, so the project's go.mod is not touched.
+		(cd "$tmp" && GOBIN=$tmp GOFLAGS=-mod=mod go install "github.com/hashicorp/terraform@v$TERRAFORM_VERSION") >&2
+		mv "$tmp/terraform" "$out"
+		rm -rf "$tmp"
+	fi
+	;;
+tofu)
+	out=$bin/tofu-$TOFU_VERSION
+	if [ ! -x "$out" ]; then
+		echo "building OpenTofu $TOFU_VERSION into $bin (cached for later runs)" >&2
+		dir=$(cd /tmp && GOFLAGS=-mod=mod go mod download -json "github.com/opentofu/opentofu@v$TOFU_VERSION" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
+		[ -n "$dir" ] || { echo "go mod download did not report a source directory for OpenTofu" >&2; exit 1; }
+		src=$(mktemp -d)
+		cp -r "$dir/." "$src"
+		chmod -R u+w "$src"
+		(cd "$src" && go build -o "$out.tmp" ./cmd/tofu) >&2
+		mv "$out.tmp" "$out"
+		rm -rf "$src"
+	fi
+	;;
+*)
+	echo "usage: $0 terraform|tofu" >&2
+	exit 2
+	;;
+esac
+echo "$out"
