@@ -96,6 +96,11 @@ func Size(in SizingInput) (Sizing, error) {
 	if out.SteadyStateConsumers, err = ceilCount("arrival_rate", "steady_state_consumers", steadyRatio); err != nil {
 		return out, err
 	}
+	// A ratio below the float64 range underflows to 0, but any positive
+	// load needs a consumer.
+	if eff > 0 {
+		out.SteadyStateConsumers = max(out.SteadyStateConsumers, 1)
+	}
 
 	backlogRatio := 0.0
 	if in.MaxBacklog > 0 {
@@ -120,12 +125,30 @@ func Size(in SizingInput) (Sizing, error) {
 		}
 		required = max(required, floor)
 	}
-	out.RequiredConsumers = required
+	required = max(required, out.SteadyStateConsumers)
+	if in.MaxBacklog > 0 {
+		required = max(required, 1)
+	}
 
 	if out.Capacity, err = FleetCapacity(required, mu); err != nil {
 		return out, err
 	}
 	out.Surplus = NetRate(out.Capacity, eff)
+	// When the backlog term is below float64 resolution of the steady term
+	// (B/(μ·RTO) < 1e-12 · λ/μ), the ceiling absorbs it and the fleet would
+	// have no surplus to drain the very backlog it was sized for: one more
+	// consumer drains it.
+	if in.MaxBacklog > 0 && out.Surplus <= 0 {
+		if required >= MaxCount {
+			return out, inputErr("max_backlog", "makes required_consumers more than the largest supported count %d", int64(MaxCount))
+		}
+		required++
+		if out.Capacity, err = FleetCapacity(required, mu); err != nil {
+			return out, err
+		}
+		out.Surplus = NetRate(out.Capacity, eff)
+	}
+	out.RequiredConsumers = required
 	if out.Capacity > 0 {
 		out.Utilization = eff / out.Capacity
 	}
