@@ -1,0 +1,206 @@
+// Command queuecap is the companion CLI of the queuecap Terraform provider.
+//
+//	queuecap lint [flags] [DIR ...]
+//
+// Exit codes, as tflint's:
+//
+//	0  nothing at or above the failure severity
+//	1  an error: a bad flag, an unreadable or invalid config, HCL that does not parse
+//	2  findings at or above the failure severity
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint/formatter"
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint/rules"
+)
+
+// Exit codes.
+const (
+	exitOK       = 0
+	exitError    = 1
+	exitFindings = 2
+)
+
+// version is set at build time.
+var version = "dev"
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+const usage = `Usage: queuecap <command> [flags]
+
+Commands:
+  lint      check Terraform configurations for queues that cannot recover from a backlog
+  version   print the version
+
+Run 'queuecap lint --help' for the lint flags.
+`
+
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return exitError
+	}
+	switch args[0] {
+	case "lint":
+		return runLint(args[1:], stdout, stderr)
+	case "version", "--version", "-v":
+		fmt.Fprintln(stdout, "queuecap "+version)
+		return exitOK
+	case "help", "--help", "-h":
+		fmt.Fprint(stdout, usage)
+		return exitOK
+	}
+	fmt.Fprintf(stderr, "Error: unknown command %q\n\n%s", args[0], usage)
+	return exitError
+}
+
+// multiFlag is a repeatable string flag.
+type multiFlag []string
+
+func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
+func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
+
+type lintFlags struct {
+	recursive   bool
+	format      string
+	minSeverity string
+	config      string
+	noColor     bool
+	varFiles    multiFlag
+	vars        multiFlag
+	enable      multiFlag
+	disable     multiFlag
+	set         map[string]bool // flags given on the command line
+	dirs        []string
+}
+
+func parseLintFlags(args []string, stderr io.Writer) (*lintFlags, error) {
+	f := &lintFlags{set: map[string]bool{}}
+	fs := flag.NewFlagSet("queuecap lint", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.BoolVar(&f.recursive, "recursive", false, "lint every directory below DIR that holds .tf files as its own root module")
+	fs.StringVar(&f.format, "format", "default", "output format: "+strings.Join(formatter.Names(), "|"))
+	fs.StringVar(&f.minSeverity, "minimum-failure-severity", "warning", "lowest severity that fails the run (exit 2): error|warning|notice")
+	fs.StringVar(&f.config, "config", "", "config file (default "+lint.DefaultConfigFile+" in the working directory, if present)")
+	fs.BoolVar(&f.noColor, "no-color", false, "disable colored output")
+	fs.Var(&f.varFiles, "var-file", "a .tfvars file setting root module variables (repeatable)")
+	fs.Var(&f.vars, "var", "a root module variable as NAME=VALUE (repeatable)")
+	fs.Var(&f.enable, "enable-rule", "enable a rule by ID (repeatable)")
+	fs.Var(&f.disable, "disable-rule", "disable a rule by ID (repeatable)")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "Usage: queuecap lint [flags] [DIR ...]\n\nFlags:\n")
+		fs.PrintDefaults()
+		fmt.Fprintf(stderr, "\nExit codes: 0 no findings at or above the failure severity, 1 an error, 2 findings.\n")
+	}
+	// Flags and directories may come in any order, as with tflint.
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			break
+		}
+		f.dirs = append(f.dirs, args[0])
+		args = args[1:]
+	}
+	fs.Visit(func(fl *flag.Flag) { f.set[fl.Name] = true })
+	if len(f.dirs) == 0 {
+		f.dirs = []string{"."}
+	}
+	return f, nil
+}
+
+func runLint(args []string, stdout, stderr io.Writer) int {
+	f, err := parseLintFlags(args, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return exitOK
+	}
+	if err != nil {
+		return exitError
+	}
+	configPath, required := f.config, true
+	if configPath == "" {
+		configPath, required = lint.DefaultConfigFile, false
+	}
+	cfg, diags := lint.LoadConfig(configPath, required)
+	if diags.HasErrors() {
+		for _, d := range diags {
+			fmt.Fprintf(stderr, "Error: %s\n", d.Error())
+		}
+		return exitError
+	}
+
+	// The config file sets defaults; flags override only what they set.
+	format := f.format
+	if !f.set["format"] && cfg.Format != nil {
+		format = *cfg.Format
+	}
+	if !slices.Contains(formatter.Names(), format) {
+		fmt.Fprintf(stderr, "Error: unknown format %q: valid formats are %s\n", format, strings.Join(formatter.Names(), ", "))
+		return exitError
+	}
+	minSeverity, err := lint.ParseSeverity(f.minSeverity)
+	if err != nil {
+		fmt.Fprintf(stderr, "Error: --minimum-failure-severity: %v\n", err)
+		return exitError
+	}
+	if !f.set["minimum-failure-severity"] && cfg.MinimumFailureSeverity != nil {
+		minSeverity = *cfg.MinimumFailureSeverity
+	}
+	recursive := f.recursive
+	if !f.set["recursive"] && cfg.Recursive != nil {
+		recursive = *cfg.Recursive
+	}
+
+	res, err := lint.Run(lint.Options{
+		Dirs: f.dirs, Recursive: recursive, VarFiles: f.varFiles, Vars: f.vars,
+		Config: cfg, Rules: rules.All(), Enable: f.enable, Disable: f.disable,
+	})
+	if err != nil {
+		fmt.Fprintf(stderr, "Error: %v\n", err)
+		return exitError
+	}
+	noColor := f.noColor || os.Getenv("NO_COLOR") != "" || !isTerminal(stdout)
+	if err := formatter.Write(stdout, format, res, formatter.Options{NoColor: noColor}); err != nil {
+		fmt.Fprintf(stderr, "Error: %v\n", err)
+		return exitError
+	}
+	switch {
+	case len(res.Errors) > 0:
+		return exitError
+	case failing(res, minSeverity):
+		return exitFindings
+	}
+	return exitOK
+}
+
+func failing(res *lint.Result, min lint.Severity) bool {
+	for _, is := range res.Issues {
+		if is.Severity >= min {
+			return true
+		}
+	}
+	return false
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	info, err := f.Stat()
+	return err == nil && info.Mode()&os.ModeCharDevice != 0
+}
+

@@ -1,0 +1,432 @@
+package lint
+
+import (
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// Defaults AWS applies when an attribute is absent.
+const (
+	defaultRetentionSeconds  = 345600 // four days
+	defaultVisibilitySeconds = 30
+	defaultLambdaTimeout     = 3
+)
+
+// builder walks evaluated module instances into a Model and links it.
+type builder struct {
+	model    *Model
+	config   *Config
+	queues   map[string]*Queue
+	fleets   map[string]*Fleet
+	targets  map[string]*scalingTarget
+	policies map[string]*Policy
+	// pending links, resolved once every resource is known
+	policyRefs  map[*Policy]cty.Value // the value naming the policy's fleet or target
+	alarmDims   map[*Alarm][]cty.Value
+	alarmActs   map[*Alarm]cty.Value
+	policyDims  map[*Policy][]cty.Value
+	mappingRefs map[*EventSourceMapping][2]cty.Value
+	redrives    []redriveRef
+	interesting map[*Module]bool
+}
+
+type redriveRef struct {
+	queue, policy cty.Value // queue_url (or the queue itself) and redrive_policy
+	inline        string    // the queue's address for an inline policy
+}
+
+func newBuilder(dir string, cfg *Config) *builder {
+	return &builder{
+		model: &Model{Dir: dir}, config: cfg,
+		queues: map[string]*Queue{}, fleets: map[string]*Fleet{}, targets: map[string]*scalingTarget{}, policies: map[string]*Policy{},
+		policyRefs: map[*Policy]cty.Value{}, alarmDims: map[*Alarm][]cty.Value{}, alarmActs: map[*Alarm]cty.Value{},
+		policyDims: map[*Policy][]cty.Value{}, mappingRefs: map[*EventSourceMapping][2]cty.Value{},
+		interesting: map[*Module]bool{},
+	}
+}
+
+// hasInteresting reports whether a module or any module it calls declares
+// a resource the linter models; other subtrees are never evaluated.
+func (b *builder) hasInteresting(m *Module) bool {
+	if v, ok := b.interesting[m]; ok {
+		return v
+	}
+	b.interesting[m] = false // guards against cycles
+	found := false
+	for _, r := range m.Resources {
+		if r.Mode == "resource" && resourceSchemas[r.Type] != nil {
+			found = true
+			break
+		}
+	}
+	for _, c := range m.Calls {
+		if !found && c.Child != nil && !c.Repeated && b.hasInteresting(c.Child) {
+			found = true
+		}
+	}
+	b.interesting[m] = found
+	return found
+}
+
+func (b *builder) walk(in *instance) {
+	if !b.hasInteresting(in.mod) {
+		return
+	}
+	for _, r := range in.mod.Resources {
+		schema := resourceSchemas[r.Type]
+		if r.Mode != "resource" || schema == nil {
+			continue
+		}
+		n := decode(r.Body, schema, r.DefRange)
+		addr := in.absAddr(r.LocalAddr())
+		switch r.Type {
+		case "aws_sqs_queue":
+			b.addQueue(in, addr, r, n)
+		case "aws_sqs_queue_redrive_policy":
+			b.redrives = append(b.redrives, redriveRef{queue: evalAttr(in, n, "queue_url"), policy: evalAttr(in, n, "redrive_policy")})
+		case "aws_autoscaling_group", "aws_ecs_service", "aws_lambda_function":
+			b.addFleet(in, addr, r, n)
+		case "aws_appautoscaling_target":
+			b.targets[addr] = &scalingTarget{addr: addr, maxCap: evalNum(in, n, "max_capacity"),
+				rates: b.tagRates(in, n.attrs["tags"]).rates, resourceID: evalAttr(in, n, "resource_id"), marks: []string{addr}}
+		case "aws_autoscaling_policy", "aws_appautoscaling_policy":
+			b.addPolicy(in, addr, r, n)
+		case "aws_cloudwatch_metric_alarm":
+			b.addAlarm(in, addr, r, n)
+		case "aws_lambda_event_source_mapping":
+			m := &EventSourceMapping{Addr: addr, DefRange: r.DefRange}
+			if sc := n.first("scaling_config"); sc != nil {
+				m.MaximumConcurrency = evalNum(in, sc, "maximum_concurrency")
+			}
+			b.mappingRefs[m] = [2]cty.Value{evalAttr(in, n, "event_source_arn"), evalAttr(in, n, "function_name")}
+			b.model.Mappings = append(b.model.Mappings, m)
+		}
+	}
+	for _, c := range in.mod.Calls {
+		if c.Child != nil && !c.Repeated {
+			b.walk(in.child(c))
+		}
+	}
+}
+
+func evalAttr(in *instance, n *node, name string) cty.Value {
+	if a := n.attrs[name]; a != nil {
+		return in.eval(a.Expr)
+	}
+	return cty.NullVal(cty.DynamicPseudoType)
+}
+
+// evalNum reads a numeric attribute: unset, set but unknown, or known.
+func evalNum(in *instance, n *node, name string) Num {
+	a := n.attrs[name]
+	if a == nil {
+		return Num{}
+	}
+	v := in.eval(a.Expr)
+	f, ok := number(v)
+	return Num{V: f, Set: true, Known: ok, Range: a.Range, From: name}
+}
+
+// withDefault is a numeric attribute, or AWS's default when it is absent.
+func withDefault(num Num, def float64, rng hcl.Range, name string) Num {
+	if num.Set {
+		return num
+	}
+	return Num{V: def, Set: true, Known: true, Range: rng, From: name + " (default)"}
+}
+
+func knownString(v cty.Value) string {
+	v, _ = v.UnmarkDeep()
+	if v.IsKnown() && !v.IsNull() && v.Type() == cty.String {
+		return v.AsString()
+	}
+	return ""
+}
+
+// origins lists the resources a value was derived from.
+func origins(v cty.Value) []string {
+	_, pvm := v.UnmarkDeepWithPaths()
+	var out []string
+	for _, p := range pvm {
+		for m := range p.Marks {
+			if o, ok := m.(origin); ok {
+				out = append(out, string(o))
+			}
+		}
+	}
+	return out
+}
+
+// taggedRates are the queuecap:* tags of a resource.
+type taggedRates struct {
+	rates Rates
+	queue string // queuecap:queue
+}
+
+// tagRates reads queuecap:* entries from a tags map.
+func (b *builder) tagRates(in *instance, attr *hcl.Attribute) taggedRates {
+	var out taggedRates
+	if attr == nil {
+		return out
+	}
+	v, _ := in.eval(attr.Expr).UnmarkDeep()
+	if !v.IsKnown() || v.IsNull() || !v.CanIterateElements() || !(v.Type().IsMapType() || v.Type().IsObjectType()) {
+		return out
+	}
+	for it := v.ElementIterator(); it.Next(); {
+		k, val := it.Element()
+		out.add(in, knownString(k), val, attr.Range)
+	}
+	return out
+}
+
+func (t *taggedRates) add(in *instance, key string, val cty.Value, rng hcl.Range) {
+	name, ok := strings.CutPrefix(key, "queuecap:")
+	if !ok {
+		return
+	}
+	if name == "queue" {
+		if s := knownString(val); s != "" {
+			t.queue = s
+		}
+		return
+	}
+	if f := t.rates.field(name); f != nil {
+		v, known := number(val)
+		*f = Num{V: v, Set: true, Known: known, Range: rng, From: "tag " + key}
+	}
+}
+
+func (b *builder) addQueue(in *instance, addr string, r *Resource, n *node) {
+	q := &Queue{Addr: addr, DefRange: r.DefRange, Name: knownString(evalAttr(in, n, "name"))}
+	q.Rates = b.tagRates(in, n.attrs["tags"]).rates
+	q.Retention = withDefault(evalNum(in, n, "message_retention_seconds"), defaultRetentionSeconds, r.DefRange, "message_retention_seconds")
+	q.Visibility = withDefault(evalNum(in, n, "visibility_timeout_seconds"), defaultVisibilitySeconds, r.DefRange, "visibility_timeout_seconds")
+	if a := n.attrs["redrive_policy"]; a != nil {
+		v := in.eval(a.Expr)
+		if !(v.IsKnown() && v.IsNull()) {
+			q.HasRedrive = true
+			b.redrives = append(b.redrives, redriveRef{policy: v, inline: addr})
+		}
+	}
+	b.queues[addr] = q
+	b.model.Queues = append(b.model.Queues, q)
+}
+
+func (b *builder) addFleet(in *instance, addr string, r *Resource, n *node) {
+	f := &Fleet{Kind: FleetKind(r.Type), Addr: addr, DefRange: r.DefRange, marks: []string{addr}}
+	var tags taggedRates
+	switch f.Kind {
+	case FleetASG:
+		f.Name = knownString(evalAttr(in, n, "name"))
+		f.MaxSize, f.SizeAttr = evalNum(in, n, "max_size"), "max_size"
+		for _, tag := range n.blocks["tag"] {
+			tags.add(in, knownString(evalAttr(in, tag, "key")), evalAttr(in, tag, "value"), tag.rng)
+		}
+	case FleetECS:
+		f.Name = knownString(evalAttr(in, n, "name"))
+		f.MaxSize, f.SizeAttr = evalNum(in, n, "desired_count"), "desired_count"
+		tags = b.tagRates(in, n.attrs["tags"])
+	case FleetLambda:
+		f.Name = knownString(evalAttr(in, n, "function_name"))
+		f.MaxSize, f.SizeAttr = evalNum(in, n, "reserved_concurrent_executions"), "reserved_concurrent_executions"
+		if f.MaxSize.Known && f.MaxSize.V < 0 {
+			f.MaxSize.Known = false // -1: unreserved, bounded only by the account
+		}
+		f.TimeoutSeconds = withDefault(evalNum(in, n, "timeout"), defaultLambdaTimeout, r.DefRange, "timeout")
+		tags = b.tagRates(in, n.attrs["tags"])
+	}
+	f.Rates = tags.rates
+	if tags.queue != "" {
+		f.QueueAddr = resolveAddr(in, tags.queue)
+	}
+	if a := n.attrs[f.SizeAttr]; a != nil {
+		f.Rates.merge(b.dataSourceRates(in, in.eval(a.Expr)))
+	}
+	b.fleets[addr] = f
+	b.model.Fleets = append(b.model.Fleets, f)
+}
+
+// resolveAddr makes an address written inside a module absolute: a tag on
+// a fleet in module.a naming aws_sqs_queue.q means module.a.aws_sqs_queue.q.
+func resolveAddr(in *instance, addr string) string {
+	if in.addr == "" || strings.HasPrefix(addr, "module.") {
+		return addr
+	}
+	return in.addr + "." + addr
+}
+
+// dataSourceRates are the arguments of the queuecap_consumers or
+// queuecap_drain data sources a value was computed from.
+func (b *builder) dataSourceRates(in *instance, v cty.Value) Rates {
+	var out Rates
+	for _, o := range origins(v) {
+		if r, ok := in.root.dataArgs[o]; ok {
+			out.merge(r)
+		}
+	}
+	return out
+}
+
+func (b *builder) addPolicy(in *instance, addr string, r *Resource, n *node) {
+	p := &Policy{Addr: addr, DefRange: r.DefRange, ScaleOut: true, marks: []string{addr}}
+	ref := "autoscaling_group_name"
+	kind := knownString(evalAttr(in, n, "policy_type"))
+	if r.Type == "aws_appautoscaling_policy" {
+		ref = "resource_id"
+		if kind == "" && n.attrs["policy_type"] == nil {
+			kind = string(PolicyStep)
+		}
+	} else if kind == "" && n.attrs["policy_type"] == nil {
+		kind = string(PolicySimple)
+	}
+	switch PolicyKind(kind) {
+	case PolicyStep, PolicySimple, PolicyTargetTracking:
+		p.Kind = PolicyKind(kind)
+	default:
+		p.Kind = PolicyOther
+	}
+	b.policyRefs[p] = evalAttr(in, n, ref)
+
+	// Adjustments known to be negative only ever scale in.
+	var adjustments []Num
+	if a := evalNum(in, n, "scaling_adjustment"); a.Set {
+		adjustments = append(adjustments, a)
+	}
+	steps := n.blocks["step_adjustment"]
+	if c := n.first("step_scaling_policy_configuration"); c != nil {
+		steps = append(steps, c.blocks["step_adjustment"]...)
+	}
+	for _, s := range steps {
+		adjustments = append(adjustments, evalNum(in, s, "scaling_adjustment"))
+	}
+	if len(adjustments) > 0 {
+		allNegative := true
+		for _, a := range adjustments {
+			if !a.Known || a.V >= 0 {
+				allNegative = false
+			}
+		}
+		p.ScaleOut = !allNegative
+	}
+
+	tt := n.first("target_tracking_configuration")
+	if tt == nil {
+		tt = n.first("target_tracking_scaling_policy_configuration")
+	}
+	if tt != nil {
+		if pre := tt.first("predefined_metric_specification"); pre != nil {
+			p.Predefined = knownString(evalAttr(in, pre, "predefined_metric_type"))
+			if p.Predefined == "" {
+				p.Predefined = "unknown"
+			}
+		}
+		if cm := tt.first("customized_metric_specification"); cm != nil {
+			p.Metrics, b.policyDims[p] = readCustomMetric(in, cm)
+		}
+	}
+	b.policies[addr] = p
+	b.model.Policies = append(b.model.Policies, p)
+}
+
+// readCustomMetric reads a target tracking customized metric: a single
+// metric with dimensions, or metric math over metric_stat entries.
+func readCustomMetric(in *instance, cm *node) (MetricSet, []cty.Value) {
+	set := MetricSet{Known: true}
+	var dims []cty.Value
+	set.addName(evalAttr(in, cm, "metric_name"), cm.attrs["metric_name"] != nil)
+	set.addNamespace(evalAttr(in, cm, "namespace"))
+	for _, d := range append(cm.blocks["metric_dimension"], cm.blocks["dimensions"]...) {
+		if knownString(evalAttr(in, d, "name")) == "QueueName" {
+			dims = append(dims, evalAttr(in, d, "value"))
+		}
+	}
+	for _, m := range cm.blocks["metrics"] {
+		set.addExpression(evalAttr(in, m, "expression"), m.attrs["expression"] != nil)
+		if ms := m.first("metric_stat"); ms != nil {
+			if metric := ms.first("metric"); metric != nil {
+				set.addName(evalAttr(in, metric, "metric_name"), metric.attrs["metric_name"] != nil)
+				set.addNamespace(evalAttr(in, metric, "namespace"))
+				for _, d := range metric.blocks["dimensions"] {
+					if knownString(evalAttr(in, d, "name")) == "QueueName" {
+						dims = append(dims, evalAttr(in, d, "value"))
+					}
+				}
+			}
+		}
+	}
+	return set, dims
+}
+
+func (m *MetricSet) addName(v cty.Value, set bool) {
+	if !set {
+		return
+	}
+	if s := knownString(v); s != "" {
+		m.Names = append(m.Names, s)
+	} else {
+		m.Known = false
+	}
+}
+
+func (m *MetricSet) addNamespace(v cty.Value) {
+	if s := knownString(v); s != "" {
+		m.Namespaces = append(m.Namespaces, s)
+	}
+}
+
+func (m *MetricSet) addExpression(v cty.Value, set bool) {
+	if !set {
+		return
+	}
+	if s := knownString(v); s != "" {
+		m.Expressions = append(m.Expressions, s)
+	} else {
+		m.Known = false
+	}
+}
+
+func (b *builder) addAlarm(in *instance, addr string, r *Resource, n *node) {
+	a := &Alarm{Addr: addr, DefRange: r.DefRange, Metrics: MetricSet{Known: true}}
+	a.Comparison = knownString(evalAttr(in, n, "comparison_operator"))
+	a.Threshold = evalNum(in, n, "threshold")
+	var dims []cty.Value
+	if n.attrs["metric_name"] != nil {
+		a.Simple = true
+		a.Metrics.addName(evalAttr(in, n, "metric_name"), true)
+		a.Metrics.addNamespace(evalAttr(in, n, "namespace"))
+		dims = append(dims, queueDimension(evalAttr(in, n, "dimensions")))
+	}
+	for _, q := range n.blocks["metric_query"] {
+		a.Metrics.addExpression(evalAttr(in, q, "expression"), q.attrs["expression"] != nil)
+		if m := q.first("metric"); m != nil {
+			a.Metrics.addName(evalAttr(in, m, "metric_name"), m.attrs["metric_name"] != nil)
+			a.Metrics.addNamespace(evalAttr(in, m, "namespace"))
+			dims = append(dims, queueDimension(evalAttr(in, m, "dimensions")))
+		}
+	}
+	b.alarmDims[a] = dims
+	b.alarmActs[a] = evalAttr(in, n, "alarm_actions")
+	b.model.Alarms = append(b.model.Alarms, a)
+}
+
+// queueDimension is the QueueName entry of a dimensions map, with its
+// marks; the whole map when the entry cannot be singled out.
+func queueDimension(dims cty.Value) cty.Value {
+	if dims.IsNull() {
+		return dims
+	}
+	plain, marks := dims.Unmark()
+	if plain.IsKnown() && plain.CanIterateElements() && (plain.Type().IsMapType() || plain.Type().IsObjectType()) {
+		for it := plain.ElementIterator(); it.Next(); {
+			k, v := it.Element()
+			if knownString(k) == "QueueName" {
+				return v.WithMarks(marks)
+			}
+		}
+		return cty.NullVal(cty.String)
+	}
+	return dims
+}

@@ -1,0 +1,183 @@
+package lint
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+)
+
+// DefaultConfigFile is read from the working directory when --config is not
+// given; its absence is not an error.
+const DefaultConfigFile = ".queuecap.hcl"
+
+// Config is a .queuecap.hcl file. Pointer fields are nil when unset, so
+// that command-line flags override only what they set.
+type Config struct {
+	Format                 *string
+	MinimumFailureSeverity *Severity
+	Recursive              *bool
+	Rules                  map[string]RuleConfig
+	Queues                 map[string]QueueConfig // by the queue's address
+}
+
+// RuleConfig is a `rule "id" {}` block.
+type RuleConfig struct {
+	Enabled  *bool
+	Severity *Severity
+	Range    hcl.Range
+}
+
+// QueueConfig is a `queue "address" {}` block: declared rates for a queue
+// that cannot carry tags, and the fleet that consumes it.
+type QueueConfig struct {
+	Rates    Rates
+	Consumer string
+	Range    hcl.Range
+}
+
+var configSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
+	{Type: "config"},
+	{Type: "rule", LabelNames: []string{"id"}},
+	{Type: "queue", LabelNames: []string{"address"}},
+}}
+
+var configBlockSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "format"}, {Name: "minimum_failure_severity"}, {Name: "recursive"},
+}}
+
+var ruleBlockSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "enabled"}, {Name: "severity"}}}
+
+var queueBlockSchema = func() *hcl.BodySchema {
+	s := &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "consumer"}}}
+	for _, n := range rateNames {
+		s.Attributes = append(s.Attributes, hcl.AttributeSchema{Name: n})
+	}
+	return s
+}()
+
+// LoadConfig reads a configuration file. With required false, a missing
+// file is an empty configuration.
+func LoadConfig(path string, required bool) (*Config, hcl.Diagnostics) {
+	cfg := &Config{Rules: map[string]RuleConfig{}, Queues: map[string]QueueConfig{}}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		if os.IsNotExist(err) && !required {
+			return cfg, nil
+		}
+		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot read config file", Detail: err.Error(),
+			Subject: &hcl.Range{Filename: path, Start: hcl.InitialPos, End: hcl.InitialPos}}}
+	}
+	file, diags := hclsyntax.ParseConfig(src, path, hcl.InitialPos)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	content, diags := file.Body.Content(configSchema)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	for _, b := range content.Blocks {
+		switch b.Type {
+		case "config":
+			diags = append(diags, cfg.readConfigBlock(b)...)
+		case "rule":
+			rc := RuleConfig{Range: b.DefRange}
+			attrs, d := b.Body.Content(ruleBlockSchema)
+			diags = append(diags, d...)
+			if a, ok := attrs.Attributes["enabled"]; ok {
+				v, d := literal(a, cty.Bool)
+				diags = append(diags, d...)
+				if d == nil {
+					enabled := v.True()
+					rc.Enabled = &enabled
+				}
+			}
+			if a, ok := attrs.Attributes["severity"]; ok {
+				s, d := severityAttr(a)
+				diags = append(diags, d...)
+				rc.Severity = s
+			}
+			cfg.Rules[b.Labels[0]] = rc
+		case "queue":
+			qc := QueueConfig{Range: b.DefRange}
+			attrs, d := b.Body.Content(queueBlockSchema)
+			diags = append(diags, d...)
+			for name, a := range attrs.Attributes {
+				if name == "consumer" {
+					v, d := literal(a, cty.String)
+					diags = append(diags, d...)
+					if d == nil {
+						qc.Consumer = v.AsString()
+					}
+					continue
+				}
+				v, d := literal(a, cty.Number)
+				diags = append(diags, d...)
+				if d == nil {
+					f, _ := v.AsBigFloat().Float64()
+					*qc.Rates.field(name) = knownNum(f, a.Range, path+" queue block")
+				}
+			}
+			cfg.Queues[b.Labels[0]] = qc
+		}
+	}
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	return cfg, nil
+}
+
+func (cfg *Config) readConfigBlock(b *hcl.Block) hcl.Diagnostics {
+	attrs, diags := b.Body.Content(configBlockSchema)
+	if a, ok := attrs.Attributes["format"]; ok {
+		v, d := literal(a, cty.String)
+		diags = append(diags, d...)
+		if d == nil {
+			s := v.AsString()
+			cfg.Format = &s
+		}
+	}
+	if a, ok := attrs.Attributes["minimum_failure_severity"]; ok {
+		s, d := severityAttr(a)
+		diags = append(diags, d...)
+		cfg.MinimumFailureSeverity = s
+	}
+	if a, ok := attrs.Attributes["recursive"]; ok {
+		v, d := literal(a, cty.Bool)
+		diags = append(diags, d...)
+		if d == nil {
+			r := v.True()
+			cfg.Recursive = &r
+		}
+	}
+	return diags
+}
+
+// literal evaluates a constant attribute of the wanted type.
+func literal(a *hcl.Attribute, want cty.Type) (cty.Value, hcl.Diagnostics) {
+	v, diags := a.Expr.Value(nil)
+	if diags.HasErrors() {
+		return cty.NilVal, diags
+	}
+	out, err := convert.Convert(v, want)
+	if err != nil || out.IsNull() || !out.IsKnown() {
+		return cty.NilVal, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid value for " + a.Name,
+			Detail: fmt.Sprintf("%s must be a %s", a.Name, want.FriendlyName()), Subject: a.Expr.Range().Ptr()}}
+	}
+	return out, nil
+}
+
+func severityAttr(a *hcl.Attribute) (*Severity, hcl.Diagnostics) {
+	v, diags := literal(a, cty.String)
+	if diags != nil {
+		return nil, diags
+	}
+	s, err := ParseSeverity(v.AsString())
+	if err != nil {
+		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid value for " + a.Name, Detail: err.Error(), Subject: a.Expr.Range().Ptr()}}
+	}
+	return &s, nil
+}

@@ -1,0 +1,333 @@
+package lint
+
+import (
+	"path/filepath"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/ext/typeexpr"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+)
+
+// origin marks a value with the absolute address of the resource or data
+// source it came from. Marks survive interpolation, function calls,
+// conditionals and module boundaries, so `QueueName = var.queue_name` in a
+// child module still says which aws_sqs_queue the name belongs to.
+type origin string
+
+// evalState tracks lazy evaluation of locals and outputs, so that a cycle
+// (which Terraform rejects anyway) reads as unknown instead of recursing.
+type evalState uint8
+
+const (
+	unevaluated evalState = iota
+	inProgress
+	evaluated
+)
+
+type memo struct {
+	state evalState
+	val   cty.Value
+}
+
+// instance is one module instance being evaluated. Values are computed on
+// demand: only what the rules ask for, and what that depends on, is ever
+// evaluated, so large configurations without queues cost a parse only.
+type instance struct {
+	mod    *Module
+	addr   string // "" for the root, "module.a.module.b" below it
+	root   *instance
+	vars   map[string]cty.Value
+	locals map[string]*memo
+	// outputs memoizes this instance's own outputs, read by its parent.
+	outputs   map[string]*memo
+	children  map[string]*instance
+	resources map[string]*Resource // by local address
+	data      map[string]*memo     // queuecap_* data source results
+	calls     map[string]*ModuleCall
+	// dataArgs, on the root instance only, holds the arguments of every
+	// queuecap data source evaluated so far, by absolute address.
+	dataArgs map[string]Rates
+}
+
+func newInstance(mod *Module, addr string, root *instance, vars map[string]cty.Value) *instance {
+	in := &instance{
+		mod: mod, addr: addr, root: root, vars: vars,
+		locals:    make(map[string]*memo),
+		outputs:   make(map[string]*memo),
+		children:  make(map[string]*instance),
+		resources: make(map[string]*Resource, len(mod.Resources)),
+		data:      make(map[string]*memo),
+		calls:     make(map[string]*ModuleCall, len(mod.Calls)),
+	}
+	if root == nil {
+		in.root = in
+		in.dataArgs = make(map[string]Rates)
+	}
+	for _, r := range mod.Resources {
+		in.resources[r.LocalAddr()] = r
+	}
+	for _, c := range mod.Calls {
+		in.calls[c.Name] = c
+	}
+	return in
+}
+
+// absAddr is a local address made absolute.
+func (in *instance) absAddr(local string) string {
+	if in.addr == "" {
+		return local
+	}
+	return in.addr + "." + local
+}
+
+// eval evaluates an expression in this instance. A value that cannot be
+// known before apply, or an expression that does not evaluate, is unknown.
+func (in *instance) eval(expr hcl.Expression) cty.Value {
+	if expr == nil {
+		return cty.NullVal(cty.DynamicPseudoType)
+	}
+	ctx := in.contextFor(expr.Variables())
+	v, diags := expr.Value(ctx)
+	if diags.HasErrors() {
+		return cty.DynamicVal
+	}
+	return v
+}
+
+// contextFor builds an evaluation context holding exactly the names the
+// traversals refer to, evaluating each on demand.
+func (in *instance) contextFor(traversals []hcl.Traversal) *hcl.EvalContext {
+	scopes := map[string]map[string]cty.Value{}
+	put := func(scope, name string, v cty.Value) {
+		if scopes[scope] == nil {
+			scopes[scope] = map[string]cty.Value{}
+		}
+		scopes[scope][name] = v
+	}
+	data := map[string]map[string]cty.Value{}
+	vars := map[string]cty.Value{}
+	for _, t := range traversals {
+		root := t.RootName()
+		name, ok := attrName(t, 1)
+		switch root {
+		case "var":
+			if ok {
+				v, found := in.vars[name]
+				if !found {
+					v = cty.DynamicVal
+				}
+				put(root, name, v)
+			}
+		case "local":
+			if ok {
+				put(root, name, in.local(name))
+			}
+		case "module":
+			if ok {
+				out, hasOut := attrName(t, 2)
+				put(root, name, in.moduleValue(name, out, hasOut))
+			}
+		case "data":
+			if dname, ok2 := attrName(t, 2); ok && ok2 {
+				if data[name] == nil {
+					data[name] = map[string]cty.Value{}
+				}
+				data[name][dname] = in.dataValue(name, dname)
+			}
+		case "path":
+			vars["path"] = cty.ObjectVal(map[string]cty.Value{
+				"module": cty.StringVal(filepath.ToSlash(in.mod.Dir)),
+				"root":   cty.StringVal(filepath.ToSlash(in.root.mod.Dir)),
+				"cwd":    cty.StringVal("."),
+			})
+		case "terraform":
+			vars["terraform"] = cty.ObjectVal(map[string]cty.Value{"workspace": cty.StringVal("default")})
+		case "count", "each", "self":
+			vars[root] = cty.DynamicVal
+		default:
+			if ok {
+				put(root, name, in.resourceValue(root+"."+name))
+			}
+		}
+	}
+	for scope, members := range scopes {
+		vars[scope] = cty.ObjectVal(members)
+	}
+	if len(data) > 0 {
+		types := make(map[string]cty.Value, len(data))
+		for typ, members := range data {
+			types[typ] = cty.ObjectVal(members)
+		}
+		vars["data"] = cty.ObjectVal(types)
+	}
+	return &hcl.EvalContext{Variables: vars, Functions: functions}
+}
+
+// attrName returns the attribute name at position i of a traversal.
+func attrName(t hcl.Traversal, i int) (string, bool) {
+	if len(t) <= i {
+		return "", false
+	}
+	switch s := t[i].(type) {
+	case hcl.TraverseAttr:
+		return s.Name, true
+	case hcl.TraverseIndex:
+		if s.Key.Type() == cty.String && s.Key.IsKnown() && !s.Key.IsNull() {
+			return s.Key.AsString(), true
+		}
+	}
+	return "", false
+}
+
+// resourceValue is what a reference to a managed resource evaluates to: an
+// unknown value (its attributes are known only after apply) marked with
+// where it came from.
+func (in *instance) resourceValue(local string) cty.Value {
+	if _, ok := in.resources[local]; !ok {
+		return cty.DynamicVal
+	}
+	return cty.DynamicVal.Mark(origin(in.absAddr(local)))
+}
+
+// dataValue is `data.TYPE.NAME`: computed for queuecap_* data sources,
+// unknown and marked for any other.
+func (in *instance) dataValue(typ, name string) cty.Value {
+	local := "data." + typ + "." + name
+	r, ok := in.resources[local]
+	if !ok {
+		return cty.DynamicVal
+	}
+	marked := cty.DynamicVal.Mark(origin(in.absAddr(local)))
+	if r.Repeated || !isQueuecapData(typ) {
+		return marked
+	}
+	m := in.data[local]
+	if m == nil {
+		m = &memo{}
+		in.data[local] = m
+	}
+	switch m.state {
+	case evaluated:
+		return m.val
+	case inProgress:
+		return marked
+	}
+	m.state = inProgress
+	m.val = in.queuecapData(r)
+	if m.val == cty.NilVal {
+		m.val = marked
+	} else {
+		m.val = m.val.Mark(origin(in.absAddr(local)))
+	}
+	m.state = evaluated
+	return m.val
+}
+
+func (in *instance) local(name string) cty.Value {
+	m := in.locals[name]
+	if m == nil {
+		m = &memo{}
+		in.locals[name] = m
+	}
+	switch m.state {
+	case evaluated:
+		return m.val
+	case inProgress:
+		return cty.DynamicVal
+	}
+	attr, ok := in.mod.Locals[name]
+	if !ok {
+		m.state, m.val = evaluated, cty.DynamicVal
+		return m.val
+	}
+	m.state = inProgress
+	m.val = in.eval(attr.Expr)
+	m.state = evaluated
+	return m.val
+}
+
+// moduleValue is `module.NAME`, holding the one output asked for.
+func (in *instance) moduleValue(name, output string, hasOutput bool) cty.Value {
+	call, ok := in.calls[name]
+	if !ok || call.Child == nil || call.Repeated || !hasOutput {
+		return cty.DynamicVal
+	}
+	child := in.child(call)
+	return cty.ObjectVal(map[string]cty.Value{output: child.output(output)})
+}
+
+// child returns the instance of a called module, evaluating its input
+// variables in this instance.
+func (in *instance) child(call *ModuleCall) *instance {
+	if c, ok := in.children[call.Name]; ok {
+		return c
+	}
+	vars := make(map[string]cty.Value, len(call.Child.Variables))
+	for name, v := range call.Child.Variables {
+		if arg, ok := call.Args[name]; ok {
+			vars[name] = convertVariable(v, in.eval(arg.Expr))
+		} else {
+			vars[name] = variableDefault(v)
+		}
+	}
+	addr := "module." + call.Name
+	if in.addr != "" {
+		addr = in.addr + "." + addr
+	}
+	c := newInstance(call.Child, addr, in.root, vars)
+	in.children[call.Name] = c
+	return c
+}
+
+func (in *instance) output(name string) cty.Value {
+	m := in.outputs[name]
+	if m == nil {
+		m = &memo{}
+		in.outputs[name] = m
+	}
+	switch m.state {
+	case evaluated:
+		return m.val
+	case inProgress:
+		return cty.DynamicVal
+	}
+	attr, ok := in.mod.Outputs[name]
+	if !ok {
+		m.state, m.val = evaluated, cty.DynamicVal
+		return m.val
+	}
+	m.state = inProgress
+	m.val = in.eval(attr.Expr)
+	m.state = evaluated
+	return m.val
+}
+
+// variableDefault is a variable's default, or unknown without one.
+func variableDefault(v *Variable) cty.Value {
+	if v.Default == nil {
+		return cty.DynamicVal
+	}
+	val, diags := v.Default.Value(nil)
+	if diags.HasErrors() {
+		return cty.DynamicVal
+	}
+	return convertVariable(v, val)
+}
+
+// convertVariable converts a value to the variable's declared type, as
+// Terraform does ("4000" from a tfvars file becomes the number 4000). A
+// value that does not convert is left as given.
+func convertVariable(v *Variable, val cty.Value) cty.Value {
+	if v.Type == nil || val.IsNull() {
+		return val
+	}
+	ty, _, diags := typeexpr.TypeConstraintWithDefaults(v.Type)
+	if diags.HasErrors() {
+		return val
+	}
+	if out, err := convert.Convert(val, ty); err == nil {
+		return out
+	}
+	return val
+}

@@ -1,0 +1,33 @@
+package formatter
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
+)
+
+// renderCompact writes one line per issue,
+//
+//	<file>:<line>:<col>: <Severity> - <message> (<rule>)
+//
+// and one per error, "<file>:<line>:<col>: Error - <message>" or
+// "Error - <message>" when the error has no place. Line breaks inside a
+// message become spaces so that every finding stays on one line.
+func renderCompact(b *bytes.Buffer, r *lint.Result, _ Options) error {
+	for _, is := range r.Issues {
+		fmt.Fprintf(b, "%s: %s - %s (%s)\n", is.Range, severityTitle(is.Severity), oneLine(is.Message), is.Rule)
+	}
+	for _, e := range r.Errors {
+		if e.Range != nil {
+			fmt.Fprintf(b, "%s: ", e.Range)
+		}
+		fmt.Fprintf(b, "%s - %s\n", severityTitle(errorSeverity(e)), oneLine(e.Message))
+	}
+	return nil
+}
+
+var lineBreaks = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ")
+
+func oneLine(s string) string { return lineBreaks.Replace(s) }

@@ -1,0 +1,160 @@
+package formatter
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
+)
+
+// ANSI styles for the default format.
+const (
+	ansiReset     = "\x1b[0m"
+	ansiBold      = "\x1b[1m"
+	ansiHighlight = "\x1b[1;4m" // bold, underlined
+	ansiRed       = "\x1b[31m"
+	ansiYellow    = "\x1b[33m"
+	ansiCyan      = "\x1b[36m"
+)
+
+type painter struct{ on bool }
+
+func (p painter) paint(style, s string) string {
+	if !p.on || s == "" {
+		return s
+	}
+	return style + s + ansiReset
+}
+
+func (p painter) severity(s lint.Severity) string {
+	style := ansiCyan
+	switch s {
+	case lint.Error:
+		style = ansiRed
+	case lint.Warning:
+		style = ansiYellow
+	}
+	return p.paint(style, severityTitle(s))
+}
+
+// renderDefault writes the human format:
+//
+//	Warning: <message> (<rule>)
+//
+//	  on <file> line <n>:
+//	   <n>: <source line>
+//
+//	Reference: <link>
+//
+// for each issue, then each error the same way without rule and reference,
+// then a summary. Nothing is written when there are neither issues nor
+// errors; skipped checks are left to the machine formats.
+func renderDefault(b *bytes.Buffer, r *lint.Result, opts Options) error {
+	p := painter{on: !opts.NoColor}
+	src := newSourceCache(opts.ReadSource)
+
+	for _, is := range r.Issues {
+		fmt.Fprintf(b, "%s: %s (%s)\n\n", p.severity(is.Severity), p.paint(ansiBold, is.Message), is.Rule)
+		writeLocation(b, p, src, is.Range)
+		if is.Link != "" {
+			fmt.Fprintf(b, "\nReference: %s\n", is.Link)
+		}
+		b.WriteString("\n")
+	}
+	for _, e := range r.Errors {
+		fmt.Fprintf(b, "%s: %s\n\n", p.severity(errorSeverity(e)), p.paint(ansiBold, e.Message))
+		if e.Range != nil {
+			writeLocation(b, p, src, *e.Range)
+			b.WriteString("\n")
+		}
+	}
+
+	if n := len(r.Issues); n > 0 {
+		counts := map[lint.Severity]int{}
+		for _, is := range r.Issues {
+			counts[is.Severity]++
+		}
+		var parts []string
+		for _, s := range []lint.Severity{lint.Error, lint.Warning, lint.Notice} {
+			if c := counts[s]; c > 0 {
+				parts = append(parts, plural(c, s.String()))
+			}
+		}
+		fmt.Fprintf(b, "%d issue(s) found: %s\n", n, strings.Join(parts, ", "))
+	}
+	if n := len(r.Errors); n > 0 {
+		fmt.Fprintf(b, "%d error(s) stopped part of the run; the results above are incomplete\n", n)
+	}
+	return nil
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, word)
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// writeLocation writes "  on <file> line <n>:" and the lines of rng, the
+// range itself highlighted when color is on.
+func writeLocation(b *bytes.Buffer, p painter, src *sourceCache, rng lint.Range) {
+	fmt.Fprintf(b, "  on %s line %d:\n", rng.Filename, rng.Start.Line)
+	lines, ok := src.lines(rng.Filename)
+	first, last := rng.Start.Line, rng.End.Line
+	if last < first {
+		last = first
+	}
+	if !ok || first < 1 || first > len(lines) {
+		b.WriteString("   (source code not available)\n")
+		return
+	}
+	last = min(last, len(lines))
+	for n := first; n <= last; n++ {
+		line := []rune(lines[n-1])
+		from, to := 0, len(line)
+		if n == first {
+			from = rng.Start.Column - 1
+		}
+		if n == rng.End.Line {
+			to = rng.End.Column - 1
+		}
+		from = max(0, min(from, len(line)))
+		to = max(from, min(to, len(line)))
+		fmt.Fprintf(b, "%4d: %s%s%s\n", n,
+			string(line[:from]), p.paint(ansiHighlight, string(line[from:to])), string(line[to:]))
+	}
+}
+
+// sourceCache reads each file once per Write.
+type sourceCache struct {
+	read  func(string) ([]byte, error)
+	files map[string][]string
+	bad   map[string]bool
+}
+
+func newSourceCache(read func(string) ([]byte, error)) *sourceCache {
+	return &sourceCache{read: read, files: map[string][]string{}, bad: map[string]bool{}}
+}
+
+// lines returns the file's lines without line endings; false when the file
+// cannot be read.
+func (c *sourceCache) lines(filename string) ([]string, bool) {
+	if l, ok := c.files[filename]; ok {
+		return l, true
+	}
+	if c.bad[filename] {
+		return nil, false
+	}
+	data, err := c.read(filename)
+	if err != nil {
+		c.bad[filename] = true
+		return nil, false
+	}
+	l := strings.Split(string(data), "\n")
+	for i := range l {
+		l[i] = strings.TrimSuffix(l[i], "\r")
+	}
+	c.files[filename] = l
+	return l, true
+}

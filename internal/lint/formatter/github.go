@@ -1,0 +1,72 @@
+package formatter
+
+import (
+	"bytes"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
+)
+
+// renderGitHub writes GitHub Actions workflow commands, one per issue:
+//
+//	::error file=main.tf,line=3,col=3,endLine=3,endColumn=21,title=<rule>::<message>
+//
+// (::warning, ::notice by severity) and one per run error, with file and
+// line when the error has a place. Columns are given only for ranges on a
+// single line, as GitHub ignores them on ranges that span lines.
+func renderGitHub(b *bytes.Buffer, r *lint.Result, _ Options) error {
+	for _, is := range r.Issues {
+		writeGitHubCommand(b, is.Severity, &is.Range, is.Rule, is.Message)
+	}
+	for _, e := range r.Errors {
+		writeGitHubCommand(b, errorSeverity(e), e.Range, "", e.Message)
+	}
+	return nil
+}
+
+func writeGitHubCommand(b *bytes.Buffer, sev lint.Severity, rng *lint.Range, title, message string) {
+	cmd := "warning"
+	switch sev {
+	case lint.Error:
+		cmd = "error"
+	case lint.Notice:
+		cmd = "notice"
+	}
+	var props []string
+	if rng != nil && rng.Filename != "" {
+		props = append(props, "file="+githubProperty(filepath.ToSlash(rng.Filename)))
+		if rng.Start.Line >= 1 {
+			props = append(props, fmt.Sprintf("line=%d", rng.Start.Line))
+			switch {
+			case rng.End.Line > rng.Start.Line:
+				props = append(props, fmt.Sprintf("endLine=%d", rng.End.Line))
+			case rng.Start.Column >= 1:
+				props = append(props, fmt.Sprintf("col=%d", rng.Start.Column))
+				if rng.End.Line == rng.Start.Line && rng.End.Column >= rng.Start.Column {
+					props = append(props, fmt.Sprintf("endLine=%d,endColumn=%d", rng.End.Line, rng.End.Column))
+				}
+			}
+		}
+	}
+	if title != "" {
+		props = append(props, "title="+githubProperty(title))
+	}
+	b.WriteString("::" + cmd)
+	if len(props) > 0 {
+		b.WriteString(" " + strings.Join(props, ","))
+	}
+	b.WriteString("::" + githubData(message) + "\n")
+}
+
+var (
+	githubDataEscaper     = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
+	githubPropertyEscaper = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C")
+)
+
+// githubData escapes a workflow command's message.
+func githubData(s string) string { return githubDataEscaper.Replace(s) }
+
+// githubProperty escapes a workflow command's property value.
+func githubProperty(s string) string { return githubPropertyEscaper.Replace(s) }

@@ -1,0 +1,111 @@
+package formatter
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
+)
+
+type jsonIssue struct {
+	Rule     string     `json:"rule"`
+	Severity string     `json:"severity"`
+	Message  string     `json:"message"`
+	Range    lint.Range `json:"range"`
+	Facts    factObject `json:"facts"`
+	Link     string     `json:"link"`
+}
+
+type jsonError struct {
+	Message  string      `json:"message"`
+	Severity string      `json:"severity"`
+	Range    *lint.Range `json:"range,omitempty"`
+}
+
+type jsonOutput struct {
+	Issues  []jsonIssue `json:"issues"`
+	Errors  []jsonError `json:"errors"`
+	Skipped []lint.Skip `json:"skipped"`
+}
+
+// renderJSON writes one line of JSON:
+//
+//	{"issues":[...],"errors":[...],"skipped":[...]}
+//
+// The arrays are never null. Facts are an object of numbers in the order
+// the issue lists them.
+func renderJSON(b *bytes.Buffer, r *lint.Result, _ Options) error {
+	out := jsonOutput{
+		Issues:  make([]jsonIssue, 0, len(r.Issues)),
+		Errors:  make([]jsonError, 0, len(r.Errors)),
+		Skipped: make([]lint.Skip, 0, len(r.Skipped)),
+	}
+	for _, is := range r.Issues {
+		out.Issues = append(out.Issues, jsonIssue{
+			Rule:     is.Rule,
+			Severity: is.Severity.String(),
+			Message:  is.Message,
+			Range:    is.Range,
+			Facts:    factObject(is.Facts),
+			Link:     is.Link,
+		})
+	}
+	for _, e := range r.Errors {
+		out.Errors = append(out.Errors, jsonError{
+			Message:  e.Message,
+			Severity: errorSeverity(e).String(),
+			Range:    e.Range,
+		})
+	}
+	out.Skipped = append(out.Skipped, r.Skipped...)
+	return encodeJSON(b, out, "")
+}
+
+// encodeJSON writes v without HTML escaping, followed by a newline.
+func encodeJSON(b *bytes.Buffer, v any, indent string) error {
+	enc := json.NewEncoder(b)
+	enc.SetEscapeHTML(false)
+	if indent != "" {
+		enc.SetIndent("", indent)
+	}
+	return enc.Encode(v)
+}
+
+// factObject encodes facts as a JSON object, keys in the order given (the
+// last value wins when a name repeats). Values that JSON cannot carry
+// (NaN, ±Inf) are written as null.
+type factObject []lint.Fact
+
+func (f factObject) MarshalJSON() ([]byte, error) {
+	var order []string
+	values := make(map[string]float64, len(f))
+	for _, fact := range f {
+		if _, seen := values[fact.Name]; !seen {
+			order = append(order, fact.Name)
+		}
+		values[fact.Name] = fact.Value
+	}
+	b := []byte{'{'}
+	for i, name := range order {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		key, err := json.Marshal(name)
+		if err != nil {
+			return nil, err
+		}
+		b = append(b, key...)
+		b = append(b, ':')
+		b = appendNumber(b, values[name])
+	}
+	return append(b, '}'), nil
+}
+
+func appendNumber(b []byte, v float64) []byte {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return append(b, "null"...)
+	}
+	n, _ := json.Marshal(v) // cannot fail for a finite float
+	return append(b, n...)
+}

@@ -1,0 +1,237 @@
+package formatter
+
+import (
+	"bytes"
+	"net/url"
+	"path/filepath"
+	"strings"
+
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
+)
+
+const (
+	sarifSchema  = "https://json.schemastore.org/sarif-2.1.0.json"
+	sarifVersion = "2.1.0"
+	toolName     = "queuecap"
+	toolURI      = "https://github.com/queuecap/terraform-provider-queuecap"
+)
+
+type sarifLog struct {
+	Schema  string     `json:"$schema"`
+	Version string     `json:"version"`
+	Runs    []sarifRun `json:"runs"`
+}
+
+type sarifRun struct {
+	Tool        sarifTool         `json:"tool"`
+	Invocations []sarifInvocation `json:"invocations"`
+	Results     []sarifResult     `json:"results"`
+	ColumnKind  string            `json:"columnKind"`
+}
+
+type sarifTool struct {
+	Driver sarifDriver `json:"driver"`
+}
+
+type sarifDriver struct {
+	Name           string      `json:"name"`
+	InformationURI string      `json:"informationUri"`
+	Rules          []sarifRule `json:"rules"`
+}
+
+type sarifRule struct {
+	ID                   string              `json:"id"`
+	ShortDescription     *sarifMessage       `json:"shortDescription,omitempty"`
+	HelpURI              string              `json:"helpUri,omitempty"`
+	DefaultConfiguration *sarifConfiguration `json:"defaultConfiguration,omitempty"`
+}
+
+type sarifConfiguration struct {
+	Level string `json:"level"`
+}
+
+type sarifMessage struct {
+	Text string `json:"text"`
+}
+
+type sarifResult struct {
+	RuleID     string          `json:"ruleId"`
+	RuleIndex  int             `json:"ruleIndex"`
+	Level      string          `json:"level"`
+	Message    sarifMessage    `json:"message"`
+	Locations  []sarifLocation `json:"locations,omitempty"`
+	Properties sarifProperties `json:"properties"`
+}
+
+type sarifProperties struct {
+	Facts factObject `json:"facts"`
+}
+
+type sarifLocation struct {
+	PhysicalLocation sarifPhysicalLocation `json:"physicalLocation"`
+}
+
+type sarifPhysicalLocation struct {
+	ArtifactLocation sarifArtifactLocation `json:"artifactLocation"`
+	Region           *sarifRegion          `json:"region,omitempty"`
+}
+
+type sarifArtifactLocation struct {
+	URI string `json:"uri"`
+}
+
+type sarifRegion struct {
+	StartLine   int `json:"startLine"`
+	StartColumn int `json:"startColumn,omitempty"`
+	EndLine     int `json:"endLine,omitempty"`
+	EndColumn   int `json:"endColumn,omitempty"`
+}
+
+type sarifInvocation struct {
+	ExecutionSuccessful bool                `json:"executionSuccessful"`
+	Notifications       []sarifNotification `json:"toolExecutionNotifications,omitempty"`
+}
+
+type sarifNotification struct {
+	Level          string          `json:"level"`
+	Message        sarifMessage    `json:"message"`
+	Locations      []sarifLocation `json:"locations,omitempty"`
+	AssociatedRule *sarifRuleRef   `json:"associatedRule,omitempty"`
+}
+
+type sarifRuleRef struct {
+	ID    string `json:"id"`
+	Index int    `json:"index"`
+}
+
+// renderSARIF writes a SARIF 2.1.0 log with one run. Issues are results;
+// the rules that ran describe themselves in tool.driver.rules. Errors (files
+// that did not parse, directories that could not be read) are error-level
+// toolExecutionNotifications of the run's invocation, which then is not
+// executionSuccessful; skipped checks are note-level notifications tied to
+// their rule. Columns are counted in Unicode code points, as HCL counts
+// them (ignoring grapheme clusters).
+func renderSARIF(b *bytes.Buffer, r *lint.Result, _ Options) error {
+	driver := sarifDriver{Name: toolName, InformationURI: toolURI, Rules: []sarifRule{}}
+	index := map[string]int{}
+	addRule := func(rule sarifRule) int {
+		if i, ok := index[rule.ID]; ok {
+			return i
+		}
+		index[rule.ID] = len(driver.Rules)
+		driver.Rules = append(driver.Rules, rule)
+		return index[rule.ID]
+	}
+	for _, ri := range r.Rules {
+		rule := sarifRule{ID: ri.Name, HelpURI: absoluteURI(ri.Link)}
+		if ri.Summary != "" {
+			rule.ShortDescription = &sarifMessage{Text: ri.Summary}
+		}
+		if level, ok := sarifLevel(ri.Severity); ok {
+			rule.DefaultConfiguration = &sarifConfiguration{Level: level}
+		}
+		addRule(rule)
+	}
+
+	results := make([]sarifResult, 0, len(r.Issues))
+	for _, is := range r.Issues {
+		level, _ := sarifLevel(is.Severity)
+		results = append(results, sarifResult{
+			RuleID:     is.Rule,
+			RuleIndex:  addRule(sarifRule{ID: is.Rule, HelpURI: absoluteURI(is.Link)}), // a rule missing from r.Rules
+			Level:      level,
+			Message:    sarifMessage{Text: is.Message},
+			Locations:  sarifLocations(&is.Range),
+			Properties: sarifProperties{Facts: factObject(is.Facts)},
+		})
+	}
+
+	inv := sarifInvocation{ExecutionSuccessful: len(r.Errors) == 0}
+	for _, e := range r.Errors {
+		level, _ := sarifLevel(errorSeverity(e))
+		inv.Notifications = append(inv.Notifications, sarifNotification{
+			Level:     level,
+			Message:   sarifMessage{Text: e.Message},
+			Locations: sarifLocations(e.Range),
+		})
+	}
+	for _, s := range r.Skipped {
+		inv.Notifications = append(inv.Notifications, sarifNotification{
+			Level:          "note",
+			Message:        sarifMessage{Text: "check skipped: " + s.Reason},
+			Locations:      sarifLocations(&s.Range),
+			AssociatedRule: &sarifRuleRef{ID: s.Rule, Index: addRule(sarifRule{ID: s.Rule})},
+		})
+	}
+
+	log := sarifLog{
+		Schema:  sarifSchema,
+		Version: sarifVersion,
+		Runs: []sarifRun{{
+			Tool:        sarifTool{Driver: driver},
+			Invocations: []sarifInvocation{inv},
+			Results:     results,
+			ColumnKind:  "unicodeCodePoints",
+		}},
+	}
+	return encodeJSON(b, log, "  ")
+}
+
+// sarifLevel maps a severity to a SARIF level; false for an unknown one,
+// which is reported as SARIF's default, "warning".
+func sarifLevel(s lint.Severity) (string, bool) {
+	switch s {
+	case lint.Error:
+		return "error", true
+	case lint.Warning:
+		return "warning", true
+	case lint.Notice:
+		return "note", true
+	}
+	return "warning", false
+}
+
+// sarifLocations is the location of rng, none when rng names no file.
+func sarifLocations(rng *lint.Range) []sarifLocation {
+	if rng == nil || rng.Filename == "" {
+		return nil
+	}
+	loc := sarifLocation{PhysicalLocation: sarifPhysicalLocation{
+		ArtifactLocation: sarifArtifactLocation{URI: sarifURI(rng.Filename)},
+	}}
+	if rng.Start.Line >= 1 {
+		reg := &sarifRegion{StartLine: rng.Start.Line, StartColumn: max(rng.Start.Column, 0)}
+		// An end before the start (or none) is left out; SARIF then
+		// defaults to the start line.
+		if rng.End.Line > rng.Start.Line ||
+			rng.End.Line == rng.Start.Line && rng.End.Column >= rng.Start.Column {
+			reg.EndLine = rng.End.Line
+			reg.EndColumn = max(rng.End.Column, 0)
+		}
+		loc.PhysicalLocation.Region = reg
+	}
+	return []sarifLocation{loc}
+}
+
+// sarifURI turns a file name into a URI reference: relative names stay
+// relative with forward slashes, absolute ones become file URIs, and
+// characters a URI cannot hold are percent-encoded.
+func sarifURI(name string) string {
+	p := filepath.ToSlash(name)
+	if filepath.IsAbs(name) {
+		if !strings.HasPrefix(p, "/") {
+			p = "/" + p // C:/x → /C:/x
+		}
+		return (&url.URL{Scheme: "file", Path: p}).String()
+	}
+	return (&url.URL{Path: p}).String()
+}
+
+// absoluteURI is link when it is an absolute URI, as helpUri must be, and
+// "" otherwise.
+func absoluteURI(link string) string {
+	if u, err := url.Parse(link); err != nil || !u.IsAbs() {
+		return ""
+	}
+	return link
+}

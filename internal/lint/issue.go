@@ -1,0 +1,156 @@
+// Package lint is the engine of `queuecap lint`: it loads Terraform
+// configurations, evaluates what can be known before apply, links queues to
+// the fleets that consume them and to the scaling policies and alarms around
+// them, and runs the rules over that model.
+package lint
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Severity orders findings; a higher value is more severe.
+type Severity int
+
+const (
+	Notice Severity = iota + 1
+	Warning
+	Error
+)
+
+func (s Severity) String() string {
+	switch s {
+	case Notice:
+		return "notice"
+	case Warning:
+		return "warning"
+	case Error:
+		return "error"
+	}
+	return fmt.Sprintf("Severity(%d)", int(s))
+}
+
+// ParseSeverity reads "error", "warning" or "notice".
+func ParseSeverity(s string) (Severity, error) {
+	switch strings.ToLower(s) {
+	case "error":
+		return Error, nil
+	case "warning":
+		return Warning, nil
+	case "notice", "info":
+		return Notice, nil
+	}
+	return 0, fmt.Errorf("unknown severity %q: want error, warning or notice", s)
+}
+
+// Pos is a position in a file; Line and Column start at 1.
+type Pos struct {
+	Line   int `json:"line"`
+	Column int `json:"column"`
+}
+
+// Range is a span of a file. Filename is as given on the command line,
+// joined with the module's directory.
+type Range struct {
+	Filename string `json:"filename"`
+	Start    Pos    `json:"start"`
+	End      Pos    `json:"end"`
+}
+
+func (r Range) String() string {
+	return fmt.Sprintf("%s:%d:%d", r.Filename, r.Start.Line, r.Start.Column)
+}
+
+// Fact is one number behind a finding, named for the quantity it is
+// (arrival_rate, per_consumer_rate, max_consumers, capacity, surplus, ...).
+type Fact struct {
+	Name  string
+	Value float64
+}
+
+// Issue is one finding of one rule.
+type Issue struct {
+	Rule     string
+	Severity Severity
+	Message  string
+	Range    Range
+	// Facts are the numbers behind the finding, in the order the message
+	// uses them.
+	Facts []Fact
+	// Link is the rule's documentation.
+	Link string
+}
+
+// FactMap returns the facts by name.
+func (i Issue) FactMap() map[string]float64 {
+	m := make(map[string]float64, len(i.Facts))
+	for _, f := range i.Facts {
+		m[f.Name] = f.Value
+	}
+	return m
+}
+
+// ErrorEntry is a problem that stopped part of a run: a file that does not
+// parse, a directory that cannot be read. The run goes on without it.
+type ErrorEntry struct {
+	Message  string
+	Severity Severity // always Error today; kept for output formats that carry it
+	Range    *Range   // nil when the problem has no place in a file
+}
+
+func (e ErrorEntry) String() string {
+	if e.Range != nil {
+		return e.Range.String() + ": " + e.Message
+	}
+	return e.Message
+}
+
+// Skip records a check a rule could not make because a value it needs is
+// unknown before apply or undeclared. Skips are not findings: they tell a
+// user what was not checked.
+type Skip struct {
+	Rule   string `json:"rule"`
+	Range  Range  `json:"range"`
+	Reason string `json:"reason"`
+}
+
+// Result is everything one run produced.
+type Result struct {
+	Issues  []Issue
+	Errors  []ErrorEntry
+	Skipped []Skip
+	// Rules are the rules that ran, for formats that describe them (SARIF).
+	Rules []RuleInfo
+}
+
+// RuleInfo describes a rule for output formats.
+type RuleInfo struct {
+	Name     string
+	Severity Severity
+	Link     string
+	Summary  string
+}
+
+// Sort orders issues one stable way: by file, position, then rule.
+func (r *Result) Sort() {
+	slices.SortStableFunc(r.Issues, func(a, b Issue) int {
+		return cmp.Or(
+			cmp.Compare(a.Range.Filename, b.Range.Filename),
+			cmp.Compare(a.Range.Start.Line, b.Range.Start.Line),
+			cmp.Compare(a.Range.Start.Column, b.Range.Start.Column),
+			cmp.Compare(a.Rule, b.Rule),
+			cmp.Compare(a.Message, b.Message),
+		)
+	})
+	slices.SortStableFunc(r.Skipped, func(a, b Skip) int {
+		return cmp.Or(
+			cmp.Compare(a.Range.Filename, b.Range.Filename),
+			cmp.Compare(a.Range.Start.Line, b.Range.Start.Line),
+			cmp.Compare(a.Rule, b.Rule),
+			cmp.Compare(a.Reason, b.Reason),
+		)
+	})
+	slices.SortStableFunc(r.Errors, func(a, b ErrorEntry) int { return cmp.Compare(a.String(), b.String()) })
+}

@@ -1,0 +1,476 @@
+package lint
+
+import (
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	hcljson "github.com/hashicorp/hcl/v2/json"
+)
+
+// maxFileBytes bounds what the loader reads of one file. Terraform files
+// are rarely above a few hundred kilobytes; a larger one is most likely
+// generated or not configuration at all, and parsing it would only cost
+// memory.
+const maxFileBytes = 16 << 20
+
+// maxModuleDepth bounds module nesting, so a module that calls itself
+// through a path alias cannot recurse forever.
+const maxModuleDepth = 16
+
+// parsedFile is one configuration file, parsed once however many root
+// modules include it.
+type parsedFile struct {
+	path  string
+	src   []byte
+	file  *hcl.File
+	diags hcl.Diagnostics
+}
+
+// fileCache parses each path once. Safe for concurrent use.
+type fileCache struct {
+	mu    sync.Mutex
+	files map[string]*parsedFile
+}
+
+func newFileCache() *fileCache { return &fileCache{files: make(map[string]*parsedFile)} }
+
+func (c *fileCache) get(path string) *parsedFile {
+	c.mu.Lock()
+	f, ok := c.files[path]
+	c.mu.Unlock()
+	if ok {
+		return f
+	}
+	f = parseFile(path)
+	c.mu.Lock()
+	if prev, ok := c.files[path]; ok {
+		f = prev
+	} else {
+		c.files[path] = f
+	}
+	c.mu.Unlock()
+	return f
+}
+
+// parseFile reads and parses one .tf, .tf.json, .tfvars or .tfvars.json
+// file. Every failure becomes a diagnostic with the file's name, never a
+// panic: unreadable files, files too large, files that are not UTF-8.
+func parseFile(path string) *parsedFile {
+	pf := &parsedFile{path: path}
+	fail := func(summary, detail string) *parsedFile {
+		pf.diags = hcl.Diagnostics{{Severity: hcl.DiagError, Summary: summary, Detail: detail,
+			Subject: &hcl.Range{Filename: path, Start: hcl.InitialPos, End: hcl.InitialPos}}}
+		return pf
+	}
+	info, err := os.Stat(path)
+	if err != nil {
+		return fail("Cannot read file", err.Error())
+	}
+	if info.Size() > maxFileBytes {
+		return fail("File too large", fmt.Sprintf("%d bytes is more than the %d bytes a configuration file may have", info.Size(), maxFileBytes))
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return fail("Cannot read file", err.Error())
+	}
+	pf.src = src
+	if !utf8.Valid(src) {
+		line, col := firstInvalidUTF8(src)
+		pf.diags = hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid UTF-8",
+			Detail:  "configuration files must be UTF-8 encoded",
+			Subject: &hcl.Range{Filename: path, Start: hcl.Pos{Line: line, Column: col}, End: hcl.Pos{Line: line, Column: col}}}}
+		return pf
+	}
+	if strings.HasSuffix(path, ".json") {
+		pf.file, pf.diags = hcljson.Parse(src, path)
+	} else {
+		pf.file, pf.diags = hclsyntax.ParseConfig(src, path, hcl.InitialPos)
+	}
+	return pf
+}
+
+func firstInvalidUTF8(src []byte) (line, col int) {
+	line, col = 1, 1
+	for len(src) > 0 {
+		r, size := utf8.DecodeRune(src)
+		if r == utf8.RuneError && size <= 1 {
+			return line, col
+		}
+		if r == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+		src = src[size:]
+	}
+	return line, col
+}
+
+// isConfigFile reports whether a directory entry is a Terraform
+// configuration file, as Terraform decides: .tf and .tf.json, not hidden,
+// not editor backups.
+func isConfigFile(name string) bool {
+	if strings.HasPrefix(name, ".") || strings.HasPrefix(name, "#") || strings.HasSuffix(name, "~") {
+		return false
+	}
+	return strings.HasSuffix(name, ".tf") || strings.HasSuffix(name, ".tf.json")
+}
+
+// configFiles lists a directory's configuration files in name order,
+// override files last as Terraform merges them.
+func configFiles(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var primary, overrides []string
+	for _, e := range entries {
+		if !isConfigFile(e.Name()) || !isRegularOrLink(dir, e) {
+			continue
+		}
+		base := strings.TrimSuffix(strings.TrimSuffix(e.Name(), ".json"), ".tf")
+		if base == "override" || strings.HasSuffix(base, "_override") {
+			overrides = append(overrides, filepath.Join(dir, e.Name()))
+		} else {
+			primary = append(primary, filepath.Join(dir, e.Name()))
+		}
+	}
+	return append(primary, overrides...), nil
+}
+
+// isRegularOrLink keeps regular files and links to regular files; a link
+// loop or a dangling link is skipped here and never opened.
+func isRegularOrLink(dir string, e fs.DirEntry) bool {
+	if e.Type().IsRegular() {
+		return true
+	}
+	if e.Type()&fs.ModeSymlink == 0 {
+		return false
+	}
+	info, err := os.Stat(filepath.Join(dir, e.Name()))
+	return err == nil && info.Mode().IsRegular()
+}
+
+// Module is one module's configuration, before evaluation.
+type Module struct {
+	Dir       string
+	Files     []*parsedFile
+	Variables map[string]*Variable
+	Locals    map[string]*hcl.Attribute
+	Outputs   map[string]*hcl.Attribute
+	Resources []*Resource
+	Calls     []*ModuleCall
+}
+
+// Variable is a `variable` block.
+type Variable struct {
+	Name    string
+	Default hcl.Expression // nil when there is none
+	Type    hcl.Expression // nil when there is none
+	Range   hcl.Range
+}
+
+// Resource is a `resource` or `data` block.
+type Resource struct {
+	Mode     string // "resource" or "data"
+	Type     string
+	Name     string
+	Body     hcl.Body
+	DefRange hcl.Range
+	Repeated bool // has count or for_each
+	file     *parsedFile
+}
+
+// LocalAddr is the resource's address within its module.
+func (r *Resource) LocalAddr() string {
+	if r.Mode == "data" {
+		return "data." + r.Type + "." + r.Name
+	}
+	return r.Type + "." + r.Name
+}
+
+// ModuleCall is a `module` block.
+type ModuleCall struct {
+	Name     string
+	Source   string
+	Args     map[string]*hcl.Attribute
+	DefRange hcl.Range
+	Repeated bool
+	// Child is the called module when it could be loaded; ChildDir its
+	// directory. Nil for remote modules terraform init has not installed.
+	Child    *Module
+	ChildDir string
+}
+
+var fileSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
+	{Type: "terraform"},
+	{Type: "provider", LabelNames: []string{"name"}},
+	{Type: "variable", LabelNames: []string{"name"}},
+	{Type: "locals"},
+	{Type: "output", LabelNames: []string{"name"}},
+	{Type: "module", LabelNames: []string{"name"}},
+	{Type: "resource", LabelNames: []string{"type", "name"}},
+	{Type: "data", LabelNames: []string{"type", "name"}},
+	{Type: "moved"},
+	{Type: "import"},
+	{Type: "removed"},
+	{Type: "check", LabelNames: []string{"name"}},
+}}
+
+var variableSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "default"}, {Name: "type"}}}
+
+var outputSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "value"}}}
+
+var metaArguments = map[string]bool{"source": true, "version": true, "count": true, "for_each": true, "providers": true, "depends_on": true}
+
+// loader builds module trees from directories, sharing one file cache.
+type loader struct {
+	files *fileCache
+	// errs collects problems; the caller turns them into ErrorEntries.
+	mu   sync.Mutex
+	errs hcl.Diagnostics
+}
+
+func (l *loader) addDiags(diags hcl.Diagnostics) {
+	if !diags.HasErrors() {
+		return
+	}
+	l.mu.Lock()
+	for _, d := range diags {
+		if d.Severity == hcl.DiagError {
+			l.errs = append(l.errs, d)
+		}
+	}
+	l.mu.Unlock()
+}
+
+// loadModule reads one module directory and, recursively, the modules it
+// calls. rootDir is the root module's directory, where terraform init
+// records remote modules; key is the module's path in modules.json
+// ("" for the root, "a.b" for module.a.module.b).
+func (l *loader) loadModule(dir, rootDir, key string, depth int, manifest map[string]string) (*Module, error) {
+	paths, err := configFiles(dir)
+	if err != nil {
+		return nil, err
+	}
+	m := &Module{Dir: dir, Variables: map[string]*Variable{}, Locals: map[string]*hcl.Attribute{}, Outputs: map[string]*hcl.Attribute{}}
+	for _, p := range paths {
+		pf := l.files.get(p)
+		l.addDiags(pf.diags)
+		if pf.file == nil {
+			continue
+		}
+		m.Files = append(m.Files, pf)
+		l.readFile(m, pf)
+	}
+	for _, call := range m.Calls {
+		childKey := call.Name
+		if key != "" {
+			childKey = key + "." + call.Name
+		}
+		call.ChildDir = resolveSource(dir, rootDir, childKey, call.Source, manifest)
+		if call.ChildDir == "" || depth >= maxModuleDepth {
+			continue
+		}
+		child, err := l.loadModule(call.ChildDir, rootDir, childKey, depth+1, manifest)
+		if err != nil {
+			l.addDiags(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot load module " + call.Name,
+				Detail: err.Error(), Subject: call.DefRange.Ptr()}})
+			continue
+		}
+		call.Child = child
+	}
+	return m, nil
+}
+
+func (l *loader) readFile(m *Module, pf *parsedFile) {
+	content, _, diags := pf.file.Body.PartialContent(fileSchema)
+	l.addDiags(diags)
+	for _, b := range content.Blocks {
+		switch b.Type {
+		case "variable":
+			v := &Variable{Name: b.Labels[0], Range: b.DefRange}
+			c, _, d := b.Body.PartialContent(variableSchema)
+			l.addDiags(d)
+			if c != nil {
+				if a, ok := c.Attributes["default"]; ok {
+					v.Default = a.Expr
+				}
+				if a, ok := c.Attributes["type"]; ok {
+					v.Type = a.Expr
+				}
+			}
+			m.Variables[v.Name] = v
+		case "locals":
+			attrs, d := b.Body.JustAttributes()
+			l.addDiags(d)
+			for name, a := range attrs {
+				m.Locals[name] = a
+			}
+		case "output":
+			c, _, d := b.Body.PartialContent(outputSchema)
+			l.addDiags(d)
+			if c != nil {
+				if a, ok := c.Attributes["value"]; ok {
+					m.Outputs[b.Labels[0]] = a
+				}
+			}
+		case "module":
+			m.Calls = append(m.Calls, l.readModuleCall(b))
+		case "resource", "data":
+			m.Resources = append(m.Resources, &Resource{
+				Mode: b.Type, Type: b.Labels[0], Name: b.Labels[1], Body: b.Body, DefRange: b.DefRange,
+				Repeated: hasAnyAttribute(b.Body, "count", "for_each"), file: pf,
+			})
+		}
+	}
+}
+
+func (l *loader) readModuleCall(b *hcl.Block) *ModuleCall {
+	call := &ModuleCall{Name: b.Labels[0], DefRange: b.DefRange, Args: map[string]*hcl.Attribute{}}
+	attrs, _ := b.Body.JustAttributes() // a module block holds only arguments; stray blocks are Terraform's to report
+	for name, a := range attrs {
+		switch name {
+		case "source":
+			if v, d := a.Expr.Value(nil); !d.HasErrors() && v.Type().FriendlyName() == "string" && v.IsKnown() && !v.IsNull() {
+				call.Source = v.AsString()
+			}
+		case "count", "for_each":
+			call.Repeated = true
+		}
+		if !metaArguments[name] {
+			call.Args[name] = a
+		}
+	}
+	return call
+}
+
+func hasAnyAttribute(body hcl.Body, names ...string) bool {
+	schema := &hcl.BodySchema{}
+	for _, n := range names {
+		schema.Attributes = append(schema.Attributes, hcl.AttributeSchema{Name: n})
+	}
+	c, _, _ := body.PartialContent(schema)
+	return c != nil && len(c.Attributes) > 0
+}
+
+// resolveSource finds a called module's directory: local paths relative to
+// the caller, and remote sources where terraform init recorded them in
+// .terraform/modules/modules.json. It returns "" for a module that is not
+// available locally; its contents are then not checked.
+func resolveSource(callerDir, rootDir, key, source string, manifest map[string]string) string {
+	if strings.HasPrefix(source, "./") || strings.HasPrefix(source, "../") {
+		dir := filepath.Join(callerDir, filepath.FromSlash(source))
+		if info, err := os.Stat(dir); err == nil && info.IsDir() {
+			return dir
+		}
+		return ""
+	}
+	if rel, ok := manifest[key]; ok && rel != "" {
+		dir := rel
+		if !filepath.IsAbs(dir) {
+			dir = filepath.Join(rootDir, filepath.FromSlash(rel))
+		}
+		if info, err := os.Stat(dir); err == nil && info.IsDir() {
+			return dir
+		}
+	}
+	return ""
+}
+
+// readModuleManifest reads .terraform/modules/modules.json under a root
+// module: module key → directory relative to the root.
+func readModuleManifest(rootDir string) map[string]string {
+	src, err := os.ReadFile(filepath.Join(rootDir, ".terraform", "modules", "modules.json"))
+	if err != nil {
+		return nil
+	}
+	var doc struct {
+		Modules []struct{ Key, Dir string }
+	}
+	if json.Unmarshal(src, &doc) != nil {
+		return nil
+	}
+	out := make(map[string]string, len(doc.Modules))
+	for _, m := range doc.Modules {
+		out[m.Key] = m.Dir
+	}
+	return out
+}
+
+// rootModuleDirs walks below each directory for directories holding
+// configuration files (--recursive), skipping hidden directories such as
+// .terraform and .git. Symlinked directories are not followed, so a link
+// loop cannot trap the walk. Unreadable directories are reported and
+// skipped.
+func rootModuleDirs(top string, report func(path string, err error)) []string {
+	var dirs []string
+	_ = filepath.WalkDir(top, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			report(path, err)
+			if d != nil && d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if !d.IsDir() {
+			return nil
+		}
+		if path != top && strings.HasPrefix(d.Name(), ".") {
+			return fs.SkipDir
+		}
+		files, err := configFiles(path)
+		if err != nil {
+			report(path, err)
+			return fs.SkipDir
+		}
+		if len(files) > 0 {
+			dirs = append(dirs, path)
+		}
+		return nil
+	})
+	slices.Sort(dirs)
+	return dirs
+}
+
+// tfvarsFiles lists, in Terraform's precedence order (later wins), the
+// variable files Terraform loads automatically from a root module.
+func tfvarsFiles(dir string) []string {
+	var out []string
+	for _, name := range []string{"terraform.tfvars", "terraform.tfvars.json"} {
+		if p := filepath.Join(dir, name); fileExists(p) {
+			out = append(out, p)
+		}
+	}
+	entries, _ := os.ReadDir(dir)
+	var auto []string
+	for _, e := range entries {
+		n := e.Name()
+		if strings.HasSuffix(n, ".auto.tfvars") || strings.HasSuffix(n, ".auto.tfvars.json") {
+			auto = append(auto, filepath.Join(dir, n))
+		}
+	}
+	slices.Sort(auto)
+	return append(out, auto...)
+}
+
+func fileExists(p string) bool {
+	info, err := os.Stat(p)
+	return err == nil && info.Mode().IsRegular()
+}
+
+// lookup returns a file parsed earlier, or nil.
+func (c *fileCache) lookup(path string) *parsedFile {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.files[path]
+}

@@ -1,0 +1,227 @@
+package lint
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// Num is a number a rule may need: declared (Set), and known before apply
+// (Known) or not. From names where it came from, for messages.
+type Num struct {
+	V     float64
+	Set   bool
+	Known bool
+	Range hcl.Range
+	From  string
+}
+
+func knownNum(v float64, rng hcl.Range, from string) Num {
+	return Num{V: v, Set: true, Known: true, Range: rng, From: from}
+}
+
+// Rates are the declared rates of a queue and its consumers.
+type Rates struct {
+	ArrivalRate     Num
+	PerConsumerRate Num
+	MaxBacklog      Num
+	RTOSeconds      Num
+	SLASeconds      Num
+	RetryRate       Num
+	AvgRetries      Num
+	MinHeadroom     Num
+}
+
+// rateNames are the declared rates by their tag and config names.
+var rateNames = []string{"arrival_rate", "per_consumer_rate", "max_backlog", "rto_seconds", "sla_seconds", "retry_rate", "avg_retries", "min_headroom"}
+
+func (r *Rates) field(name string) *Num {
+	switch name {
+	case "arrival_rate":
+		return &r.ArrivalRate
+	case "per_consumer_rate":
+		return &r.PerConsumerRate
+	case "max_backlog":
+		return &r.MaxBacklog
+	case "rto_seconds":
+		return &r.RTOSeconds
+	case "sla_seconds":
+		return &r.SLASeconds
+	case "retry_rate":
+		return &r.RetryRate
+	case "avg_retries":
+		return &r.AvgRetries
+	case "min_headroom":
+		return &r.MinHeadroom
+	}
+	return nil
+}
+
+// merge fills rates not yet set from other.
+func (r *Rates) merge(other Rates) {
+	for _, name := range rateNames {
+		if dst, src := r.field(name), other.field(name); !dst.Set && src.Set {
+			*dst = *src
+		}
+	}
+}
+
+// Queue is an aws_sqs_queue.
+type Queue struct {
+	Addr     string
+	DefRange hcl.Range
+	Name     string // known name, or ""
+	Rates    Rates
+	// Retention and Visibility are the configured values, or AWS's
+	// defaults (345,600 s and 30 s) when the attribute is absent.
+	Retention  Num
+	Visibility Num
+	// HasRedrive is false only when no redrive policy is configured
+	// inline or through aws_sqs_queue_redrive_policy.
+	HasRedrive bool
+	// IsDeadLetter is true when another queue's redrive policy targets it.
+	IsDeadLetter bool
+	Consumers    []*Fleet
+	Mappings     []*EventSourceMapping
+	Alarms       []*Alarm
+	marks        []string
+}
+
+// FleetKind is the compute behind a fleet.
+type FleetKind string
+
+const (
+	FleetASG    FleetKind = "aws_autoscaling_group"
+	FleetECS    FleetKind = "aws_ecs_service"
+	FleetLambda FleetKind = "aws_lambda_function"
+)
+
+// Fleet is a consumer fleet: an auto scaling group, an ECS service or a
+// Lambda function.
+type Fleet struct {
+	Kind     FleetKind
+	Addr     string
+	DefRange hcl.Range
+	Name     string
+	// MaxSize is the fleet's largest size, with SizeAttr naming the
+	// attribute it came from (max_size, max_capacity, desired_count,
+	// maximum_concurrency, reserved_concurrent_executions).
+	MaxSize  Num
+	SizeAttr string
+	// Rates holds per_consumer_rate (and anything else) declared on the
+	// fleet: its tags, or the queuecap data source its size references.
+	Rates Rates
+	// QueueAddr is the queuecap:queue tag, made absolute.
+	QueueAddr string
+	Queues    []*Queue
+	Policies  []*Policy
+	Mappings  []*EventSourceMapping
+	// TimeoutSeconds is a Lambda function's timeout (default 3 s).
+	TimeoutSeconds Num
+	targets        []*scalingTarget
+	marks          []string
+}
+
+// scalingTarget is an aws_appautoscaling_target.
+type scalingTarget struct {
+	addr       string
+	maxCap     Num
+	rates      Rates
+	resourceID cty.Value
+	marks      []string
+}
+
+// PolicyKind says how a scaling policy decides.
+type PolicyKind string
+
+const (
+	PolicyStep           PolicyKind = "StepScaling"
+	PolicySimple         PolicyKind = "SimpleScaling"
+	PolicyTargetTracking PolicyKind = "TargetTrackingScaling"
+	PolicyOther          PolicyKind = "other"
+)
+
+// Policy is an aws_autoscaling_policy or aws_appautoscaling_policy.
+type Policy struct {
+	Addr     string
+	DefRange hcl.Range
+	Kind     PolicyKind
+	Fleet    *Fleet
+	Alarms   []*Alarm
+	// ScaleOut is false for a policy known to only remove capacity.
+	ScaleOut bool
+	// Metrics is what a target tracking policy tracks; Predefined is its
+	// predefined metric type (CPU, request count...) if it uses one.
+	Metrics    MetricSet
+	Predefined string
+	marks      []string
+}
+
+// MetricSet is what an alarm or a target tracking policy reads.
+type MetricSet struct {
+	Names       []string // metric names, e.g. ApproximateNumberOfMessagesVisible
+	Namespaces  []string
+	Expressions []string // metric math
+	// Known is false when a metric name or expression is not known
+	// before apply: the set cannot then be judged.
+	Known bool
+}
+
+// Reads reports whether the set reads the named metric.
+func (m MetricSet) Reads(name string) bool { return slices.Contains(m.Names, name) }
+
+// UsesRate reports metric math over the rate of change (RATE, DIFF).
+func (m MetricSet) UsesRate() bool {
+	for _, e := range m.Expressions {
+		u := strings.ToUpper(e)
+		if strings.Contains(u, "RATE(") || strings.Contains(u, "DIFF(") || strings.Contains(u, "DIFF_TIME(") {
+			return true
+		}
+	}
+	return false
+}
+
+// Alarm is an aws_cloudwatch_metric_alarm.
+type Alarm struct {
+	Addr       string
+	DefRange   hcl.Range
+	Metrics    MetricSet
+	Comparison string
+	Threshold  Num
+	Queues     []*Queue
+	Policies   []*Policy
+	// Simple is true for an alarm on one metric (metric_name), not metric
+	// math: its threshold compares the metric itself.
+	Simple bool
+}
+
+// EventSourceMapping is an aws_lambda_event_source_mapping.
+type EventSourceMapping struct {
+	Addr               string
+	DefRange           hcl.Range
+	Queue              *Queue
+	Function           *Fleet
+	MaximumConcurrency Num
+}
+
+// Model is every linked resource of one root module and its modules.
+type Model struct {
+	Queues   []*Queue
+	Fleets   []*Fleet
+	Policies []*Policy
+	Alarms   []*Alarm
+	Mappings []*EventSourceMapping
+	// Dir is the root module's directory.
+	Dir string
+}
+
+// Metric names the rules recognise.
+const (
+	MetricVisible          = "ApproximateNumberOfMessagesVisible"
+	MetricNotVisible       = "ApproximateNumberOfMessagesNotVisible"
+	MetricAgeOfOldest      = "ApproximateAgeOfOldestMessage"
+	MetricInServiceEC2     = "GroupInServiceInstances"
+	MetricRunningTaskCount = "RunningTaskCount"
+)

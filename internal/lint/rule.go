@@ -1,0 +1,50 @@
+package lint
+
+import (
+	"github.com/hashicorp/hcl/v2"
+)
+
+// Rule is one check over the linked model. Rules live in package rules,
+// one file each, and are passed to Run.
+type Rule interface {
+	// Name is the rule ID, queuecap_<problem>.
+	Name() string
+	DefaultSeverity() Severity
+	EnabledByDefault() bool
+	// Link is the rule's documentation page.
+	Link() string
+	// Summary is one sentence on what the rule flags.
+	Summary() string
+	Check(m *Model, r Reporter)
+}
+
+// Reporter receives a rule's findings and skipped checks.
+type Reporter interface {
+	// Report records a finding at rng; facts are the numbers behind it.
+	Report(rng hcl.Range, message string, facts ...Fact)
+	// Skip records a check that could not be made, and why.
+	Skip(rng hcl.Range, reason string)
+}
+
+// reporter collects one rule's output for one root module.
+type reporter struct {
+	rule     Rule
+	severity Severity
+	issues   []Issue
+	skips    []Skip
+}
+
+func (r *reporter) Report(rng hcl.Range, message string, facts ...Fact) {
+	r.issues = append(r.issues, Issue{Rule: r.rule.Name(), Severity: r.severity, Message: message,
+		Range: toRange(rng), Facts: facts, Link: r.rule.Link()})
+}
+
+func (r *reporter) Skip(rng hcl.Range, reason string) {
+	r.skips = append(r.skips, Skip{Rule: r.rule.Name(), Range: toRange(rng), Reason: reason})
+}
+
+func toRange(r hcl.Range) Range {
+	return Range{Filename: r.Filename,
+		Start: Pos{Line: r.Start.Line, Column: r.Start.Column},
+		End:   Pos{Line: r.End.Line, Column: r.End.Column}}
+}

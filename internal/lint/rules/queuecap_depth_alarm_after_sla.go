@@ -1,0 +1,58 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
+)
+
+// depthAlarmAfterSLA flags a depth alarm whose threshold exceeds the SLA
+// depth λ × SLA (Little's law): it fires only once the SLA is breached.
+type depthAlarmAfterSLA struct{ meta }
+
+func newDepthAlarmAfterSLA() lint.Rule {
+	return depthAlarmAfterSLA{meta{
+		name:     "queuecap_depth_alarm_after_sla",
+		severity: lint.Warning,
+		summary:  "A depth alarm on a queue with a declared SLA has a threshold above arrival_rate × sla_seconds, so it fires only after the SLA is already breached.",
+	}}
+}
+
+func (depthAlarmAfterSLA) Check(m *lint.Model, r lint.Reporter) {
+	for _, a := range m.Alarms {
+		if !a.Simple || !a.Metrics.Reads(lint.MetricVisible) || len(a.Queues) != 1 || !strings.HasPrefix(a.Comparison, "GreaterThan") {
+			continue
+		}
+		q := a.Queues[0]
+		lambda, sla := q.Rates.ArrivalRate, q.Rates.SLASeconds
+		if !lambda.Set || !sla.Set {
+			continue
+		}
+		switch {
+		case !lambda.Known:
+			r.Skip(lambda.Range, "arrival_rate of "+q.Addr+" is not known before apply")
+			continue
+		case !sla.Known:
+			r.Skip(sla.Range, "sla_seconds of "+q.Addr+" is not known before apply")
+			continue
+		case !a.Threshold.Known:
+			if a.Threshold.Set {
+				r.Skip(a.Threshold.Range, "threshold of "+a.Addr+" is not known before apply")
+			}
+			continue
+		}
+		depth, err := capacity.SLAMaxDepth(lambda.V, sla.V)
+		if err != nil || a.Threshold.V <= depth || lambda.V == 0 {
+			continue
+		}
+		wait, _, err := capacity.WaitSeconds(a.Threshold.V, lambda.V)
+		if err != nil {
+			continue
+		}
+		r.Report(a.Threshold.Range, fmt.Sprintf("threshold %s exceeds the SLA depth %s msg/s × %s s = %s messages (Little's law): when it fires, a message arriving behind %s messages already waits %s / %s = %s s, over the %s s SLA",
+			num(a.Threshold.V), num(lambda.V), num(sla.V), num(depth), num(a.Threshold.V), num(a.Threshold.V), num(lambda.V), num(wait), num(sla.V)),
+			fact("threshold", a.Threshold.V), fact("arrival_rate", lambda.V), fact("sla_seconds", sla.V), fact("sla_max_depth", depth), fact("wait_seconds", wait))
+	}
+}

@@ -1,0 +1,103 @@
+package rules
+
+import (
+	"fmt"
+
+	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
+)
+
+// defaultMinHeadroom is the spare capacity expected when a queue declares
+// none: 20 % over the effective arrival rate.
+const defaultMinHeadroom = 0.2
+
+// insufficientHeadroom flags a fleet that drains, but too slowly: below the
+// headroom formula's consumers for the declared max_backlog and
+// rto_seconds, or with less spare capacity than min_headroom.
+type insufficientHeadroom struct{ meta }
+
+func newInsufficientHeadroom() lint.Rule {
+	return insufficientHeadroom{meta{
+		name:     "queuecap_insufficient_headroom",
+		severity: lint.Warning,
+		summary:  "The consumer fleet at its maximum size has a surplus, but too little to clear the declared max_backlog within rto_seconds, or less spare capacity than min_headroom.",
+	}}
+}
+
+func (insufficientHeadroom) Check(m *lint.Model, r lint.Reporter) {
+	for _, q := range m.Queues {
+		s, ok := supplyOf(q, r)
+		if !ok || s.surplus <= 0 {
+			continue // no surplus at all is queuecap_zero_surplus
+		}
+		if checkBacklogWithinRTO(s, r) {
+			continue
+		}
+		checkMinHeadroom(s, r)
+	}
+}
+
+// checkBacklogWithinRTO reports a fleet that clears max_backlog only after
+// rto_seconds. It returns true when it reported.
+func checkBacklogWithinRTO(s *supply, r lint.Reporter) bool {
+	b, rto := s.rates.MaxBacklog, s.rates.RTOSeconds
+	switch {
+	case !b.Set || (b.Known && b.V == 0):
+		return false
+	case !b.Known:
+		r.Skip(b.Range, "max_backlog of "+s.queue.Addr+" is not known before apply")
+		return false
+	case !rto.Set:
+		r.Skip(b.Range, "max_backlog of "+s.queue.Addr+" is declared without rto_seconds, the time allowed to clear it")
+		return false
+	case !rto.Known:
+		r.Skip(rto.Range, "rto_seconds of "+s.queue.Addr+" is not known before apply")
+		return false
+	}
+	drain, _, err := capacity.DrainSeconds(b.V, s.surplus)
+	if err != nil || drain <= rto.V {
+		return false
+	}
+	needed := fmt.Sprintf("it needs a surplus of %s / %s = %s msg/s", num(b.V), num(rto.V), num(b.V/rto.V))
+	facts := []lint.Fact{fact("max_backlog", b.V), fact("rto_seconds", rto.V), fact("drain_seconds", drain)}
+	if len(s.fleets) == 1 {
+		mu := s.fleets[0].rate
+		sized, err := capacity.Size(capacity.SizingInput{ArrivalRate: s.arrival, PerConsumerRate: mu, MaxBacklog: b.V, RTOSeconds: rto.V, Retries: s.retries})
+		if err == nil {
+			needed = fmt.Sprintf("the headroom formula ceil(%s / %s + %s / (%s × %s)) needs %d consumers",
+				num(s.effective), num(mu), num(b.V), num(mu), num(rto.V), sized.RequiredConsumers)
+			facts = append(facts, fact("required_consumers", float64(sized.RequiredConsumers)))
+		}
+	}
+	r.Report(s.at, fmt.Sprintf("%s leaves a surplus of %s msg/s over %s, which clears max_backlog %s in %s s, more than rto_seconds %s: %s",
+		s.capacityTerms(), num(s.surplus), s.arrivalTerms(), num(b.V), num(drain), num(rto.V), needed), s.facts(facts...)...)
+	return true
+}
+
+// checkMinHeadroom reports spare capacity below min_headroom (20 % when the
+// queue declares none).
+func checkMinHeadroom(s *supply, r lint.Reporter) {
+	h := s.rates.MinHeadroom
+	switch {
+	case !h.Set:
+		h = lint.Num{V: defaultMinHeadroom, Set: true, Known: true}
+	case !h.Known:
+		r.Skip(h.Range, "min_headroom of "+s.queue.Addr+" is not known before apply")
+		return
+	}
+	headroom := s.surplus / s.effective
+	if headroom >= h.V {
+		return
+	}
+	needed := fmt.Sprintf("%s × (1 + %s) = %s msg/s of capacity gives it", num(s.effective), num(h.V), num(s.effective*(1+h.V)))
+	facts := []lint.Fact{fact("headroom", headroom), fact("min_headroom", h.V)}
+	if len(s.fleets) == 1 {
+		mu := s.fleets[0].rate
+		if sized, err := capacity.Size(capacity.SizingInput{ArrivalRate: s.arrival, PerConsumerRate: mu, Retries: s.retries, MinHeadroom: h.V}); err == nil {
+			needed = fmt.Sprintf("ceil(%s × (1 + %s) / %s) = %d consumers give it", num(s.effective), num(h.V), num(mu), sized.RequiredConsumers)
+			facts = append(facts, fact("required_consumers", float64(sized.RequiredConsumers)))
+		}
+	}
+	r.Report(s.at, fmt.Sprintf("%s is only %s above %s, below the minimum headroom of %s: %s",
+		s.capacityTerms(), percent(headroom), s.arrivalTerms(), percent(h.V), needed), s.facts(facts...)...)
+}

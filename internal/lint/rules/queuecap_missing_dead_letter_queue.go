@@ -1,0 +1,43 @@
+package rules
+
+import (
+	"fmt"
+
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
+)
+
+const secondsPerDay = 86400
+
+// missingDeadLetterQueue flags a consumed queue without a redrive policy: a
+// message that always fails is received again every visibility timeout,
+// forever.
+type missingDeadLetterQueue struct{ meta }
+
+func newMissingDeadLetterQueue() lint.Rule {
+	return missingDeadLetterQueue{meta{
+		name:     "queuecap_missing_dead_letter_queue",
+		severity: lint.Warning,
+		summary:  "A queue with a consumer has no redrive policy, inline or as aws_sqs_queue_redrive_policy, so poison messages are retried forever.",
+	}}
+}
+
+func (missingDeadLetterQueue) Check(m *lint.Model, r lint.Reporter) {
+	for _, q := range m.Queues {
+		if q.HasRedrive || q.IsDeadLetter || len(q.Consumers) == 0 {
+			continue
+		}
+		consumer := q.Consumers[0].Addr
+		if len(q.Consumers) > 1 {
+			consumer += fmt.Sprintf(" and %d more", len(q.Consumers)-1)
+		}
+		vis := q.Visibility
+		if !vis.Known || vis.V <= 0 {
+			r.Report(q.DefRange, fmt.Sprintf("%s is consumed by %s but has no redrive_policy: a message that always fails is received again after every visibility timeout, forever", q.Addr, consumer))
+			continue
+		}
+		perDay := secondsPerDay / vis.V
+		r.Report(q.DefRange, fmt.Sprintf("%s is consumed by %s but has no redrive_policy: a message that always fails is received again every %s s (visibility_timeout_seconds), %s / %s = %s times a day, until retention drops it",
+			q.Addr, consumer, num(vis.V), num(secondsPerDay), num(vis.V), num(perDay)),
+			fact("visibility_timeout_seconds", vis.V), fact("receives_per_day", perDay))
+	}
+}

@@ -1,0 +1,62 @@
+package rules
+
+import (
+	"fmt"
+
+	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
+)
+
+// retentionShorterThanDrain flags a queue whose messages expire before the
+// fleet at its maximum size can drain the declared max_backlog.
+type retentionShorterThanDrain struct{ meta }
+
+func newRetentionShorterThanDrain() lint.Rule {
+	return retentionShorterThanDrain{meta{
+		name:     "queuecap_retention_shorter_than_drain",
+		severity: lint.Warning,
+		summary:  "message_retention_seconds is shorter than the time the fleet at its maximum size needs to drain the declared max_backlog, or the backlog never drains: messages expire during recovery.",
+	}}
+}
+
+func (retentionShorterThanDrain) Check(m *lint.Model, r lint.Reporter) {
+	for _, q := range m.Queues {
+		b := q.Rates.MaxBacklog
+		if !b.Set || (b.Known && b.V == 0) {
+			continue
+		}
+		s, ok := supplyOf(q, r)
+		if !ok {
+			continue
+		}
+		if !b.Known {
+			r.Skip(b.Range, "max_backlog of "+q.Addr+" is not known before apply")
+			continue
+		}
+		ret := q.Retention
+		if !ret.Known {
+			r.Skip(ret.Range, "message_retention_seconds of "+q.Addr+" is not known before apply")
+			continue
+		}
+		drain, drains, err := capacity.DrainSeconds(b.V, s.surplus)
+		if err != nil {
+			continue
+		}
+		retention := fmt.Sprintf("message_retention_seconds %s", num(ret.V))
+		if ret.From != "message_retention_seconds" {
+			retention += " (the default)"
+		}
+		if !drains {
+			r.Report(ret.Range, fmt.Sprintf("%s is finite but max_backlog %s never drains: %s leaves a surplus of %s msg/s over %s, so every message of the backlog expires after %s s",
+				retention, num(b.V), s.capacityTerms(), num(s.surplus), s.arrivalTerms(), num(ret.V)),
+				s.facts(fact("max_backlog", b.V), fact("message_retention_seconds", ret.V))...)
+			continue
+		}
+		if drain <= ret.V {
+			continue
+		}
+		r.Report(ret.Range, fmt.Sprintf("%s is shorter than the %s / (%s − %s) = %s s it takes %s to drain max_backlog %s: messages expire during recovery",
+			retention, num(b.V), num(s.capacity), num(s.effective), num(drain), s.capacityTerms(), num(b.V)),
+			s.facts(fact("max_backlog", b.V), fact("message_retention_seconds", ret.V), fact("drain_seconds", drain))...)
+	}
+}

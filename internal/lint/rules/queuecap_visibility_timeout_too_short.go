@@ -1,0 +1,56 @@
+package rules
+
+import (
+	"fmt"
+
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
+)
+
+// lambdaVisibilityFactor is AWS's guidance for SQS event sources: a queue's
+// visibility timeout at least six times the function's timeout.
+const lambdaVisibilityFactor = 6
+
+// visibilityTimeoutTooShort flags a queue consumed by a Lambda event source
+// mapping whose visibility timeout is under six times the function's
+// timeout: messages still in flight reappear and are delivered again.
+type visibilityTimeoutTooShort struct{ meta }
+
+func newVisibilityTimeoutTooShort() lint.Rule {
+	return visibilityTimeoutTooShort{meta{
+		name:     "queuecap_visibility_timeout_too_short",
+		severity: lint.Warning,
+		summary:  "A queue consumed by a Lambda event source mapping has a visibility timeout under six times the function's timeout, so redelivery manufactures extra arrivals.",
+	}}
+}
+
+func (visibilityTimeoutTooShort) Check(m *lint.Model, r lint.Reporter) {
+	for _, esm := range m.Mappings {
+		q, f := esm.Queue, esm.Function
+		if q == nil || f == nil {
+			continue
+		}
+		vis, timeout := q.Visibility, f.TimeoutSeconds
+		if !vis.Known {
+			r.Skip(vis.Range, "visibility_timeout_seconds of "+q.Addr+" is not known before apply")
+			continue
+		}
+		if !timeout.Known {
+			r.Skip(timeout.Range, "timeout of "+f.Addr+" is not known before apply")
+			continue
+		}
+		need := lambdaVisibilityFactor * timeout.V
+		if vis.V >= need {
+			continue
+		}
+		visText, timeoutText := "visibility_timeout_seconds "+num(vis.V), "timeout "+num(timeout.V)+" s"
+		if vis.From != "visibility_timeout_seconds" {
+			visText += " (the default)"
+		}
+		if timeout.From != "timeout" {
+			timeoutText += " (the default)"
+		}
+		r.Report(vis.Range, fmt.Sprintf("%s is under %d × the %s of %s = %s s: a message still being processed becomes visible again and is delivered a second time, raising the effective arrival rate",
+			visText, lambdaVisibilityFactor, timeoutText, f.Addr, num(need)),
+			fact("visibility_timeout_seconds", vis.V), fact("function_timeout_seconds", timeout.V), fact("required_visibility_timeout_seconds", need))
+	}
+}

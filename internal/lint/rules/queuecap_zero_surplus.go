@@ -1,0 +1,26 @@
+package rules
+
+import "github.com/queuecap/terraform-provider-queuecap/internal/lint"
+
+// zeroSurplus flags a fleet that at its maximum size cannot complete more
+// than arrives: c_max · μ ≤ λ_eff. Any backlog then never drains.
+type zeroSurplus struct{ meta }
+
+func newZeroSurplus() lint.Rule {
+	return zeroSurplus{meta{
+		name:     "queuecap_zero_surplus",
+		severity: lint.Error,
+		summary:  "The consumer fleet at its maximum size cannot complete more than the declared arrival rate, so any backlog never drains.",
+	}}
+}
+
+func (zeroSurplus) Check(m *lint.Model, r lint.Reporter) {
+	for _, q := range m.Queues {
+		s, ok := supplyOf(q, r)
+		if !ok || s.surplus > 0 {
+			continue
+		}
+		r.Report(s.at, s.capacityTerms()+" does not exceed "+s.arrivalTerms()+": surplus "+num(s.surplus)+" msg/s, any backlog never drains",
+			s.facts()...)
+	}
+}

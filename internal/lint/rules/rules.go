@@ -1,0 +1,196 @@
+// Package rules holds queuecap lint's rules, one file each, named after the
+// rule. Every finding states its arithmetic in words and carries the
+// numbers behind it as facts.
+package rules
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
+)
+
+// docBase is where each rule's page lives, docs/rules/<id>.md.
+const docBase = "https://github.com/queuecap/terraform-provider-queuecap/blob/main/docs/rules/"
+
+// All returns every rule, in the order they are documented.
+func All() []lint.Rule {
+	return []lint.Rule{
+		newZeroSurplus(),
+		newInsufficientHeadroom(),
+		newDepthOnlyScaling(),
+		newRetentionShorterThanDrain(),
+		newVisibilityTimeoutTooShort(),
+		newMissingDeadLetterQueue(),
+		newDepthAlarmAfterSLA(),
+	}
+}
+
+// meta implements the descriptive half of lint.Rule.
+type meta struct {
+	name     string
+	severity lint.Severity
+	summary  string
+}
+
+func (m meta) Name() string                   { return m.name }
+func (m meta) DefaultSeverity() lint.Severity { return m.severity }
+func (m meta) EnabledByDefault() bool         { return true }
+func (m meta) Link() string                   { return docBase + m.name + ".md" }
+func (m meta) Summary() string                { return m.summary }
+
+// num formats a number for a message: integers as integers, others with
+// at most two decimals, never in exponent form below 1e15.
+func num(v float64) string {
+	if math.Abs(v) >= 1e15 {
+		return strconv.FormatFloat(v, 'g', 4, 64)
+	}
+	if v == math.Trunc(v) {
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	}
+	r := math.Round(v*100) / 100
+	if r == 0 {
+		return strconv.FormatFloat(v, 'g', 3, 64)
+	}
+	return strconv.FormatFloat(r, 'f', -1, 64)
+}
+
+func percent(v float64) string { return num(v*100) + " %" }
+
+func fact(name string, v float64) lint.Fact { return lint.Fact{Name: name, Value: v} }
+
+// fleetSupply is one consumer fleet at its maximum size.
+type fleetSupply struct {
+	fleet *lint.Fleet
+	size  float64
+	rate  float64 // μ
+}
+
+// supply is what a queue's consumers can do at their maximum size against
+// the queue's declared arrivals.
+type supply struct {
+	queue       *lint.Queue
+	rates       lint.Rates
+	retries     capacity.Retries
+	arrival     float64 // λ
+	effective   float64 // λ_eff
+	fleets      []fleetSupply
+	capacity    float64 // Σ c·μ
+	surplus     float64
+	consumers   float64 // Σ c
+	at          hcl.Range
+	sizeAttr    string
+	fromRetries bool
+}
+
+// supplyOf gathers the numbers the capacity rules share. It returns false
+// when the queue declares no arrival rate (nothing to check) or a value the
+// check needs is unknown before apply or undeclared; the latter are
+// recorded as skips so that a user sees what was not checked.
+func supplyOf(q *lint.Queue, r lint.Reporter) (*supply, bool) {
+	if len(q.Consumers) == 0 || !q.Rates.ArrivalRate.Set {
+		return nil, false
+	}
+	s := &supply{queue: q, rates: q.Rates}
+	if !q.Rates.ArrivalRate.Known {
+		r.Skip(q.Rates.ArrivalRate.Range, "arrival_rate of "+q.Addr+" is not known before apply")
+		return nil, false
+	}
+	for _, name := range []string{"retry_rate", "avg_retries"} {
+		if n := rateOf(&s.rates, name); n.Set && !n.Known {
+			r.Skip(n.Range, name+" of "+q.Addr+" is not known before apply")
+			return nil, false
+		}
+	}
+	s.arrival = q.Rates.ArrivalRate.V
+	s.retries = capacity.Retries{Rate: s.rates.RetryRate.V, Average: s.rates.AvgRetries.V}
+	s.fromRetries = s.retries.Rate > 0 && s.retries.Average > 0
+	eff, err := capacity.EffectiveArrivalRate(s.arrival, s.retries)
+	if err != nil {
+		r.Skip(q.DefRange, "declared rates of "+q.Addr+" are invalid: "+err.Error())
+		return nil, false
+	}
+	s.effective = eff
+	for _, f := range q.Consumers {
+		mu := f.Rates.PerConsumerRate
+		if !mu.Set {
+			mu = q.Rates.PerConsumerRate
+		}
+		switch {
+		case !mu.Set:
+			r.Skip(f.DefRange, "per_consumer_rate is not declared for "+f.Addr+" (tag queuecap:per_consumer_rate, a queue block in .queuecap.hcl, or a queuecap data source)")
+			return nil, false
+		case !mu.Known:
+			r.Skip(mu.Range, "per_consumer_rate of "+f.Addr+" is not known before apply")
+			return nil, false
+		case !f.MaxSize.Set:
+			r.Skip(f.DefRange, "the maximum size of "+f.Addr+" is not set")
+			return nil, false
+		case !f.MaxSize.Known:
+			r.Skip(f.MaxSize.Range, f.SizeAttr+" of "+f.Addr+" is not known before apply")
+			return nil, false
+		}
+		c, err := capacity.FleetCapacity(int64(f.MaxSize.V), mu.V)
+		if err != nil || f.MaxSize.V != math.Trunc(f.MaxSize.V) {
+			r.Skip(f.MaxSize.Range, fmt.Sprintf("%s %s of %s is not a whole number of consumers of at least 0", f.SizeAttr, num(f.MaxSize.V), f.Addr))
+			return nil, false
+		}
+		s.fleets = append(s.fleets, fleetSupply{fleet: f, size: f.MaxSize.V, rate: mu.V})
+		s.capacity += c
+		s.consumers += f.MaxSize.V
+	}
+	s.surplus = capacity.NetRate(s.capacity, s.effective)
+	if len(s.fleets) == 1 {
+		s.at, s.sizeAttr = s.fleets[0].fleet.MaxSize.Range, s.fleets[0].fleet.SizeAttr
+		s.rates.PerConsumerRate = lint.Num{V: s.fleets[0].rate, Set: true, Known: true}
+	} else {
+		s.at, s.sizeAttr = q.DefRange, "consumers"
+	}
+	return s, true
+}
+
+func rateOf(r *lint.Rates, name string) lint.Num {
+	switch name {
+	case "retry_rate":
+		return r.RetryRate
+	case "avg_retries":
+		return r.AvgRetries
+	}
+	return lint.Num{}
+}
+
+// capacityTerms says how capacity is made: "max_size 25 × 400 msg/s =
+// 10000 msg/s", or a sum over several fleets.
+func (s *supply) capacityTerms() string {
+	terms := make([]string, len(s.fleets))
+	for i, f := range s.fleets {
+		terms[i] = fmt.Sprintf("%s %s × %s msg/s", f.fleet.SizeAttr, num(f.size), num(f.rate))
+		if len(s.fleets) > 1 {
+			terms[i] = f.fleet.Addr + " " + terms[i]
+		}
+	}
+	return strings.Join(terms, " + ") + " = " + num(s.capacity) + " msg/s"
+}
+
+// arrivalTerms says where the effective arrival rate comes from.
+func (s *supply) arrivalTerms() string {
+	if !s.fromRetries {
+		return "the declared arrival rate " + num(s.arrival) + " msg/s"
+	}
+	return fmt.Sprintf("the effective arrival rate %s × (1 + %s × %s) = %s msg/s", num(s.arrival), num(s.retries.Rate), num(s.retries.Average), num(s.effective))
+}
+
+// facts are the numbers every capacity finding carries.
+func (s *supply) facts(extra ...lint.Fact) []lint.Fact {
+	out := []lint.Fact{fact("arrival_rate", s.arrival), fact("effective_arrival_rate", s.effective)}
+	if len(s.fleets) == 1 {
+		out = append(out, fact("per_consumer_rate", s.fleets[0].rate))
+	}
+	out = append(out, fact("max_consumers", s.consumers), fact("capacity", s.capacity), fact("surplus", s.surplus))
+	return append(out, extra...)
+}

@@ -1,0 +1,314 @@
+package lint
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/ext/typeexpr"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// Options are one run's inputs. The command line and .queuecap.hcl are
+// merged into them by the caller.
+type Options struct {
+	Dirs      []string
+	Recursive bool
+	// VarFiles and Vars (NAME=VALUE) set root module variables, after
+	// terraform.tfvars and *.auto.tfvars, later ones winning.
+	VarFiles []string
+	Vars     []string
+	Config   *Config
+	// Rules are all known rules; Enable and Disable switch them by ID on
+	// top of their defaults and the config file.
+	Rules   []Rule
+	Enable  []string
+	Disable []string
+}
+
+// UsageError is a mistake in the options themselves (an unknown rule ID, a
+// malformed --var): nothing was linted.
+type UsageError struct{ Msg string }
+
+func (e *UsageError) Error() string { return e.Msg }
+
+type activeRule struct {
+	rule     Rule
+	severity Severity
+}
+
+// Run lints every root module the options name. Problems with individual
+// files or directories are collected in Result.Errors and the run goes on;
+// the error return is for usage errors only.
+func Run(opts Options) (*Result, error) {
+	if opts.Config == nil {
+		opts.Config = &Config{}
+	}
+	active, err := activeRules(opts)
+	if err != nil {
+		return nil, err
+	}
+	cliVars, err := parseCLIVars(opts.Vars)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Issues: []Issue{}, Errors: []ErrorEntry{}, Skipped: []Skip{}}
+	for _, a := range active {
+		res.Rules = append(res.Rules, RuleInfo{Name: a.rule.Name(), Severity: a.severity, Link: a.rule.Link(), Summary: a.rule.Summary()})
+	}
+
+	l := &loader{files: newFileCache()}
+	var roots []string
+	for _, dir := range opts.Dirs {
+		info, err := os.Stat(dir)
+		switch {
+		case err != nil:
+			res.Errors = append(res.Errors, ErrorEntry{Message: err.Error(), Severity: Error})
+			continue
+		case !info.IsDir():
+			res.Errors = append(res.Errors, ErrorEntry{Message: dir + " is not a directory", Severity: Error})
+			continue
+		}
+		if opts.Recursive {
+			roots = append(roots, rootModuleDirs(dir, func(path string, err error) {
+				res.Errors = append(res.Errors, ErrorEntry{Message: fmt.Sprintf("cannot read %s: %v", path, err), Severity: Error})
+			})...)
+		} else {
+			roots = append(roots, dir)
+		}
+	}
+
+	// Root modules are independent: lint them in parallel, sharing the
+	// parsed-file cache, and merge in root order so output is stable.
+	outs := make([]rootResult, len(roots))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for i, dir := range roots {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			outs[i] = lintRoot(l, dir, opts, cliVars, active)
+		}()
+	}
+	wg.Wait()
+
+	seen := map[string]bool{}
+	anns := map[string][]annotation{}
+	for _, out := range outs {
+		res.Errors = append(res.Errors, out.errors...)
+		for _, is := range out.issues {
+			key := fmt.Sprintf("%s\x00%s\x00%d:%d", is.Rule, is.Range.Filename, is.Range.Start.Line, is.Range.Start.Column) + "\x00" + is.Message
+			if seen[key] {
+				continue // a module reached from two root modules
+			}
+			seen[key] = true
+			a, ok := anns[is.Range.Filename]
+			if !ok {
+				a = annotations(l.files.lookup(is.Range.Filename))
+				anns[is.Range.Filename] = a
+			}
+			if !ignores(a, is.Rule, is.Range.Start.Line) {
+				res.Issues = append(res.Issues, is)
+			}
+		}
+		res.Skipped = append(res.Skipped, out.skips...)
+	}
+	for _, d := range l.errs {
+		res.Errors = append(res.Errors, diagEntry(d))
+	}
+	res.Errors = dedupeErrors(res.Errors)
+	res.Sort()
+	return res, nil
+}
+
+type rootResult struct {
+	issues []Issue
+	skips  []Skip
+	errors []ErrorEntry
+}
+
+func lintRoot(l *loader, dir string, opts Options, cliVars map[string]string, active []activeRule) rootResult {
+	var out rootResult
+	mod, err := l.loadModule(dir, dir, "", 0, readModuleManifest(dir))
+	if err != nil {
+		out.errors = append(out.errors, ErrorEntry{Message: fmt.Sprintf("cannot read %s: %v", dir, err), Severity: Error})
+		return out
+	}
+	vars, diags := rootVariables(l, mod, dir, opts.VarFiles, cliVars)
+	for _, d := range diags {
+		out.errors = append(out.errors, diagEntry(d))
+	}
+	b := newBuilder(dir, opts.Config)
+	b.walk(newInstance(mod, "", nil, vars))
+	b.link()
+	for _, a := range active {
+		r := &reporter{rule: a.rule, severity: a.severity}
+		a.rule.Check(b.model, r)
+		out.issues = append(out.issues, r.issues...)
+		out.skips = append(out.skips, r.skips...)
+	}
+	return out
+}
+
+// activeRules applies defaults, then the config file, then the flags.
+func activeRules(opts Options) ([]activeRule, error) {
+	byName := map[string]Rule{}
+	for _, r := range opts.Rules {
+		byName[r.Name()] = r
+	}
+	unknown := func(id, where string) error {
+		names := make([]string, 0, len(byName))
+		for n := range byName {
+			names = append(names, n)
+		}
+		slices.Sort(names)
+		return &UsageError{Msg: fmt.Sprintf("unknown rule ID %q %s; known rules: %s", id, where, strings.Join(names, ", "))}
+	}
+	enabled := map[string]bool{}
+	severity := map[string]Severity{}
+	for _, r := range opts.Rules {
+		enabled[r.Name()] = r.EnabledByDefault()
+		severity[r.Name()] = r.DefaultSeverity()
+	}
+	for _, id := range sortedKeys(opts.Config.Rules) {
+		rc := opts.Config.Rules[id]
+		if byName[id] == nil {
+			return nil, unknown(id, "in "+rc.Range.String())
+		}
+		if rc.Enabled != nil {
+			enabled[id] = *rc.Enabled
+		}
+		if rc.Severity != nil {
+			severity[id] = *rc.Severity
+		}
+	}
+	for _, id := range opts.Enable {
+		if byName[id] == nil {
+			return nil, unknown(id, "in --enable-rule")
+		}
+		enabled[id] = true
+	}
+	for _, id := range opts.Disable {
+		if byName[id] == nil {
+			return nil, unknown(id, "in --disable-rule")
+		}
+		enabled[id] = false
+	}
+	var out []activeRule
+	for _, r := range opts.Rules {
+		if enabled[r.Name()] {
+			out = append(out, activeRule{rule: r, severity: severity[r.Name()]})
+		}
+	}
+	return out, nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// parseCLIVars reads --var NAME=VALUE flags.
+func parseCLIVars(vars []string) (map[string]string, error) {
+	out := map[string]string{}
+	for _, v := range vars {
+		name, value, ok := strings.Cut(v, "=")
+		if !ok || !hclsyntax.ValidIdentifier(strings.TrimSpace(name)) {
+			return nil, &UsageError{Msg: fmt.Sprintf("invalid --var %q: want NAME=VALUE", v)}
+		}
+		out[strings.TrimSpace(name)] = value
+	}
+	return out, nil
+}
+
+// rootVariables are the root module's input values as Terraform would
+// set them: defaults, terraform.tfvars, *.auto.tfvars, --var-file, --var.
+func rootVariables(l *loader, mod *Module, dir string, varFiles []string, cliVars map[string]string) (map[string]cty.Value, hcl.Diagnostics) {
+	vals := make(map[string]cty.Value, len(mod.Variables))
+	for name, v := range mod.Variables {
+		vals[name] = variableDefault(v)
+	}
+	var diags hcl.Diagnostics
+	for _, path := range append(tfvarsFiles(dir), varFiles...) {
+		pf := l.files.get(path)
+		if pf.file == nil || pf.diags.HasErrors() {
+			diags = append(diags, pf.diags...)
+			continue
+		}
+		attrs, d := pf.file.Body.JustAttributes()
+		diags = append(diags, d...)
+		for name, a := range attrs {
+			decl, ok := mod.Variables[name]
+			if !ok {
+				continue // Terraform warns about undeclared values; nothing to evaluate
+			}
+			v, d := a.Expr.Value(nil)
+			if d.HasErrors() {
+				diags = append(diags, d...)
+				continue
+			}
+			vals[name] = convertVariable(decl, v)
+		}
+	}
+	for _, name := range sortedKeys(cliVars) {
+		decl, ok := mod.Variables[name]
+		if !ok {
+			continue
+		}
+		vals[name] = convertVariable(decl, cliValue(decl, cliVars[name]))
+	}
+	return vals, diags
+}
+
+// cliValue reads a --var value as Terraform does: literally for a string
+// or untyped variable, as an HCL expression for any other type.
+func cliValue(decl *Variable, raw string) cty.Value {
+	if decl.Type != nil {
+		if ty, _, diags := typeexpr.TypeConstraintWithDefaults(decl.Type); !diags.HasErrors() && ty != cty.String && ty != cty.DynamicPseudoType {
+			expr, diags := hclsyntax.ParseExpression([]byte(raw), "<value for var."+decl.Name+">", hcl.InitialPos)
+			if !diags.HasErrors() {
+				if v, diags := expr.Value(nil); !diags.HasErrors() {
+					return v
+				}
+			}
+			return cty.DynamicVal
+		}
+	}
+	return cty.StringVal(raw)
+}
+
+func diagEntry(d *hcl.Diagnostic) ErrorEntry {
+	msg := d.Summary
+	if d.Detail != "" {
+		msg += ": " + d.Detail
+	}
+	e := ErrorEntry{Message: msg, Severity: Error}
+	if d.Subject != nil {
+		r := toRange(*d.Subject)
+		e.Range = &r
+	}
+	return e
+}
+
+func dedupeErrors(errs []ErrorEntry) []ErrorEntry {
+	seen := map[string]bool{}
+	out := errs[:0]
+	for _, e := range errs {
+		if k := e.String(); !seen[k] {
+			seen[k] = true
+			out = append(out, e)
+		}
+	}
+	return out
+}

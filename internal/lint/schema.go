@@ -1,0 +1,117 @@
+package lint
+
+import (
+	"sync"
+
+	"github.com/hashicorp/hcl/v2"
+)
+
+// blockSchema is the part of a resource type's schema the rules read.
+// Bodies are decoded against it with PartialContent, which reads native
+// syntax and JSON alike and ignores everything else in the block.
+type blockSchema struct {
+	attrs  []string
+	blocks map[string]*blockSchema
+
+	once sync.Once
+	hcl  *hcl.BodySchema
+}
+
+func (s *blockSchema) bodySchema() *hcl.BodySchema {
+	s.once.Do(func() {
+		s.hcl = &hcl.BodySchema{}
+		for _, a := range s.attrs {
+			s.hcl.Attributes = append(s.hcl.Attributes, hcl.AttributeSchema{Name: a})
+		}
+		for b := range s.blocks {
+			s.hcl.Blocks = append(s.hcl.Blocks, hcl.BlockHeaderSchema{Type: b})
+		}
+	})
+	return s.hcl
+}
+
+// node is a decoded block: its attributes and nested blocks by type.
+type node struct {
+	attrs  map[string]*hcl.Attribute
+	blocks map[string][]*node
+	rng    hcl.Range // the block's header, or the body for the resource itself
+}
+
+func decode(body hcl.Body, s *blockSchema, rng hcl.Range) *node {
+	n := &node{attrs: map[string]*hcl.Attribute{}, blocks: map[string][]*node{}, rng: rng}
+	content, _, _ := body.PartialContent(s.bodySchema())
+	if content == nil {
+		return n
+	}
+	n.attrs = content.Attributes
+	for _, b := range content.Blocks {
+		n.blocks[b.Type] = append(n.blocks[b.Type], decode(b.Body, s.blocks[b.Type], b.DefRange))
+	}
+	return n
+}
+
+func (n *node) first(block string) *node {
+	if bs := n.blocks[block]; len(bs) > 0 {
+		return bs[0]
+	}
+	return nil
+}
+
+func attrs(names ...string) *blockSchema { return &blockSchema{attrs: names} }
+
+func withBlocks(s *blockSchema, blocks map[string]*blockSchema) *blockSchema {
+	s.blocks = blocks
+	return s
+}
+
+var (
+	dimensionSchema  = attrs("name", "value")
+	metricStatSchema = withBlocks(attrs("stat", "unit"), map[string]*blockSchema{
+		"metric": withBlocks(attrs("metric_name", "namespace"), map[string]*blockSchema{"dimensions": dimensionSchema}),
+	})
+	// The customized metric of target tracking, in both the EC2 Auto
+	// Scaling and Application Auto Scaling spellings.
+	customizedMetricSchema = withBlocks(attrs("metric_name", "namespace", "statistic"), map[string]*blockSchema{
+		"metric_dimension": dimensionSchema,
+		"dimensions":       dimensionSchema,
+		"metrics": withBlocks(attrs("id", "expression", "return_data", "label"), map[string]*blockSchema{
+			"metric_stat": metricStatSchema,
+		}),
+	})
+	targetTrackingSchema = withBlocks(attrs("target_value"), map[string]*blockSchema{
+		"predefined_metric_specification": attrs("predefined_metric_type", "resource_label"),
+		"customized_metric_specification": customizedMetricSchema,
+	})
+	stepSchema = withBlocks(attrs("adjustment_type"), map[string]*blockSchema{
+		"step_adjustment": attrs("scaling_adjustment", "metric_interval_lower_bound", "metric_interval_upper_bound"),
+	})
+)
+
+// resourceSchemas are the resource types the linter models.
+var resourceSchemas = map[string]*blockSchema{
+	"aws_sqs_queue":                withBlocks(attrs("name", "name_prefix", "tags", "message_retention_seconds", "visibility_timeout_seconds", "redrive_policy", "fifo_queue"), nil),
+	"aws_sqs_queue_redrive_policy": attrs("queue_url", "redrive_policy"),
+	"aws_autoscaling_group": withBlocks(attrs("name", "name_prefix", "max_size", "min_size", "desired_capacity"), map[string]*blockSchema{
+		"tag": attrs("key", "value", "propagate_at_launch"),
+	}),
+	"aws_autoscaling_policy": withBlocks(attrs("name", "autoscaling_group_name", "policy_type", "adjustment_type", "scaling_adjustment"), map[string]*blockSchema{
+		"target_tracking_configuration": targetTrackingSchema,
+		"step_adjustment":               attrs("scaling_adjustment", "metric_interval_lower_bound", "metric_interval_upper_bound"),
+	}),
+	"aws_appautoscaling_target": attrs("resource_id", "max_capacity", "min_capacity", "scalable_dimension", "service_namespace", "tags"),
+	"aws_appautoscaling_policy": withBlocks(attrs("name", "resource_id", "policy_type", "scalable_dimension", "service_namespace"), map[string]*blockSchema{
+		"step_scaling_policy_configuration":            stepSchema,
+		"target_tracking_scaling_policy_configuration": targetTrackingSchema,
+	}),
+	"aws_ecs_service":     attrs("name", "desired_count", "cluster", "tags"),
+	"aws_lambda_function": attrs("function_name", "timeout", "reserved_concurrent_executions", "tags"),
+	"aws_lambda_event_source_mapping": withBlocks(attrs("event_source_arn", "function_name", "batch_size"), map[string]*blockSchema{
+		"scaling_config": attrs("maximum_concurrency"),
+	}),
+	"aws_cloudwatch_metric_alarm": withBlocks(attrs("alarm_name", "metric_name", "namespace", "statistic", "extended_statistic", "dimensions",
+		"threshold", "comparison_operator", "evaluation_periods", "period", "alarm_actions"), map[string]*blockSchema{
+		"metric_query": withBlocks(attrs("id", "expression", "return_data", "label"), map[string]*blockSchema{
+			"metric": attrs("metric_name", "namespace", "period", "stat", "dimensions"),
+		}),
+	}),
+}
