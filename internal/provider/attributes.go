@@ -36,19 +36,34 @@ func computedNumber(description string) schema.Float64Attribute {
 // Inputs shared by several data sources are declared once so their
 // descriptions and validation never drift apart.
 
+// Descriptions shared by data source attributes and function parameters.
+const (
+	arrivalRateDescription     = "Base arrival rate λ into the queue, in messages per second. At least 0."
+	perConsumerRateDescription = "Messages one consumer (instance, task or concurrent invocation) completes per second, μ. Greater than 0."
+	retryRateDescription       = "Share of messages that are retried, a fraction from 0 to 1. Default `0`. " +
+		"With `avg_retries` it raises the effective arrival rate to `arrival_rate × (1 + retry_rate × avg_retries)`."
+	avgRetriesDescription   = "Retries per retried message, a count of at least 0. Default `0`."
+	slaSecondsDescription   = "The longest a message may wait, in seconds. Greater than 0."
+	maxBacklogDescription   = "Worst backlog the fleet must clear, in messages. At least 0; default `0`. When greater than 0, `rto_seconds` is required."
+	rtoSecondsDescription   = "Time allowed to clear `max_backlog`, in seconds. Greater than 0; required when `max_backlog` is greater than 0."
+	minHeadroomDescription  = "Minimum spare capacity as a fraction of the effective arrival rate (`0.2` is 20 %). At least 0; default `0`. The fleet is raised to at least `ceil(λ_eff × (1 + min_headroom) / μ)`."
+	incidentSecondsDesc     = "Length of the incident, in seconds. At least 0."
+	ttlDroppedDescription   = "Age in seconds after which a message is dropped. Greater than 0."
+	degradedRateDescription = "Messages per second the fleet still completes during the incident. At least 0; default `0` (a full outage)."
+	backlogDescription      = "Messages waiting now. At least 0."
+	completionRateDescShort = "Messages the fleet completes per second. Greater than 0."
+)
+
 func arrivalRateAttribute() schema.NumberAttribute {
-	return requiredNumber(atLeastZero, "Base arrival rate λ into the queue, in messages per second. At least 0.")
+	return requiredNumber(atLeastZero, arrivalRateDescription)
 }
 
-const perConsumerRateDescription = "Messages one consumer (instance, task or concurrent invocation) completes per second, μ. Greater than 0."
-
 func retryRateAttribute() schema.NumberAttribute {
-	return defaultedNumber(fraction, "Share of messages that are retried, a fraction from 0 to 1. Default `0`. "+
-		"With `avg_retries` it raises the effective arrival rate to `arrival_rate × (1 + retry_rate × avg_retries)`.")
+	return defaultedNumber(fraction, retryRateDescription)
 }
 
 func avgRetriesAttribute() schema.NumberAttribute {
-	return defaultedNumber(atLeastZero, "Retries per retried message, a count of at least 0. Default `0`.")
+	return defaultedNumber(atLeastZero, avgRetriesDescription)
 }
 
 func effectiveArrivalRateAttribute() schema.Float64Attribute {

@@ -54,15 +54,11 @@ func (d *consumersDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 		Attributes: map[string]schema.Attribute{
 			"arrival_rate":      arrivalRateAttribute(),
 			"per_consumer_rate": requiredNumber(aboveZero, perConsumerRateDescription),
-			"max_backlog": defaultedNumber(atLeastZero,
-				"Worst backlog the fleet must clear, in messages. At least 0; default `0`. When greater than 0, `rto_seconds` is required."),
-			"rto_seconds": optionalNumber(aboveZero,
-				"Time allowed to clear `max_backlog`, in seconds. Greater than 0; required when `max_backlog` is greater than 0."),
-			"retry_rate":  retryRateAttribute(),
-			"avg_retries": avgRetriesAttribute(),
-			"min_headroom": defaultedNumber(atLeastZero,
-				"Minimum spare capacity as a fraction of the effective arrival rate (`0.2` is 20 %). At least 0; default `0`. "+
-					"The fleet is raised to at least `ceil(λ_eff × (1 + min_headroom) / μ)`."),
+			"max_backlog":       defaultedNumber(atLeastZero, maxBacklogDescription),
+			"rto_seconds":       optionalNumber(aboveZero, rtoSecondsDescription),
+			"retry_rate":        retryRateAttribute(),
+			"avg_retries":       avgRetriesAttribute(),
+			"min_headroom":      defaultedNumber(atLeastZero, minHeadroomDescription),
 
 			"effective_arrival_rate": effectiveArrivalRateAttribute(),
 			"steady_state_consumers": schema.Int64Attribute{

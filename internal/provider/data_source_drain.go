@@ -62,7 +62,7 @@ func (d *drainDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, 
 			"Give the fleet's completion rate either as `completion_rate` or as `consumers` × `per_consumer_rate`, not both. " +
 			"With `arrival_forecast` the drain is also stepped through expected arrival rates, for an ETA that follows the daily curve.",
 		Attributes: map[string]schema.Attribute{
-			"backlog":      requiredNumber(atLeastZero, "Messages waiting now. At least 0."),
+			"backlog":      requiredNumber(atLeastZero, backlogDescription),
 			"arrival_rate": arrivalRateAttribute(),
 			"completion_rate": defaultedNumber(aboveZero,
 				"Messages the fleet completes per second. Greater than 0. Give either this or `consumers` with `per_consumer_rate`; "+

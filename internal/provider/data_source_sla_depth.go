@@ -34,7 +34,7 @@ func (d *slaDepthDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 			"Use it as the depth alarm threshold; an alarm set higher fires only after the breach.",
 		Attributes: map[string]schema.Attribute{
 			"arrival_rate": arrivalRateAttribute(),
-			"sla_seconds":  requiredNumber(aboveZero, "The longest a message may wait, in seconds. Greater than 0."),
+			"sla_seconds":  requiredNumber(aboveZero, slaSecondsDescription),
 			"max_depth":    computedNumber("Deepest the queue may be without breaching the SLA, `arrival_rate × sla_seconds`, in messages."),
 		},
 	}

@@ -44,9 +44,9 @@ func (d *ttlBacklogDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 			"Feed `ttl_bounded_backlog` into `queuecap_consumers.max_backlog`.",
 		Attributes: map[string]schema.Attribute{
 			"arrival_rate":             arrivalRateAttribute(),
-			"incident_seconds":         requiredNumber(atLeastZero, "Length of the incident, in seconds. At least 0."),
-			"ttl_seconds":              requiredNumber(aboveZero, "Age in seconds after which a message is dropped. Greater than 0."),
-			"degraded_completion_rate": defaultedNumber(atLeastZero, "Messages per second the fleet still completes during the incident. At least 0; default `0` (a full outage)."),
+			"incident_seconds":         requiredNumber(atLeastZero, incidentSecondsDesc),
+			"ttl_seconds":              requiredNumber(aboveZero, ttlDroppedDescription),
+			"degraded_completion_rate": defaultedNumber(atLeastZero, degradedRateDescription),
 			"retry_rate":               retryRateAttribute(),
 			"avg_retries":              avgRetriesAttribute(),
 

@@ -6,12 +6,16 @@ import (
 	"context"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/function"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 )
 
-var _ provider.Provider = (*queuecapProvider)(nil)
+var (
+	_ provider.Provider              = (*queuecapProvider)(nil)
+	_ provider.ProviderWithFunctions = (*queuecapProvider)(nil)
+)
 
 // queuecapProvider needs no configuration, credentials or network: every
 // data source is pure arithmetic over its arguments.
@@ -47,6 +51,23 @@ func (p *queuecapProvider) DataSources(context.Context) []func() datasource.Data
 		newDrainDataSource,
 		newSLADepthDataSource,
 		newTTLBacklogDataSource,
+		newAlarmThresholdsDataSource,
+	}
+}
+
+// Functions are the same formulas as the data sources, for Terraform 1.8+
+// and OpenTofu 1.7+. OpenTofu does not pass provider functions into child
+// modules; modules use the data sources.
+func (p *queuecapProvider) Functions(context.Context) []func() function.Function {
+	return []func() function.Function{
+		newEffectiveArrivalRateFunction,
+		newSurplusFunction,
+		newDrainSecondsFunction,
+		newRequiredConsumersFunction,
+		newSLAMaxDepthFunction,
+		newTTLBoundedBacklogFunction,
+		newBacklogPerConsumerTargetFunction,
+		newCapacityPlanFunction,
 	}
 }
 

@@ -31,15 +31,18 @@ var protoV6ProviderFactories = map[string]func() (tfprotov6.ProviderServer, erro
 // rather than letting terraform-plugin-testing try to download one.
 func unitTest(t *testing.T, steps ...resource.TestStep) {
 	t.Helper()
+	unitTestCase(t, resource.TestCase{Steps: steps})
+}
+
+func unitTestCase(t *testing.T, tc resource.TestCase) {
+	t.Helper()
 	if os.Getenv("TF_ACC_TERRAFORM_PATH") == "" {
 		if _, err := exec.LookPath("terraform"); err != nil {
 			t.Skip("no Terraform CLI: set TF_ACC_TERRAFORM_PATH or run `make test`")
 		}
 	}
-	resource.UnitTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: protoV6ProviderFactories,
-		Steps:                    steps,
-	})
+	tc.ProtoV6ProviderFactories = protoV6ProviderFactories
+	resource.UnitTest(t, tc)
 }
 
 // expectValues checks attributes of one data source in state.

@@ -7,6 +7,7 @@ import (
 	"math/big"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/function"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -45,17 +46,23 @@ func (v numberRange) ValidateNumber(ctx context.Context, req validator.NumberReq
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
 		return
 	}
-	value := req.ConfigValue.ValueBigFloat()
+	if _, problem := v.check(req.ConfigValue.ValueBigFloat()); problem != "" {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Attribute Value", "Attribute "+req.Path.String()+" "+problem)
+	}
+}
+
+// check reads a number and says what is wrong with it, if anything. The
+// data sources' validators and the provider functions share it, so both
+// reject the same values with the same words.
+func (v numberRange) check(value *big.Float) (float64, string) {
 	f, ok := toFloat64(value)
 	if !ok {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Attribute Value",
-			fmt.Sprintf("Attribute %s must be a finite number within the float64 range (magnitude between about 4.9e-324 and 1.8e308), got: %s", req.Path, value.Text('g', 10)))
-		return
+		return 0, "must be a finite number within the float64 range (magnitude between about 4.9e-324 and 1.8e308), got: " + value.Text('g', 10)
 	}
 	if f < v.min || (v.exclusive && f == v.min) || f > v.max {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Attribute Value",
-			fmt.Sprintf("Attribute %s %s, got: %g", req.Path, v.Description(ctx), f))
+		return 0, fmt.Sprintf("%s, got: %g", v.Description(context.Background()), f)
 	}
+	return f, ""
 }
 
 // toFloat64 converts a Terraform number, failing for infinities and for
@@ -151,5 +158,18 @@ func (completionForm) ValidateDataSource(ctx context.Context, req datasource.Val
 	case hasPerConsumer && !hasConsumers:
 		resp.Diagnostics.AddAttributeError(path.Root("per_consumer_rate"), summary,
 			"per_consumer_rate is set without consumers: "+completionFormRule+".")
+	}
+}
+
+var _ function.NumberParameterValidator = numberRange{}
+
+// ValidateParameterNumber lets provider functions reject what the data
+// sources reject, with the argument's position.
+func (v numberRange) ValidateParameterNumber(_ context.Context, req function.NumberParameterValidatorRequest, resp *function.NumberParameterValidatorResponse) {
+	if req.Value.IsNull() || req.Value.IsUnknown() {
+		return
+	}
+	if _, problem := v.check(req.Value.ValueBigFloat()); problem != "" {
+		resp.Error = function.NewArgumentFuncError(req.ArgumentPosition, problem)
 	}
 }

@@ -1,0 +1,64 @@
+package provider
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+)
+
+// TestFunctionDataSourceParity checks, through the real CLI, that each
+// function returns exactly (HCL number equality, which is exact) what its
+// data source returns for the same inputs, nulls included.
+func TestFunctionDataSourceParity(t *testing.T) {
+	type pair struct {
+		dataSource, body, attr string // the data source, its arguments, the attribute to compare
+		call                          string // the function call
+	}
+	pairs := []pair{
+		{"queuecap_consumers", "arrival_rate = 10000\nper_consumer_rate = 1\nretry_rate = 0.2\navg_retries = 2", "effective_arrival_rate", "effective_arrival_rate(10000, 0.2, 2)"},
+		{"queuecap_consumers", "arrival_rate = 0.3\nper_consumer_rate = 1\nretry_rate = 1\navg_retries = 0.1", "effective_arrival_rate", "effective_arrival_rate(0.3, 1, 0.1)"},
+		{"queuecap_drain", "backlog = 0\narrival_rate = 10000\nconsumers = 32\nper_consumer_rate = 400", "net_rate", "surplus(32, 400, 10000)"},
+		{"queuecap_drain", "backlog = 0\narrival_rate = 10000\nconsumers = 25\nper_consumer_rate = 400", "net_rate", "surplus(25, 400, 10000)"},
+		{"queuecap_drain", "backlog = 0\narrival_rate = 0.3\nconsumers = 3\nper_consumer_rate = 0.1", "net_rate", "surplus(3, 0.1, 0.3)"},
+		{"queuecap_drain", "backlog = 0\narrival_rate = 1\nconsumers = 0\nper_consumer_rate = 5", "net_rate", "surplus(0, 5, 1)"},
+		{"queuecap_drain", "backlog = 180000\narrival_rate = 800\ncompletion_rate = 1000", "drain_seconds", "drain_seconds(180000, 800, 1000)"},
+		{"queuecap_drain", "backlog = 180000\narrival_rate = 1200\ncompletion_rate = 1000", "drain_seconds", "drain_seconds(180000, 1200, 1000)"},
+		{"queuecap_drain", "backlog = 380000\narrival_rate = 380\ncompletion_rate = 520", "drain_seconds", "drain_seconds(380000, 380, 520)"},
+		{"queuecap_drain", "backlog = 1e12\narrival_rate = 1\ncompletion_rate = 3", "drain_seconds", "drain_seconds(1e12, 1, 3)"},
+		{"queuecap_consumers", "arrival_rate = 10000\nper_consumer_rate = 400\nmax_backlog = 5000000\nrto_seconds = 1800", "required_consumers", "required_consumers(10000, 400, 5000000, 1800)"},
+		{"queuecap_consumers", "arrival_rate = 0.3\nper_consumer_rate = 0.1\nmax_backlog = 0\nrto_seconds = 1", "required_consumers", "required_consumers(0.3, 0.1, 0, 1)"},
+		{"queuecap_consumers", "arrival_rate = 1e7\nper_consumer_rate = 1\nmax_backlog = 1\nrto_seconds = 1e6", "required_consumers", "required_consumers(1e7, 1, 1, 1e6)"},
+		{"queuecap_sla_depth", "arrival_rate = 5000\nsla_seconds = 10", "max_depth", "sla_max_depth(5000, 10)"},
+		{"queuecap_sla_depth", "arrival_rate = 0.1\nsla_seconds = 3", "max_depth", "sla_max_depth(0.1, 3)"},
+		{"queuecap_ttl_backlog", "arrival_rate = 10000\nincident_seconds = 3600\nttl_seconds = 600", "ttl_bounded_backlog", "ttl_bounded_backlog(10000, 3600, 600, 0)"},
+		{"queuecap_ttl_backlog", "arrival_rate = 1200\nincident_seconds = 900\nttl_seconds = 86400\ndegraded_completion_rate = 1000", "ttl_bounded_backlog", "ttl_bounded_backlog(1200, 900, 86400, 1000)"},
+		{"queuecap_ttl_backlog", "arrival_rate = 500\nincident_seconds = 3600\nttl_seconds = 60\ndegraded_completion_rate = 800", "ttl_bounded_backlog", "ttl_bounded_backlog(500, 3600, 60, 800)"},
+		{"queuecap_alarm_thresholds", "arrival_rate = 1\nsla_seconds = 10\nper_consumer_rate = 10\nrto_seconds = 60", "backlog_per_consumer_target", "backlog_per_consumer_target(10, 10)"},
+		{"queuecap_alarm_thresholds", "arrival_rate = 1\nsla_seconds = 0.5\nper_consumer_rate = 333.3\nrto_seconds = 60", "backlog_per_consumer_target", "backlog_per_consumer_target(0.5, 333.3)"},
+	}
+	// capacity_plan against every attribute queuecap_consumers has.
+	plans := []string{
+		"arrival_rate = 10000\nper_consumer_rate = 400\nmax_backlog = 5000000\nrto_seconds = 1800",
+		"arrival_rate = 1000\nper_consumer_rate = 100\nretry_rate = 0.5\navg_retries = 2\nmin_headroom = 0.25",
+		"arrival_rate = 0\nper_consumer_rate = 400",
+	}
+
+	var config strings.Builder
+	var checks []statecheck.StateCheck
+	for i, p := range pairs {
+		fmt.Fprintf(&config, "data %q \"p%d\" {\n%s\n}\n\noutput \"p%d\" {\n  value = provider::queuecap::%s == data.%s.p%d.%s\n}\n\n",
+			p.dataSource, i, p.body, i, p.call, p.dataSource, i, p.attr)
+		checks = append(checks, statecheck.ExpectKnownOutputValue(fmt.Sprintf("p%d", i), knownvalue.Bool(true)))
+	}
+	for i, body := range plans {
+		object := "{ " + strings.ReplaceAll(body, "\n", ", ") + " }"
+		fmt.Fprintf(&config, "data \"queuecap_consumers\" \"c%d\" {\n%s\n}\n\noutput \"c%d\" {\n  value = alltrue([for k, v in provider::queuecap::capacity_plan(%s) : v == data.queuecap_consumers.c%d[k]])\n}\n\n",
+			i, body, i, object, i)
+		checks = append(checks, statecheck.ExpectKnownOutputValue(fmt.Sprintf("c%d", i), knownvalue.Bool(true)))
+	}
+	functionTest(t, resource.TestStep{Config: config.String(), ConfigStateChecks: checks})
+}

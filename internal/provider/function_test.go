@@ -1,0 +1,134 @@
+package provider
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
+)
+
+// functionTest runs steps only on CLIs with provider functions: Terraform
+// 1.8+ and OpenTofu 1.7+ (whose version numbers pass the same check).
+func functionTest(t *testing.T, steps ...resource.TestStep) {
+	t.Helper()
+	unitTestCase(t, resource.TestCase{
+		TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_8_0)},
+		Steps:                  steps,
+	})
+}
+
+// outputCall is a configuration with one output holding a function call.
+func outputCall(call string) string {
+	return fmt.Sprintf("output \"result\" {\n  value = provider::queuecap::%s\n}\n", call)
+}
+
+func expectOutput(check knownvalue.Check) []statecheck.StateCheck {
+	return []statecheck.StateCheck{statecheck.ExpectKnownOutputValue("result", check)}
+}
+
+func TestFunctionsKnown(t *testing.T) {
+	cases := []struct {
+		call string
+		want knownvalue.Check
+	}{
+		{"effective_arrival_rate(10000, 0.2, 2)", num(14000)},
+		{"surplus(32, 400, 10000)", num(2800)},
+		{"surplus(25, 400, 10000)", num(0)},
+		{"drain_seconds(180000, 800, 1000)", num(900)},
+		{"drain_seconds(3600000, 10000, 12800)", num(3.6e6 / 2800)},
+		// Never drains: null (an output holding null is not kept in state, so compare).
+		{"drain_seconds(180000, 1200, 1000) == null", knownvalue.Bool(true)},
+		{"drain_seconds(0, 1200, 1000)", num(0)},
+		{"required_consumers(10000, 400, 5000000, 1800)", knownvalue.Int64Exact(32)},
+		{"required_consumers(0.3, 0.1, 0, 1)", knownvalue.Int64Exact(3)},
+		{"sla_max_depth(5000, 10)", num(50000)},
+		{"ttl_bounded_backlog(10000, 3600, 600, 0)", num(6e6)},
+		{"ttl_bounded_backlog(1200, 900, 86400, 1000)", num(180000)},
+		{"backlog_per_consumer_target(10, 10)", num(100)},
+	}
+	for _, tc := range cases {
+		t.Run(tc.call, func(t *testing.T) {
+			functionTest(t, resource.TestStep{Config: outputCall(tc.call), ConfigStateChecks: expectOutput(tc.want)})
+		})
+	}
+}
+
+func TestFunctionCapacityPlan(t *testing.T) {
+	functionTest(t,
+		resource.TestStep{
+			Config: outputCall(`capacity_plan({
+    arrival_rate      = 10000
+    per_consumer_rate = 400
+    max_backlog       = 5000000
+    rto_seconds       = 1800
+  })`),
+			ConfigStateChecks: expectOutput(knownvalue.ObjectPartial(map[string]knownvalue.Check{
+				"steady_state_consumers": knownvalue.Int64Exact(25),
+				"required_consumers":     knownvalue.Int64Exact(32),
+				"capacity":               num(12800),
+				"surplus":                num(2800),
+				"overhead":               num(0.28),
+				"headroom":               num(0.28),
+				"drain_seconds":          num(5e6 / 2800.0),
+				"retry_rate":             num(0),
+				"min_headroom":           num(0),
+			})),
+		},
+		resource.TestStep{
+			Config: outputCall(`capacity_plan({ arrival_rate = 0, per_consumer_rate = 400 })`),
+			ConfigStateChecks: expectOutput(knownvalue.ObjectPartial(map[string]knownvalue.Check{
+				"required_consumers": knownvalue.Int64Exact(0),
+				"headroom":           knownvalue.Null(),
+				"overhead":           knownvalue.Null(),
+				"rto_seconds":        knownvalue.Null(),
+			})),
+		},
+	)
+}
+
+func TestFunctionsInvalid(t *testing.T) {
+	cases := []struct{ call, err string }{
+		{"surplus(2.5, 400, 10000)", `consumers must be a whole number, got: 2.5`},
+		{"surplus(-1, 400, 10000)", `value must be at least 0, got: -1`},
+		{"surplus(3, 0, 10000)", `value must be greater than 0, got: 0`},
+		{"effective_arrival_rate(10000, 1.5, 1)", `value must be between 0 and 1, got: 1.5`},
+		{"drain_seconds(1/0, 1, 10)", `must be a finite number within the float64 range`},
+		{"drain_seconds(1e300, 0, 1e-300)", `backlog makes the drain time backlog / net rate overflow the float64 range`},
+		{"required_consumers(1e300, 1, 0, 1)", `arrival_rate makes steady_state_consumers 1e+300, more than the largest supported count`},
+		{"sla_max_depth(5000, 0)", `value must be greater than 0, got: 0`},
+		{"sla_max_depth(null, 10)", `argument must not be null`},
+		{"capacity_plan({ arrival_rate = 1 })", `inputs.per_consumer_rate is required`},
+		{"capacity_plan({ arrival_rate = 1, per_consumer_rate = 1, max_backlog = 5 })", `inputs.rto_seconds is required when max_backlog is greater than 0`},
+		{"capacity_plan({ arrival_rate = 1, per_consumer_rate = 1, typo = 5 })", `inputs has no argument "typo"`},
+		{"capacity_plan({ arrival_rate = 1, per_consumer_rate = 1, retry_rate = 2 })", `inputs.retry_rate value must be between 0 and 1, got: 2`},
+		{"capacity_plan(5)", `inputs must be an object of queuecap_consumers arguments`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.call, func(t *testing.T) {
+			functionTest(t, resource.TestStep{Config: outputCall(tc.call), ExpectError: errorWords(tc.err)})
+		})
+	}
+}
+
+// An argument known only after apply makes the result unknown at plan.
+func TestFunctionsUnknown(t *testing.T) {
+	for _, call := range []string{
+		"surplus(terraform_data.n.output, 400, 10000)",
+		"drain_seconds(terraform_data.n.output, 800, 1000)",
+		"required_consumers(10000, 400, terraform_data.n.output, 1800)",
+		"capacity_plan({ arrival_rate = 10000, per_consumer_rate = 400, max_backlog = terraform_data.n.output, rto_seconds = 1800 })",
+	} {
+		t.Run(call, func(t *testing.T) {
+			functionTest(t, resource.TestStep{
+				Config: "resource \"terraform_data\" \"n\" {\n  input = 32\n}\n\n" + outputCall(call),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectUnknownOutputValue("result")},
+				},
+			})
+		})
+	}
+}
