@@ -8,7 +8,9 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
-cli=${SCHEMA_CLI:-$("$root/tools/install-cli.sh" terraform)}
+# OpenTofu, because Terraform 1.5.7 (the newest buildable here) omits
+# provider functions from the schema.
+cli=${SCHEMA_CLI:-$("$root/tools/install-cli.sh" tofu)}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -22,7 +24,7 @@ mkdir -p "$plugins" "$work/config"
 cat >"$work/config/main.tf" <<'TF'
 terraform {
   required_providers {
-    queuecap = { source = "hashicorp/queuecap" }
+    queuecap = { source = "registry.terraform.io/hashicorp/queuecap" }
   }
 }
 TF

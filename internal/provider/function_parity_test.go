@@ -16,7 +16,7 @@ import (
 func TestFunctionDataSourceParity(t *testing.T) {
 	type pair struct {
 		dataSource, body, attr string // the data source, its arguments, the attribute to compare
-		call                          string // the function call
+		call                   string // the function call
 	}
 	pairs := []pair{
 		{"queuecap_consumers", "arrival_rate = 10000\nper_consumer_rate = 1\nretry_rate = 0.2\navg_retries = 2", "effective_arrival_rate", "effective_arrival_rate(10000, 0.2, 2)"},

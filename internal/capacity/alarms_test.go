@@ -1,0 +1,101 @@
+package capacity_test
+
+import (
+	"testing"
+
+	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
+)
+
+func TestAlarmThresholds(t *testing.T) {
+	in := capacity.AlarmInput{ArrivalRate: 5000, SLASeconds: 10, PerConsumerRate: 10, RTOSeconds: 1800,
+		ProvisioningLagSeconds: 120, PeriodSeconds: 60, QueueName: "orders", Fleet: capacity.FleetEC2}
+	p, err := capacity.AlarmThresholds(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Little's law: 5,000 msg/s × 10 s; AWS's target: 10 s × 10 msg/s.
+	assertClose(t, "MaxDepth", p.MaxDepth, 50000)
+	assertClose(t, "BacklogPerConsumerTarget", p.BacklogPerConsumerTarget, 100)
+	assertClose(t, "NotDrainingDepthFloor", p.NotDrainingDepthFloor, 600)
+	if p.SLAExceedsTTL != nil {
+		t.Errorf("SLAExceedsTTL = %v without a TTL, want nil", *p.SLAExceedsTTL)
+	}
+	if want := "depth + RATE(depth) * 120"; p.ProjectedDepthExpression != want {
+		t.Errorf("ProjectedDepthExpression = %q, want %q", p.ProjectedDepthExpression, want)
+	}
+	names := []string{}
+	for _, a := range p.Alarms {
+		names = append(names, a.Name)
+		if (a.Metric == nil) == (len(a.Queries) == 0) {
+			t.Errorf("alarm %s must have either a metric or metric queries", a.Name)
+		}
+		returned := 0
+		for _, q := range a.Queries {
+			if q.ReturnData {
+				returned++
+			}
+			if q.Metric != nil && q.Metric.Dimensions["QueueName"] != "orders" {
+				t.Errorf("alarm %s query %s has dimensions %v", a.Name, q.ID, q.Metric.Dimensions)
+			}
+		}
+		if len(a.Queries) > 0 && returned != 1 {
+			t.Errorf("alarm %s returns %d queries, want exactly 1", a.Name, returned)
+		}
+	}
+	want := []string{"depth_above_sla", "oldest_message_above_sla", "projected_depth_above_sla", "drain_slower_than_rto", "not_draining"}
+	if len(names) != len(want) {
+		t.Fatalf("alarms %v, want %v", names, want)
+	}
+	for i := range want {
+		if names[i] != want[i] {
+			t.Errorf("alarm %d is %s, want %s", i, names[i], want[i])
+		}
+	}
+	// 15 minutes of one-minute periods.
+	if nd := p.Alarms[4]; nd.EvaluationPeriods != 15 || nd.DatapointsToAlarm != 15 {
+		t.Errorf("not_draining evaluates %d/%d periods, want 15/15", nd.DatapointsToAlarm, nd.EvaluationPeriods)
+	}
+
+	in.TTLSeconds, in.SLASeconds, in.DeadLetterQueueName = 5, 10, "orders-dlq"
+	p, err = capacity.AlarmThresholds(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.SLAExceedsTTL == nil || !*p.SLAExceedsTTL {
+		t.Errorf("SLAExceedsTTL = %v for SLA 10 s and TTL 5 s, want true", p.SLAExceedsTTL)
+	}
+	if last := p.Alarms[len(p.Alarms)-1]; last.Name != "dead_letter_queue_not_empty" || last.Metric.Dimensions["QueueName"] != "orders-dlq" || last.Threshold != 0 {
+		t.Errorf("last alarm = %+v, want the dead-letter queue alarm on orders-dlq", last)
+	}
+}
+
+func TestAlarmThresholdsInvalid(t *testing.T) {
+	valid := capacity.AlarmInput{ArrivalRate: 1, SLASeconds: 1, PerConsumerRate: 1, RTOSeconds: 1, ProvisioningLagSeconds: 0, PeriodSeconds: 60}
+	cases := []struct {
+		name  string
+		edit  func(*capacity.AlarmInput)
+		field string
+	}{
+		{"period not accepted by CloudWatch", func(in *capacity.AlarmInput) { in.PeriodSeconds = 45 }, "period_seconds"},
+		{"zero period", func(in *capacity.AlarmInput) { in.PeriodSeconds = 0 }, "period_seconds"},
+		{"negative lag", func(in *capacity.AlarmInput) { in.ProvisioningLagSeconds = -1 }, "provisioning_lag_seconds"},
+		{"zero SLA", func(in *capacity.AlarmInput) { in.SLASeconds = 0 }, "sla_seconds"},
+		{"zero μ", func(in *capacity.AlarmInput) { in.PerConsumerRate = 0 }, "per_consumer_rate"},
+		{"zero RTO", func(in *capacity.AlarmInput) { in.RTOSeconds = 0 }, "rto_seconds"},
+		{"negative TTL", func(in *capacity.AlarmInput) { in.TTLSeconds = -1 }, "ttl_seconds"},
+		{"unknown fleet", func(in *capacity.AlarmInput) { in.Fleet = "lambda" }, "fleet"},
+		{"floor overflows", func(in *capacity.AlarmInput) { in.PerConsumerRate, in.PeriodSeconds = 1e307, 86400 }, "per_consumer_rate"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			in := valid
+			tc.edit(&in)
+			_, err := capacity.AlarmThresholds(in)
+			assertInputError(t, err, tc.field)
+		})
+	}
+	// Zero lag is valid: consumers that start at once.
+	if _, err := capacity.AlarmThresholds(valid); err != nil {
+		t.Errorf("zero provisioning lag: %v", err)
+	}
+}
