@@ -27,7 +27,7 @@ variable "per_consumer_rate" {
 }
 
 variable "message_ttl_seconds" {
-  description = "Age after which a message is worthless; also the queue's retention."
+  description = "Age after which a message is worthless; consumers skip older ones."
   type        = number
   default     = 480
 }
@@ -65,9 +65,11 @@ resource "aws_sqs_queue" "jobs_dlq" {
   name = "jobs-dlq"
 }
 
+# Consumers skip messages older than the TTL, which bounds the backlog;
+# retention keeps the rest for a day, long enough to drain it.
 resource "aws_sqs_queue" "jobs" {
   name                       = "jobs"
-  message_retention_seconds  = var.message_ttl_seconds
+  message_retention_seconds  = 86400
   visibility_timeout_seconds = 60
   redrive_policy = jsonencode({
     deadLetterTargetArn = aws_sqs_queue.jobs_dlq.arn

@@ -1,0 +1,18 @@
+# The orders pipeline, fixed: nothing for queuecap lint to flag. It is never
+# applied: `queuecap lint` reads it, Terraform does not need to.
+#
+#   go run ./cmd/queuecap lint --config examples/lint/queuecap.hcl examples/lint/good
+
+terraform {
+  required_version = ">= 1.5"
+
+  required_providers {
+    aws = {
+      source  = "hashicorp/aws"
+      version = ">= 5.30"
+    }
+    queuecap = {
+      source = "queuecap/queuecap"
+    }
+  }
+}
