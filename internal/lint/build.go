@@ -76,7 +76,7 @@ func (b *builder) walk(in *instance) {
 	}
 	for _, r := range in.mod.Resources {
 		schema := resourceSchemas[r.Type]
-		if r.Mode != "resource" || schema == nil {
+		if r.Mode != "resource" || schema == nil || !exists(in, r) {
 			continue
 		}
 		n := decode(r.Body, schema, r.DefRange)
@@ -89,13 +89,21 @@ func (b *builder) walk(in *instance) {
 		case "aws_autoscaling_group", "aws_ecs_service", "aws_lambda_function":
 			b.addFleet(in, addr, r, n)
 		case "aws_appautoscaling_target":
-			b.targets[addr] = &scalingTarget{addr: addr, maxCap: evalNum(in, n, "max_capacity"),
-				rates: b.tagRates(in, n.attrs["tags"]).rates, resourceID: evalAttr(in, n, "resource_id"), marks: []string{addr}}
+			tags := b.tagRates(in, n.attrs["tags"])
+			t := &scalingTarget{addr: addr, maxCap: evalNum(in, n, "max_capacity"),
+				rates: tags.rates, resourceID: evalAttr(in, n, "resource_id"), marks: []string{addr}}
+			if tags.queue != "" {
+				t.queue = resolveAddr(in, tags.queue)
+			}
+			b.targets[addr] = t
 		case "aws_autoscaling_policy", "aws_appautoscaling_policy":
 			b.addPolicy(in, addr, r, n)
 		case "aws_cloudwatch_metric_alarm":
 			b.addAlarm(in, addr, r, n)
 		case "aws_lambda_event_source_mapping":
+			if v, _ := evalAttr(in, n, "enabled").UnmarkDeep(); v.IsKnown() && !v.IsNull() && v.Type() == cty.Bool && v.False() {
+				continue // a disabled mapping consumes nothing
+			}
 			m := &EventSourceMapping{Addr: addr, DefRange: r.DefRange}
 			if sc := n.first("scaling_config"); sc != nil {
 				m.MaximumConcurrency = evalNum(in, sc, "maximum_concurrency")
@@ -125,9 +133,38 @@ func evalNum(in *instance, n *node, name string) Num {
 		return Num{}
 	}
 	v := in.eval(a.Expr)
+	if v.IsKnown() && v.IsNull() {
+		return Num{} // null is Terraform's way of leaving an argument unset
+	}
 	f, ok := number(v)
 	return Num{V: f, Set: true, Known: ok, Range: a.Range, From: name}
 }
+
+// exists is false for a resource whose count is known to be 0 or whose
+// for_each is known to be empty: Terraform creates no instance of it.
+func exists(in *instance, r *Resource) bool {
+	if !r.Repeated {
+		return true
+	}
+	c, _, _ := r.Body.PartialContent(repetitionSchema)
+	if c == nil {
+		return true
+	}
+	if a := c.Attributes["count"]; a != nil {
+		if n, ok := number(in.eval(a.Expr)); ok && n == 0 {
+			return false
+		}
+	}
+	if a := c.Attributes["for_each"]; a != nil {
+		v, _ := in.eval(a.Expr).UnmarkDeep()
+		if v.IsKnown() && !v.IsNull() && v.CanIterateElements() && v.LengthInt() == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+var repetitionSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "count"}, {Name: "for_each"}}}
 
 // withDefault is a numeric attribute, or AWS's default when it is absent.
 func withDefault(num Num, def float64, rng hcl.Range, name string) Num {
@@ -207,7 +244,11 @@ func (b *builder) addQueue(in *instance, addr string, r *Resource, n *node) {
 	if a := n.attrs["redrive_policy"]; a != nil {
 		v := in.eval(a.Expr)
 		if !(v.IsKnown() && v.IsNull()) {
-			q.HasRedrive = true
+			// jsonencode() over a dead-letter queue's ARN is unknown
+			// before apply but never null: a redrive policy all the same.
+			plain, _ := v.UnmarkDeep()
+			q.HasRedrive = plain.IsKnown() || !plain.Range().CouldBeNull()
+			q.RedriveUnknown, q.RedriveRange = !q.HasRedrive, a.Range
 			b.redrives = append(b.redrives, redriveRef{policy: v, inline: addr})
 		}
 	}

@@ -34,10 +34,18 @@ type memo struct {
 // demand: only what the rules ask for, and what that depends on, is ever
 // evaluated, so large configurations without queues cost a parse only.
 type instance struct {
-	mod    *Module
-	addr   string // "" for the root, "module.a.module.b" below it
-	root   *instance
+	mod  *Module
+	addr string // "" for the root, "module.a.module.b" below it
+	root *instance
+	// vars are the root module's input values. A called module's inputs
+	// are instead evaluated on demand from call's arguments in parent and
+	// memoized in inputs: evaluating them all when the module is first
+	// reached would recurse forever when two sibling modules read each
+	// other's outputs, which Terraform allows.
 	vars   map[string]cty.Value
+	parent *instance
+	call   *ModuleCall
+	inputs map[string]*memo
 	locals map[string]*memo
 	// outputs memoizes this instance's own outputs, read by its parent.
 	outputs   map[string]*memo
@@ -53,6 +61,7 @@ type instance struct {
 func newInstance(mod *Module, addr string, root *instance, vars map[string]cty.Value) *instance {
 	in := &instance{
 		mod: mod, addr: addr, root: root, vars: vars,
+		inputs:    make(map[string]*memo),
 		locals:    make(map[string]*memo),
 		outputs:   make(map[string]*memo),
 		children:  make(map[string]*instance),
@@ -90,9 +99,34 @@ func (in *instance) eval(expr hcl.Expression) cty.Value {
 	ctx := in.contextFor(expr.Variables())
 	v, diags := expr.Value(ctx)
 	if diags.HasErrors() {
-		return cty.DynamicVal
+		// Unknown, but still derived from what it references: a redrive
+		// policy built with templatefile() names its dead-letter queue.
+		return cty.DynamicVal.WithMarks(contextMarks(ctx))
+	}
+	if !v.IsWhollyKnown() && len(origins(v)) == 0 {
+		// try() and some other functions return a bare unknown for an
+		// unknown argument, dropping its marks:
+		// try(aws_autoscaling_group.this[0].name, "") still names the
+		// group.
+		return v.WithMarks(contextMarks(ctx))
 	}
 	return v
+}
+
+// contextMarks are the origins of every value in an evaluation context.
+func contextMarks(ctx *hcl.EvalContext) cty.ValueMarks {
+	marks := cty.ValueMarks{}
+	for _, v := range ctx.Variables {
+		_, pvm := v.UnmarkDeepWithPaths()
+		for _, p := range pvm {
+			for m := range p.Marks {
+				if _, ok := m.(origin); ok {
+					marks[m] = struct{}{}
+				}
+			}
+		}
+	}
+	return marks
 }
 
 // contextFor builds an evaluation context holding exactly the names the
@@ -113,11 +147,7 @@ func (in *instance) contextFor(traversals []hcl.Traversal) *hcl.EvalContext {
 		switch root {
 		case "var":
 			if ok {
-				v, found := in.vars[name]
-				if !found {
-					v = cty.DynamicVal
-				}
-				put(root, name, v)
+				put(root, name, in.variable(name))
 			}
 		case "local":
 			if ok {
@@ -263,21 +293,49 @@ func (in *instance) child(call *ModuleCall) *instance {
 	if c, ok := in.children[call.Name]; ok {
 		return c
 	}
-	vars := make(map[string]cty.Value, len(call.Child.Variables))
-	for name, v := range call.Child.Variables {
-		if arg, ok := call.Args[name]; ok {
-			vars[name] = convertVariable(v, in.eval(arg.Expr))
-		} else {
-			vars[name] = variableDefault(v)
-		}
-	}
 	addr := "module." + call.Name
 	if in.addr != "" {
 		addr = in.addr + "." + addr
 	}
-	c := newInstance(call.Child, addr, in.root, vars)
+	c := newInstance(call.Child, addr, in.root, nil)
+	c.parent, c.call = in, call
 	in.children[call.Name] = c
 	return c
+}
+
+// variable is `var.NAME`: a root input as given, or a called module's
+// input evaluated in the calling module, else the variable's default.
+func (in *instance) variable(name string) cty.Value {
+	if in.parent == nil {
+		if v, ok := in.vars[name]; ok {
+			return v
+		}
+		return cty.DynamicVal
+	}
+	m := in.inputs[name]
+	if m == nil {
+		m = &memo{}
+		in.inputs[name] = m
+	}
+	switch m.state {
+	case evaluated:
+		return m.val
+	case inProgress:
+		return cty.DynamicVal
+	}
+	decl, ok := in.mod.Variables[name]
+	if !ok {
+		m.state, m.val = evaluated, cty.DynamicVal
+		return m.val
+	}
+	m.state = inProgress
+	if arg, ok := in.call.Args[name]; ok {
+		m.val = convertVariable(decl, in.parent.eval(arg.Expr))
+	} else {
+		m.val = variableDefault(decl)
+	}
+	m.state = evaluated
+	return m.val
 }
 
 func (in *instance) output(name string) cty.Value {

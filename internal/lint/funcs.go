@@ -50,7 +50,7 @@ var functions = map[string]function.Function{
 	"flatten":         stdlib.FlattenFunc,
 	"index":           stdlib.IndexFunc,
 	"keys":            stdlib.KeysFunc,
-	"length":          stdlib.LengthFunc,
+	"length":          lengthFunc,
 	"lookup":          stdlib.LookupFunc,
 	"merge":           stdlib.MergeFunc,
 	"range":           stdlib.RangeFunc,
@@ -75,6 +75,27 @@ var functions = map[string]function.Function{
 	"toset":           convertFunc(cty.Set(cty.DynamicPseudoType)),
 	"tomap":           convertFunc(cty.Map(cty.DynamicPseudoType)),
 	"sum":             sumFunc,
+	// The linter reads no files outside the configuration: what these
+	// return is unknown, but it is a string, never null, and derived from
+	// their arguments (a redrive policy rendered from a template names its
+	// dead-letter queue).
+	"file":         unknownStringFunc("path"),
+	"templatefile": unknownStringFunc("path", "vars"),
+}
+
+// unknownStringFunc is a function whose result the linter cannot know: an
+// unknown, non-null string carrying its arguments' marks.
+func unknownStringFunc(params ...string) function.Function {
+	spec := &function.Spec{
+		Type: function.StaticReturnType(cty.String),
+		Impl: func([]cty.Value, cty.Type) (cty.Value, error) {
+			return cty.UnknownVal(cty.String).RefineNotNull(), nil
+		},
+	}
+	for _, p := range params {
+		spec.Params = append(spec.Params, function.Parameter{Name: p, Type: cty.DynamicPseudoType, AllowDynamicType: true, AllowUnknown: true, AllowNull: true})
+	}
+	return function.New(spec)
 }
 
 // convertFunc is Terraform's to* family: a type conversion as a function.
@@ -100,6 +121,31 @@ func convertFunc(want cty.Type) function.Function {
 		},
 	})
 }
+
+// lengthFunc is Terraform's length, which unlike cty's also takes objects,
+// tuples and strings: `length(var.redrive_policy) > 0` over a default of
+// {} is a common count expression.
+var lengthFunc = function.New(&function.Spec{
+	Params: []function.Parameter{{Name: "value", Type: cty.DynamicPseudoType, AllowDynamicType: true, AllowUnknown: true}},
+	Type:   function.StaticReturnType(cty.Number),
+	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+		v := args[0]
+		ty := v.Type()
+		switch {
+		case ty.IsObjectType():
+			return cty.NumberIntVal(int64(len(ty.AttributeTypes()))), nil
+		case ty.IsTupleType():
+			return cty.NumberIntVal(int64(len(ty.TupleElementTypes()))), nil
+		case !v.IsKnown():
+			return cty.UnknownVal(cty.Number), nil
+		case ty == cty.String:
+			return stdlib.Strlen(v)
+		case ty.IsListType() || ty.IsSetType() || ty.IsMapType():
+			return v.Length(), nil
+		}
+		return cty.NilVal, function.NewArgErrorf(0, "argument must be a string, a collection type, or a structural type")
+	},
+})
 
 // sumFunc is Terraform's sum over a list or set of numbers.
 var sumFunc = function.New(&function.Spec{

@@ -44,7 +44,7 @@ func (b *builder) link() {
 		}
 		if rd.inline == "" {
 			for _, q := range queuesOf(rd.queue) {
-				q.HasRedrive = true
+				q.HasRedrive, q.RedriveUnknown = true, false
 			}
 		}
 	}
@@ -60,6 +60,9 @@ func (b *builder) link() {
 			f.MaxSize, f.SizeAttr = t.maxCap, "max_capacity"
 		}
 		f.Rates.merge(t.rates)
+		if f.QueueAddr == "" {
+			f.QueueAddr = t.queue
+		}
 	}
 
 	for _, p := range b.model.Policies {

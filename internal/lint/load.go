@@ -22,8 +22,8 @@ import (
 // memory.
 const maxFileBytes = 16 << 20
 
-// maxModuleDepth bounds module nesting, so a module that calls itself
-// through a path alias cannot recurse forever.
+// maxModuleDepth bounds module nesting, as a last guard behind the cycle
+// check.
 const maxModuleDepth = 16
 
 // parsedFile is one configuration file, parsed once however many root
@@ -256,8 +256,9 @@ func (l *loader) addDiags(diags hcl.Diagnostics) {
 // loadModule reads one module directory and, recursively, the modules it
 // calls. rootDir is the root module's directory, where terraform init
 // records remote modules; key is the module's path in modules.json
-// ("" for the root, "a.b" for module.a.module.b).
-func (l *loader) loadModule(dir, rootDir, key string, depth int, manifest map[string]string) (*Module, error) {
+// ("" for the root, "a.b" for module.a.module.b); callers are the
+// directories of the modules on the way here, the root's first.
+func (l *loader) loadModule(dir, rootDir, key string, callers []string, manifest map[string]string) (*Module, error) {
 	paths, err := configFiles(dir)
 	if err != nil {
 		return nil, err
@@ -278,10 +279,19 @@ func (l *loader) loadModule(dir, rootDir, key string, depth int, manifest map[st
 			childKey = key + "." + call.Name
 		}
 		call.ChildDir = resolveSource(dir, rootDir, childKey, call.Source, manifest)
-		if call.ChildDir == "" || depth >= maxModuleDepth {
+		if call.ChildDir == "" || len(callers) >= maxModuleDepth {
 			continue
 		}
-		child, err := l.loadModule(call.ChildDir, rootDir, childKey, depth+1, manifest)
+		// A module that calls itself, directly or through others, would
+		// be instantiated without end (and, with two such calls, in
+		// exponentially many copies): Terraform rejects it, so do we.
+		if slices.Contains(callers, canonicalDir(call.ChildDir)) || canonicalDir(call.ChildDir) == canonicalDir(dir) {
+			l.addDiags(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Module cycle",
+				Detail: fmt.Sprintf("module %q calls %s, which is the calling module itself or one of its callers", call.Name, call.ChildDir), Subject: call.DefRange.Ptr()}})
+			call.ChildDir = ""
+			continue
+		}
+		child, err := l.loadModule(call.ChildDir, rootDir, childKey, append(slices.Clip(callers), canonicalDir(dir)), manifest)
 		if err != nil {
 			l.addDiags(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot load module " + call.Name,
 				Detail: err.Error(), Subject: call.DefRange.Ptr()}})
@@ -385,6 +395,18 @@ func resolveSource(callerDir, rootDir, key, source string, manifest map[string]s
 		}
 	}
 	return ""
+}
+
+// canonicalDir is a directory's absolute path with symbolic links
+// resolved, so that two spellings of one directory compare equal.
+func canonicalDir(dir string) string {
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
+	return dir
 }
 
 // readModuleManifest reads .terraform/modules/modules.json under a root

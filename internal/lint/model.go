@@ -78,9 +78,13 @@ type Queue struct {
 	// defaults (345,600 s and 30 s) when the attribute is absent.
 	Retention  Num
 	Visibility Num
-	// HasRedrive is false only when no redrive policy is configured
-	// inline or through aws_sqs_queue_redrive_policy.
+	// HasRedrive is true when a redrive policy is configured inline or
+	// through aws_sqs_queue_redrive_policy.
 	HasRedrive bool
+	// RedriveUnknown is true when the only redrive policy is an inline
+	// one (at RedriveRange) whose value is not known before apply.
+	RedriveUnknown bool
+	RedriveRange   hcl.Range
 	// IsDeadLetter is true when another queue's redrive policy targets it.
 	IsDeadLetter bool
 	Consumers    []*Fleet
@@ -130,6 +134,7 @@ type scalingTarget struct {
 	maxCap     Num
 	rates      Rates
 	resourceID cty.Value
+	queue      string // queuecap:queue tag, made absolute
 	marks      []string
 }
 

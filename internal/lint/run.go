@@ -134,9 +134,15 @@ type rootResult struct {
 	errors []ErrorEntry
 }
 
-func lintRoot(l *loader, dir string, opts Options, cliVars map[string]string, active []activeRule) rootResult {
-	var out rootResult
-	mod, err := l.loadModule(dir, dir, "", 0, readModuleManifest(dir))
+func lintRoot(l *loader, dir string, opts Options, cliVars map[string]string, active []activeRule) (out rootResult) {
+	// A bug must not take the other root modules down with it (a panic in
+	// this goroutine would end the process): report it and go on.
+	defer func() {
+		if p := recover(); p != nil {
+			out = rootResult{errors: []ErrorEntry{{Message: fmt.Sprintf("internal error while linting %s: %v", dir, p), Severity: Error}}}
+		}
+	}()
+	mod, err := l.loadModule(dir, dir, "", nil, readModuleManifest(dir))
 	if err != nil {
 		out.errors = append(out.errors, ErrorEntry{Message: fmt.Sprintf("cannot read %s: %v", dir, err), Severity: Error})
 		return out

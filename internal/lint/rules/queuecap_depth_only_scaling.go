@@ -37,21 +37,29 @@ type trigger struct {
 
 func (depthOnlyScaling) Check(m *lint.Model, r lint.Reporter) {
 	for _, f := range m.Fleets {
-		triggers, ok := scaleOutTriggers(f)
-		if !ok || len(triggers) == 0 {
+		triggers, unknown := scaleOutTriggers(f)
+		if len(triggers) == 0 && len(unknown) == 0 {
 			continue
 		}
-		if !slices.ContainsFunc(triggers, func(t trigger) bool { return !depthOnly(t.metrics) }) {
-			reportDepthOnly(f, triggers, r)
+		if slices.ContainsFunc(triggers, func(t trigger) bool { return !depthOnly(t.metrics) }) {
+			continue // a trigger that sees whether the fleet keeps up
 		}
+		if len(unknown) > 0 {
+			// The finding would hinge on a trigger that cannot be judged:
+			// never flag on a guess.
+			for _, u := range unknown {
+				r.Skip(u.rng, u.describe)
+			}
+			continue
+		}
+		reportDepthOnly(f, triggers, r)
 	}
 }
 
-// scaleOutTriggers lists what scales a fleet out. ok is false when a
-// trigger cannot be judged (a metric known only after apply, a predefined
-// metric), so the fleet is not flagged on a guess.
-func scaleOutTriggers(f *lint.Fleet) ([]trigger, bool) {
-	var out []trigger
+// scaleOutTriggers lists what scales a fleet out, and apart the triggers
+// that cannot be judged (a metric known only after apply, a policy type
+// the rule does not know), each with the reason in describe.
+func scaleOutTriggers(f *lint.Fleet) (triggers, unknown []trigger) {
 	for _, p := range f.Policies {
 		if !p.ScaleOut {
 			continue
@@ -61,32 +69,34 @@ func scaleOutTriggers(f *lint.Fleet) ([]trigger, bool) {
 			if p.Predefined != "" {
 				// CPU, request count or another predefined metric: not a
 				// depth signal at all.
-				out = append(out, trigger{addr: p.Addr, rng: p.DefRange, metrics: lint.MetricSet{Known: true, Names: []string{p.Predefined}}})
+				triggers = append(triggers, trigger{addr: p.Addr, rng: p.DefRange, metrics: lint.MetricSet{Known: true, Names: []string{p.Predefined}}})
 				continue
 			}
 			if !p.Metrics.Known {
-				return nil, false
+				unknown = append(unknown, trigger{addr: p.Addr, rng: p.DefRange, describe: "the metric " + p.Addr + " tracks is not known before apply"})
+				continue
 			}
-			out = append(out, trigger{addr: p.Addr, rng: p.DefRange, metrics: p.Metrics, describe: "target tracking on " + strings.Join(p.Metrics.Names, ", ")})
+			triggers = append(triggers, trigger{addr: p.Addr, rng: p.DefRange, metrics: p.Metrics, describe: "target tracking on " + strings.Join(p.Metrics.Names, ", ")})
 		case lint.PolicyStep, lint.PolicySimple:
 			for _, a := range p.Alarms {
 				if !strings.HasPrefix(a.Comparison, "GreaterThan") && a.Comparison != "" {
 					continue // a scale-in alarm
 				}
 				if !a.Metrics.Known {
-					return nil, false
+					unknown = append(unknown, trigger{addr: a.Addr, rng: a.DefRange, describe: "the metric " + a.Addr + " reads is not known before apply"})
+					continue
 				}
 				desc := strings.Join(a.Metrics.Names, ", ")
 				if a.Threshold.Known {
 					desc += " " + comparisonSymbol(a.Comparison) + " " + num(a.Threshold.V)
 				}
-				out = append(out, trigger{addr: a.Addr, rng: a.DefRange, metrics: a.Metrics, threshold: a.Threshold, describe: desc})
+				triggers = append(triggers, trigger{addr: a.Addr, rng: a.DefRange, metrics: a.Metrics, threshold: a.Threshold, describe: desc})
 			}
 		default:
-			return nil, false
+			unknown = append(unknown, trigger{addr: p.Addr, rng: p.DefRange, describe: "the policy type of " + p.Addr + " is not known before apply or not one the rule judges"})
 		}
 	}
-	return out, true
+	return triggers, unknown
 }
 
 // depthOnly reports whether a metric set reads the queue's depth and

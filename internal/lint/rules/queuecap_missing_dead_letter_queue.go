@@ -26,6 +26,10 @@ func (missingDeadLetterQueue) Check(m *lint.Model, r lint.Reporter) {
 		if q.HasRedrive || q.IsDeadLetter || len(q.Consumers) == 0 {
 			continue
 		}
+		if q.RedriveUnknown {
+			r.Skip(q.RedriveRange, "redrive_policy of "+q.Addr+" is not known before apply")
+			continue
+		}
 		consumer := q.Consumers[0].Addr
 		if len(q.Consumers) > 1 {
 			consumer += fmt.Sprintf(" and %d more", len(q.Consumers)-1)

@@ -1,0 +1,352 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// cli runs the command in dir (the working directory, where .queuecap.hcl
+// is looked up) and returns the exit code and output.
+func cli(t *testing.T, dir string, args ...string) (int, string, string) {
+	t.Helper()
+	if dir != "" {
+		t.Chdir(dir)
+	}
+	var stdout, stderr bytes.Buffer
+	code := run(args, &stdout, &stderr)
+	return code, stdout.String(), stderr.String()
+}
+
+func write(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, content := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// Configurations with one finding of a known severity.
+const (
+	// warningTF has one queuecap_missing_dead_letter_queue warning.
+	warningTF = `resource "aws_sqs_queue" "orders" {
+  name = "orders"
+}
+
+resource "aws_lambda_function" "worker" {
+  function_name = "worker"
+}
+
+resource "aws_lambda_event_source_mapping" "orders" {
+  event_source_arn = aws_sqs_queue.orders.arn
+  function_name    = aws_lambda_function.worker.arn
+}
+`
+	// errorTF has one queuecap_zero_surplus error, the worked example,
+	// with max_size from var.max_size (default 25).
+	errorTF = `variable "max_size" {
+  type    = number
+  default = 25
+}
+
+resource "aws_sqs_queue" "orders" {
+  name           = "orders"
+  tags           = { "queuecap:arrival_rate" = 10000 }
+  redrive_policy = jsonencode({ deadLetterTargetArn = "arn:aws:sqs:eu-west-1:1:dlq", maxReceiveCount = 3 })
+}
+
+resource "aws_autoscaling_group" "workers" {
+  max_size = var.max_size
+  tag {
+    key                 = "queuecap:per_consumer_rate"
+    value               = "400"
+    propagate_at_launch = false
+  }
+  tag {
+    key                 = "queuecap:queue"
+    value               = "aws_sqs_queue.orders"
+    propagate_at_launch = false
+  }
+}
+`
+)
+
+type jsonOut struct {
+	Issues []struct {
+		Rule     string             `json:"rule"`
+		Severity string             `json:"severity"`
+		Message  string             `json:"message"`
+		Facts    map[string]float64 `json:"facts"`
+		Range    struct {
+			Filename string `json:"filename"`
+			Start    struct{ Line, Column int }
+		} `json:"range"`
+	} `json:"issues"`
+	Errors []struct {
+		Message string `json:"message"`
+		Range   *struct {
+			Filename string `json:"filename"`
+			Start    struct{ Line, Column int }
+		} `json:"range"`
+	} `json:"errors"`
+	Skipped []json.RawMessage `json:"skipped"`
+}
+
+func decode(t *testing.T, out string) jsonOut {
+	t.Helper()
+	var j jsonOut
+	if err := json.Unmarshal([]byte(out), &j); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	return j
+}
+
+func TestExitCodes(t *testing.T) {
+	cases := []struct {
+		name   string
+		files  map[string]string
+		args   []string
+		code   int
+		stdout string // substring of stdout
+		stderr string // substring of stderr
+		noOut  bool   // nothing on stdout
+	}{
+		{name: "clean", files: map[string]string{"main.tf": `resource "aws_sqs_queue" "a" {}`}, args: []string{"lint"}, code: 0, noOut: true},
+		{name: "a warning fails by default", files: map[string]string{"main.tf": warningTF}, args: []string{"lint", "--format", "compact"}, code: 2,
+			stdout: "main.tf:1:1: Warning - aws_sqs_queue.orders is consumed by aws_lambda_function.worker but has no redrive_policy"},
+		{name: "an error finding", files: map[string]string{"main.tf": errorTF}, args: []string{"lint", "--format=compact"}, code: 2,
+			stdout: "main.tf:13:3: Error - max_size 25 × 400 msg/s = 10000 msg/s does not exceed the declared arrival rate 10000 msg/s: surplus 0 msg/s, any backlog never drains (queuecap_zero_surplus)"},
+		{name: "only warnings below an error threshold", files: map[string]string{"main.tf": warningTF}, args: []string{"lint", "--minimum-failure-severity", "error"}, code: 0},
+		{name: "an error at an error threshold", files: map[string]string{"main.tf": errorTF}, args: []string{"lint", "--minimum-failure-severity=error"}, code: 2},
+		{name: "notice threshold", files: map[string]string{"main.tf": warningTF}, args: []string{"lint", "--minimum-failure-severity", "notice"}, code: 2},
+		{name: "a rule disabled", files: map[string]string{"main.tf": warningTF}, args: []string{"lint", "--disable-rule", "queuecap_missing_dead_letter_queue"}, code: 0},
+		{name: "unknown format", files: map[string]string{"main.tf": warningTF}, args: []string{"lint", "--format", "yaml"}, code: 1,
+			stderr: `unknown format "yaml": valid formats are default, compact, json, sarif, checkstyle, junit, github`, noOut: true},
+		{name: "bad flag", args: []string{"lint", "--colour"}, code: 1, stderr: "flag provided but not defined: -colour"},
+		{name: "bad severity", args: []string{"lint", "--minimum-failure-severity", "fatal"}, code: 1, stderr: `unknown severity "fatal"`},
+		{name: "unknown rule", args: []string{"lint", "--enable-rule", "queuecap_nope"}, code: 1, stderr: `unknown rule ID "queuecap_nope" in --enable-rule`},
+		{name: "malformed --var", args: []string{"lint", "--var", "max_size"}, code: 1, stderr: `invalid --var "max_size"`},
+		{name: "missing directory", args: []string{"lint", "--format", "compact", "nowhere"}, code: 1, stdout: "nowhere"},
+		{name: "a file given as directory", files: map[string]string{"main.tf": warningTF}, args: []string{"lint", "--format", "compact", "main.tf"}, code: 1, stdout: "main.tf is not a directory"},
+		{name: "missing --config", args: []string{"lint", "--config", "absent.hcl"}, code: 1, stderr: "absent.hcl"},
+		{name: "invalid config", files: map[string]string{".queuecap.hcl": "config {\n  colour = true\n}\n"}, args: []string{"lint"}, code: 1, stderr: `.queuecap.hcl:2,3-9: Unsupported argument; An argument named "colour" is not expected here.`},
+		{name: "unknown rule in the config", files: map[string]string{".queuecap.hcl": "rule \"queuecap_nope\" {\n  enabled = true\n}\n"}, args: []string{"lint"}, code: 1, stderr: `unknown rule ID "queuecap_nope" in .queuecap.hcl:1,1-21`},
+		{name: "help", args: []string{"lint", "--help"}, code: 0, stderr: "Usage: queuecap lint"},
+		{name: "version", args: []string{"version"}, code: 0, stdout: "queuecap "},
+		{name: "no command", args: nil, code: 1, stderr: "Usage: queuecap <command>"},
+		{name: "unknown command", args: []string{"check"}, code: 1, stderr: `unknown command "check"`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			write(t, dir, c.files)
+			code, stdout, stderr := cli(t, dir, c.args...)
+			if code != c.code {
+				t.Errorf("exit %d, want %d\nstdout: %s\nstderr: %s", code, c.code, stdout, stderr)
+			}
+			if !strings.Contains(stdout, c.stdout) {
+				t.Errorf("stdout %q does not contain %q", stdout, c.stdout)
+			}
+			if !strings.Contains(stderr, c.stderr) {
+				t.Errorf("stderr %q does not contain %q", stderr, c.stderr)
+			}
+			if c.noOut && stdout != "" {
+				t.Errorf("stdout %q, want none", stdout)
+			}
+		})
+	}
+}
+
+func TestParseErrorOtherFilesStillLinted(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, map[string]string{
+		"broken.tf": "resource \"aws_sqs_queue\" \"a\" {\n  name = \n}\n",
+		"main.tf":   warningTF,
+	})
+	code, stdout, _ := cli(t, dir, "lint", "--format", "compact")
+	if code != 1 {
+		t.Errorf("exit %d, want 1", code)
+	}
+	if !strings.Contains(stdout, "broken.tf:2:10: Error - Invalid expression") {
+		t.Errorf("no file:line:col parse error in %q", stdout)
+	}
+	if !strings.Contains(stdout, "main.tf:1:1: Warning - aws_sqs_queue.orders is consumed") {
+		t.Errorf("main.tf was not linted: %q", stdout)
+	}
+
+	code, stdout, _ = cli(t, "", "lint", "--format", "json")
+	j := decode(t, stdout)
+	if code != 1 || len(j.Errors) != 1 || len(j.Issues) != 1 {
+		t.Fatalf("exit %d, %s", code, stdout)
+	}
+	if e := j.Errors[0]; e.Range == nil || e.Range.Filename != "broken.tf" || e.Range.Start.Line != 2 || e.Range.Start.Column != 10 {
+		t.Errorf("error range %+v", e.Range)
+	}
+}
+
+func TestJSONNeverNull(t *testing.T) {
+	for _, files := range []map[string]string{nil, {"main.tf": `resource "aws_sqs_queue" "a" {}`}, {"main.tf": warningTF}, {"main.tf": "resource {"}} {
+		dir := t.TempDir()
+		write(t, dir, files)
+		_, stdout, _ := cli(t, dir, "lint", "--format", "json")
+		if strings.Contains(stdout, "null") {
+			t.Errorf("null in %s", stdout)
+		}
+		var raw map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(stdout), &raw); err != nil {
+			t.Fatal(err)
+		}
+		for _, key := range []string{"issues", "errors", "skipped"} {
+			if !strings.HasPrefix(string(raw[key]), "[") {
+				t.Errorf("%s is %s", key, raw[key])
+			}
+		}
+		for _, is := range decode(t, stdout).Issues {
+			if is.Facts == nil {
+				t.Errorf("issue without facts: %s", stdout)
+			}
+		}
+	}
+}
+
+// TestVariablePrecedence: default < terraform.tfvars < *.auto.tfvars in
+// name order < --var-file in order < --var, as Terraform.
+func TestVariablePrecedence(t *testing.T) {
+	all := map[string]string{
+		"main.tf":          errorTF,
+		"terraform.tfvars": "max_size = 24\n",
+		"a.auto.tfvars":    "max_size = 23\n",
+		"b.auto.tfvars":    "max_size = 22\n",
+		"one.tfvars":       "max_size = 21\n",
+		"two.tfvars":       "max_size = 20\n",
+	}
+	cases := []struct {
+		name  string
+		drop  []string
+		flags []string
+		want  float64
+	}{
+		{"default", []string{"terraform.tfvars", "a.auto.tfvars", "b.auto.tfvars"}, nil, 25},
+		{"terraform.tfvars", []string{"a.auto.tfvars", "b.auto.tfvars"}, nil, 24},
+		{"auto.tfvars over terraform.tfvars, later names win", nil, nil, 22},
+		{"a single auto.tfvars", []string{"b.auto.tfvars"}, nil, 23},
+		{"--var-file over auto.tfvars", nil, []string{"--var-file", "one.tfvars"}, 21},
+		{"later --var-file wins", nil, []string{"--var-file", "two.tfvars", "--var-file", "one.tfvars"}, 21},
+		{"--var over everything", nil, []string{"--var-file", "one.tfvars", "--var", "max_size=19"}, 19},
+		{"later --var wins", nil, []string{"--var", "max_size=18", "--var", "max_size=17"}, 17},
+		{"--var before --var-file on the line still wins", nil, []string{"--var", "max_size=16", "--var-file", "two.tfvars"}, 16},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			write(t, dir, all)
+			for _, f := range c.drop {
+				os.Remove(filepath.Join(dir, f))
+			}
+			_, stdout, stderr := cli(t, dir, append([]string{"lint", "--format", "json"}, c.flags...)...)
+			j := decode(t, stdout)
+			if len(j.Issues) != 1 {
+				t.Fatalf("issues: %s %s", stdout, stderr)
+			}
+			if got := j.Issues[0].Facts["max_consumers"]; got != c.want {
+				t.Errorf("max_size %v, want %v", got, c.want)
+			}
+		})
+	}
+
+	t.Run("a --var-file that does not parse", func(t *testing.T) {
+		dir := t.TempDir()
+		write(t, dir, map[string]string{"main.tf": errorTF, "bad.tfvars": "max_size = \n"})
+		code, stdout, _ := cli(t, dir, "lint", "--format", "compact", "--var-file", "bad.tfvars")
+		if code != 1 || !strings.Contains(stdout, "bad.tfvars:1:") {
+			t.Errorf("exit %d: %s", code, stdout)
+		}
+	})
+	t.Run("a missing --var-file", func(t *testing.T) {
+		dir := t.TempDir()
+		write(t, dir, map[string]string{"main.tf": errorTF})
+		code, stdout, _ := cli(t, dir, "lint", "--format", "compact", "--var-file", "absent.tfvars")
+		if code != 1 || !strings.Contains(stdout, "absent.tfvars") {
+			t.Errorf("exit %d: %s", code, stdout)
+		}
+	})
+}
+
+// TestFlagsOverrideConfig: .queuecap.hcl sets defaults, flags override
+// only what they set.
+func TestFlagsOverrideConfig(t *testing.T) {
+	config := `config {
+  format                   = "json"
+  minimum_failure_severity = "error"
+  recursive                = true
+}
+`
+	files := map[string]string{".queuecap.hcl": config, "nested/main.tf": warningTF}
+	cases := []struct {
+		name   string
+		args   []string
+		code   int
+		isJSON bool
+		issues int
+	}{
+		{"config alone", []string{"lint"}, 0, true, 1},
+		{"--format overrides format only", []string{"lint", "--format", "compact"}, 0, false, 1},
+		{"--minimum-failure-severity overrides it only", []string{"lint", "--minimum-failure-severity", "warning"}, 2, true, 1},
+		{"--recursive=false overrides recursive only", []string{"lint", "--recursive=false"}, 0, true, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			write(t, dir, files)
+			code, stdout, stderr := cli(t, dir, c.args...)
+			if code != c.code {
+				t.Errorf("exit %d, want %d: %s %s", code, c.code, stdout, stderr)
+			}
+			if got := strings.HasPrefix(stdout, "{"); got != c.isJSON {
+				t.Errorf("json %v, want %v: %s", got, c.isJSON, stdout)
+			}
+			if n := strings.Count(stdout, "has no redrive_policy"); n != c.issues {
+				t.Errorf("%d issues, want %d: %s", n, c.issues, stdout)
+			}
+		})
+	}
+
+	t.Run("--config elsewhere", func(t *testing.T) {
+		dir := t.TempDir()
+		write(t, dir, map[string]string{"conf/lint.hcl": "rule \"queuecap_missing_dead_letter_queue\" {\n  enabled = false\n}\n", "main.tf": warningTF})
+		code, stdout, _ := cli(t, dir, "lint", "--config", "conf/lint.hcl")
+		if code != 0 || stdout != "" {
+			t.Errorf("exit %d: %s", code, stdout)
+		}
+	})
+	t.Run("an unknown format in the config", func(t *testing.T) {
+		dir := t.TempDir()
+		write(t, dir, map[string]string{".queuecap.hcl": "config {\n  format = \"xml\"\n}\n"})
+		code, _, stderr := cli(t, dir, "lint")
+		if code != 1 || !strings.Contains(stderr, `unknown format "xml"`) {
+			t.Errorf("exit %d: %s", code, stderr)
+		}
+	})
+}
+
+func TestFlagsAndDirsInAnyOrder(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, map[string]string{"a/main.tf": warningTF, "b/main.tf": warningTF})
+	code, stdout, _ := cli(t, dir, "lint", "a", "--format", "compact", "b", "--no-color")
+	if code != 2 || strings.Count(stdout, "has no redrive_policy") != 2 {
+		t.Errorf("exit %d: %s", code, stdout)
+	}
+	for _, want := range []string{"a/main.tf:1:1", "b/main.tf:1:1"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("no %s in %s", want, stdout)
+		}
+	}
+}

@@ -1,0 +1,186 @@
+package lint_test
+
+import (
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint/rules"
+)
+
+func TestLoadConfig(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, ".queuecap.hcl")
+	writeFiles(t, dir, map[string]string{".queuecap.hcl": `config {
+  format                   = "json"
+  minimum_failure_severity = "error"
+  recursive                = true
+}
+
+rule "queuecap_depth_only_scaling" {
+  enabled = false
+}
+
+rule "queuecap_missing_dead_letter_queue" {
+  severity = "notice"
+}
+
+queue "aws_sqs_queue.orders" {
+  arrival_rate      = 4000
+  per_consumer_rate = 200
+  max_backlog       = 1e6
+  rto_seconds       = 600
+  sla_seconds       = 30
+  retry_rate        = 0.1
+  avg_retries       = 2
+  min_headroom      = 0.25
+  consumer          = "aws_autoscaling_group.workers"
+}
+`})
+	cfg, diags := lint.LoadConfig(p, true)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	if *cfg.Format != "json" || *cfg.MinimumFailureSeverity != lint.Error || !*cfg.Recursive {
+		t.Errorf("config block: %v %v %v", *cfg.Format, *cfg.MinimumFailureSeverity, *cfg.Recursive)
+	}
+	if r := cfg.Rules["queuecap_depth_only_scaling"]; r.Enabled == nil || *r.Enabled || r.Severity != nil {
+		t.Errorf("rule block: %+v", r)
+	}
+	if r := cfg.Rules["queuecap_missing_dead_letter_queue"]; r.Enabled != nil || r.Severity == nil || *r.Severity != lint.Notice {
+		t.Errorf("rule block: %+v", r)
+	}
+	q := cfg.Queues["aws_sqs_queue.orders"]
+	if q.Consumer != "aws_autoscaling_group.workers" {
+		t.Errorf("consumer %q", q.Consumer)
+	}
+	for name, want := range map[string]float64{"arrival": 4000, "mu": 200, "backlog": 1e6, "rto": 600, "sla": 30, "r": 0.1, "k": 2, "h": 0.25} {
+		got := map[string]lint.Num{"arrival": q.Rates.ArrivalRate, "mu": q.Rates.PerConsumerRate, "backlog": q.Rates.MaxBacklog, "rto": q.Rates.RTOSeconds,
+			"sla": q.Rates.SLASeconds, "r": q.Rates.RetryRate, "k": q.Rates.AvgRetries, "h": q.Rates.MinHeadroom}[name]
+		if !got.Set || !got.Known || got.V != want {
+			t.Errorf("%s = %+v, want %v", name, got, want)
+		}
+	}
+
+	t.Run("missing file", func(t *testing.T) {
+		cfg, diags := lint.LoadConfig(filepath.Join(dir, "absent.hcl"), false)
+		if diags.HasErrors() || cfg == nil {
+			t.Errorf("optional missing config: %v", diags)
+		}
+		if _, diags := lint.LoadConfig(filepath.Join(dir, "absent.hcl"), true); !diags.HasErrors() || !strings.Contains(diags.Error(), "absent.hcl") {
+			t.Errorf("required missing config: %v", diags)
+		}
+	})
+}
+
+func TestLoadConfigErrors(t *testing.T) {
+	cases := []struct {
+		name, src string
+		want      []string // every one appears in the error
+	}{
+		{"unknown block", "plugin \"aws\" {\n  enabled = true\n}\n", []string{`.queuecap.hcl:1,1-7`, `Blocks of type "plugin" are not expected here`}},
+		{"unknown config attribute", "config {\n  colour = true\n}\n", []string{`.queuecap.hcl:2,3-9`, `An argument named "colour" is not expected here`}},
+		{"unknown rule attribute", "rule \"queuecap_zero_surplus\" {\n  level = \"error\"\n}\n", []string{`.queuecap.hcl:2,3-8`, `An argument named "level" is not expected here`}},
+		{"unknown queue attribute", "queue \"aws_sqs_queue.a\" {\n  arrival = 5\n}\n", []string{`.queuecap.hcl:2,3-10`, `An argument named "arrival" is not expected here`}},
+		{"a tag name with its prefix", "queue \"aws_sqs_queue.a\" {\n  \"queuecap:arrival_rate\" = 5\n}\n", []string{`.queuecap.hcl:2`}},
+		{"bad severity", "rule \"queuecap_zero_surplus\" {\n  severity = \"fatal\"\n}\n", []string{`.queuecap.hcl:2,14-21`, `unknown severity "fatal"`}},
+		{"bad minimum severity", "config {\n  minimum_failure_severity = \"loud\"\n}\n", []string{`.queuecap.hcl:2`, `unknown severity "loud"`}},
+		{"enabled not a bool", "rule \"queuecap_zero_surplus\" {\n  enabled = \"maybe\"\n}\n", []string{`.queuecap.hcl:2`, "enabled must be a bool"}},
+		{"a rate that is not a number", "queue \"aws_sqs_queue.a\" {\n  arrival_rate = \"fast\"\n}\n", []string{`.queuecap.hcl:2`, "arrival_rate must be a number"}},
+		{"a rate that references something", "queue \"aws_sqs_queue.a\" {\n  arrival_rate = var.rate\n}\n", []string{`.queuecap.hcl:2`, "Variables not allowed"}},
+		{"rule block without its ID", "rule {\n}\n", []string{`.queuecap.hcl:1`, "Missing id for rule"}},
+		{"not HCL", "config {\n", []string{`.queuecap.hcl:1`, "Unclosed configuration block"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeFiles(t, dir, map[string]string{".queuecap.hcl": c.src})
+			cfg, diags := lint.LoadConfig(filepath.Join(dir, ".queuecap.hcl"), true)
+			if !diags.HasErrors() || cfg != nil {
+				t.Fatalf("no error (cfg %+v)", cfg)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(diags.Error(), w) {
+					t.Errorf("error %q does not contain %q", diags.Error(), w)
+				}
+			}
+		})
+	}
+}
+
+func TestUnknownRuleIDs(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"main.tf": "", ".queuecap.hcl": "rule \"queuecap_zero_surpluss\" {\n  enabled = false\n}\n"})
+	cfg, diags := lint.LoadConfig(filepath.Join(dir, ".queuecap.hcl"), true)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	cases := []struct {
+		name string
+		opts lint.Options
+		want []string
+	}{
+		{"in the config file", lint.Options{Config: cfg}, []string{`unknown rule ID "queuecap_zero_surpluss"`, ".queuecap.hcl:1", "known rules: queuecap_depth_alarm_after_sla, "}},
+		{"in --enable-rule", lint.Options{Enable: []string{"zero_surplus"}}, []string{`unknown rule ID "zero_surplus" in --enable-rule`}},
+		{"in --disable-rule", lint.Options{Disable: []string{"queuecap_all"}}, []string{`unknown rule ID "queuecap_all" in --disable-rule`}},
+		{"a malformed --var", lint.Options{Vars: []string{"rate"}}, []string{`invalid --var "rate": want NAME=VALUE`}},
+		{"a --var with a bad name", lint.Options{Vars: []string{"1rate=5"}}, []string{`invalid --var "1rate=5"`}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			c.opts.Dirs, c.opts.Rules = []string{dir}, rules.All()
+			res, err := lint.Run(c.opts)
+			var usage *lint.UsageError
+			if !errors.As(err, &usage) || res != nil {
+				t.Fatalf("got %v, %v; want a usage error", res, err)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("%q does not contain %q", err, w)
+				}
+			}
+		})
+	}
+}
+
+// TestRuleSwitches: the config file over defaults, the flags over the
+// config file.
+func TestRuleSwitches(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"main.tf": slaAlarm("", "")})
+	enabled, disabled := true, false
+	notice := lint.Notice
+	cases := []struct {
+		name     string
+		cfg      lint.RuleConfig
+		enable   []string
+		disable  []string
+		want     int
+		severity lint.Severity
+	}{
+		{name: "default", want: 1, severity: lint.Warning},
+		{name: "disabled in the config", cfg: lint.RuleConfig{Enabled: &disabled}, want: 0},
+		{name: "disabled in the config, enabled by flag", cfg: lint.RuleConfig{Enabled: &disabled}, enable: []string{"queuecap_depth_alarm_after_sla"}, want: 1, severity: lint.Warning},
+		{name: "enabled in the config, disabled by flag", cfg: lint.RuleConfig{Enabled: &enabled}, disable: []string{"queuecap_depth_alarm_after_sla"}, want: 0},
+		{name: "severity from the config", cfg: lint.RuleConfig{Severity: &notice}, want: 1, severity: lint.Notice},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := &lint.Config{Rules: map[string]lint.RuleConfig{"queuecap_depth_alarm_after_sla": c.cfg}}
+			res := lintDir(t, lint.Options{Dirs: []string{dir}, Config: cfg, Enable: c.enable, Disable: c.disable})
+			if len(res.Issues) != c.want {
+				t.Fatalf("%d issues, want %d", len(res.Issues), c.want)
+			}
+			if c.want > 0 && res.Issues[0].Severity != c.severity {
+				t.Errorf("severity %s, want %s", res.Issues[0].Severity, c.severity)
+			}
+			for _, r := range res.Rules {
+				if r.Name == "queuecap_depth_alarm_after_sla" && c.want == 0 {
+					t.Error("a disabled rule is listed as run")
+				}
+			}
+		})
+	}
+}

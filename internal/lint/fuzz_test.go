@@ -1,0 +1,141 @@
+package lint_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
+)
+
+// fuzzSeeds are configurations that reach every part of the evaluator and
+// linker; the corpus in ../shared adds real ones when it is there.
+var fuzzSeeds = []string{
+	goodTF,
+	"",
+	"locals {\n  a = [for x in range(3) : x * 2 if x > 0]\n  b = { for k, v in { a = 1 } : k => v... }\n  c = \"${local.a[0]}%{ if true }x%{ endif }\"\n  d = <<-EOT\n    ${local.c}\n  EOT\n}\n",
+	"variable \"n\" {\n  type    = map(object({ a = optional(number, 3) }))\n  default = { x = {} }\n}\nresource \"aws_autoscaling_group\" \"w\" {\n  max_size = var.n[\"x\"].a\n  dynamic \"tag\" {\n    for_each = { q = 1 }\n    content {\n      key   = tag.key\n      value = tag.value\n    }\n  }\n}\n",
+	`resource "aws_sqs_queue" "q" {
+  name = "q"
+  tags = merge({ "queuecap:arrival_rate" = "1e4" }, { "queuecap:retry_rate" = 0.5, "queuecap:avg_retries" = try(tonumber("x"), 2) })
+  redrive_policy = jsonencode({ deadLetterTargetArn = aws_sqs_queue.d.arn })
+}
+resource "aws_sqs_queue" "d" {}
+data "queuecap_consumers" "c" {
+  arrival_rate      = 10000
+  per_consumer_rate = 400
+  max_backlog       = 5e6
+  rto_seconds       = 1800
+}
+data "queuecap_drain" "d" {
+  backlog          = 3600000
+  arrival_rate     = 10000
+  consumers        = 32
+  per_consumer_rate = 400
+  arrival_forecast = [1, 2, 3]
+}
+resource "aws_autoscaling_group" "w" {
+  max_size = data.queuecap_consumers.c.required_consumers
+  tag {
+    key   = "queuecap:queue"
+    value = "aws_sqs_queue.q"
+  }
+}
+resource "aws_autoscaling_policy" "p" {
+  autoscaling_group_name = aws_autoscaling_group.w.name
+  policy_type = "TargetTrackingScaling"
+  target_tracking_configuration {
+    customized_metric_specification {
+      metrics {
+        id = "e"
+        expression = "RATE(m)"
+      }
+      metrics {
+        id = "m"
+        metric_stat {
+          metric {
+            metric_name = "ApproximateNumberOfMessagesVisible"
+            namespace = "AWS/SQS"
+            dimensions {
+              name = "QueueName"
+              value = aws_sqs_queue.q.name
+            }
+          }
+        }
+      }
+    }
+  }
+}
+resource "aws_lambda_function" "f" {
+  timeout = 900
+}
+resource "aws_lambda_event_source_mapping" "m" {
+  event_source_arn = aws_sqs_queue.q.arn
+  function_name = aws_lambda_function.f.function_name
+  scaling_config {
+    maximum_concurrency = 2
+  }
+}
+module "m" {
+  source = "./"
+  x = module.m.y
+}
+output "y" {
+  value = module.m
+}
+`,
+	`{"resource": {"aws_sqs_queue": {"q": {"name": "q", "tags": {"queuecap:arrival_rate": "100"}}}, "aws_autoscaling_group": {"w": {"max_size": 1, "tag": [{"key": "queuecap:queue", "value": "aws_sqs_queue.q"}, {"key": "queuecap:per_consumer_rate", "value": "${1 + 1}"}]}}}, "locals": {"a": "${local.a}"}}`,
+	"# queuecap-ignore-file: all\n/* queuecap-ignore: x */ resource \"a\" \"b\" { c = \"\\u00e9 #\" }\n",
+}
+
+func addFuzzSeeds(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add([]byte(s))
+	}
+	root := filepath.Join("..", "..", "..", "shared", "corpus", "real")
+	n := 0
+	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".tf") && n < 200 {
+			if src, err := os.ReadFile(p); err == nil && strings.Contains(string(src), "aws_") {
+				f.Add(src)
+				n++
+			}
+		}
+		return nil
+	})
+}
+
+// fuzzLint writes the input as name in a fresh module and lints it with
+// every rule: it must not panic, and every error must name a file and a
+// position.
+func fuzzLint(t *testing.T, name string, src []byte) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, name), src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := lintDir(t, lint.Options{Dirs: []string{dir}, Recursive: true})
+	for _, e := range res.Errors {
+		if e.Range == nil || e.Range.Filename == "" || e.Range.Start.Line < 1 || e.Range.Start.Column < 1 {
+			t.Fatalf("error without a file position: %q", e.String())
+		}
+		if !strings.HasPrefix(e.Range.Filename, dir) {
+			t.Fatalf("error in a file outside the module: %s", e)
+		}
+	}
+	for _, is := range res.Issues {
+		if is.Range.Filename == "" || is.Range.Start.Line < 1 || is.Message == "" {
+			t.Fatalf("issue without a place or message: %+v", is)
+		}
+	}
+}
+
+func FuzzLint(f *testing.F) {
+	addFuzzSeeds(f)
+	f.Fuzz(func(t *testing.T, src []byte) { fuzzLint(t, "main.tf", src) })
+}
+
+func FuzzLintJSON(f *testing.F) {
+	addFuzzSeeds(f)
+	f.Fuzz(func(t *testing.T, src []byte) { fuzzLint(t, "main.tf.json", src) })
+}

@@ -1,0 +1,57 @@
+package lint_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint/rules"
+)
+
+// writeFiles writes files (path relative to dir → content) under dir.
+func writeFiles(t testing.TB, dir string, files map[string]string) {
+	t.Helper()
+	for name, content := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// lintDir runs every rule over dir.
+func lintDir(t testing.TB, opts lint.Options) *lint.Result {
+	t.Helper()
+	if opts.Rules == nil {
+		opts.Rules = rules.All()
+	}
+	res, err := lint.Run(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// slaAlarm has one queuecap_depth_alarm_after_sla finding at line 10
+// (the threshold), with the given text in place of line 9 and after the
+// threshold's value on line 10.
+func slaAlarm(line9, line10Suffix string) string {
+	return `resource "aws_sqs_queue" "orders" {
+  name = "orders"
+  tags = { "queuecap:arrival_rate" = 5000, "queuecap:sla_seconds" = 10 }
+}
+
+resource "aws_cloudwatch_metric_alarm" "depth" {
+  namespace           = "AWS/SQS"
+  metric_name         = "ApproximateNumberOfMessagesVisible"
+  ` + line9 + `
+  threshold           = 100000 ` + line10Suffix + `
+  comparison_operator = "GreaterThanThreshold"
+  dimensions          = { QueueName = aws_sqs_queue.orders.name }
+}
+`
+}

@@ -1,0 +1,179 @@
+package rules_test
+
+import (
+	"fmt"
+	"testing"
+)
+
+// depthAlarmOn is a queue with the given tags and a notifying depth alarm:
+// the threshold is on line 10, the QueueName dimension on line 14.
+func depthAlarmOn(tags, comparison, threshold, queueName string) string {
+	return fmt.Sprintf(`resource "aws_sqs_queue" "orders" {
+  name = "orders"
+  tags = { %s }
+}
+
+resource "aws_cloudwatch_metric_alarm" "depth" {
+  namespace           = "AWS/SQS"
+  metric_name         = "ApproximateNumberOfMessagesVisible"
+  comparison_operator = %q
+  threshold           = %s
+  evaluation_periods  = 1
+  period              = 60
+  statistic           = "Maximum"
+  dimensions          = { QueueName = %s }
+  alarm_actions       = ["arn:aws:sns:eu-west-1:123456789012:oncall"]
+}
+`, tags, comparison, threshold, queueName)
+}
+
+func TestDepthAlarmAfterSLA(t *testing.T) {
+	sla := `"queuecap:arrival_rate" = 5000, "queuecap:sla_seconds" = 10`
+	ref := "aws_sqs_queue.orders.name"
+	late := issue{
+		Message: "threshold 100000 exceeds the SLA depth 5000 msg/s × 10 s = 50000 messages (Little's law): when it fires, a message arriving behind 100000 messages already waits 100000 / 5000 = 20 s, over the 10 s SLA",
+		Start:   at(10, 3), End: at(10, 31),
+		Facts: facts("threshold", 100000, "arrival_rate", 5000, "sla_seconds", 10, "sla_max_depth", 50000, "wait_seconds", 20),
+	}
+	runRuleCases(t, "queuecap_depth_alarm_after_sla", []ruleCase{
+		{
+			name:   "threshold past the SLA depth",
+			files:  map[string]string{"main.tf": depthAlarmOn(sla, "GreaterThanThreshold", "100000", ref)},
+			issues: []issue{late},
+		},
+		{
+			name:  "threshold at the SLA depth",
+			files: map[string]string{"main.tf": depthAlarmOn(sla, "GreaterThanOrEqualToThreshold", "50000", ref)},
+		},
+		{
+			name: "threshold from the queuecap_sla_depth data source",
+			files: map[string]string{"main.tf": depthAlarmOn(sla, "GreaterThanThreshold", "data.queuecap_sla_depth.orders.max_depth", ref) + `
+data "queuecap_sla_depth" "orders" {
+  arrival_rate = 5000
+  sla_seconds  = 10
+}
+`},
+		},
+		{
+			name:   "queue named literally",
+			files:  map[string]string{"main.tf": depthAlarmOn(sla, "GreaterThanThreshold", "100000", `"orders"`)},
+			issues: []issue{late},
+		},
+		{
+			name:  "an alarm on another queue",
+			files: map[string]string{"main.tf": depthAlarmOn(sla, "GreaterThanThreshold", "100000", `"invoices"`)},
+		},
+		{
+			name:  "no SLA declared",
+			files: map[string]string{"main.tf": depthAlarmOn(`"queuecap:arrival_rate" = 5000`, "GreaterThanThreshold", "100000", ref)},
+		},
+		{
+			name:  "an empty-queue alarm",
+			files: map[string]string{"main.tf": depthAlarmOn(sla, "LessThanThreshold", "100000", ref)},
+		},
+		{
+			name:  "threshold unknown before apply",
+			files: map[string]string{"main.tf": depthAlarmOn(sla, "GreaterThanThreshold", "var.threshold", ref) + "variable \"threshold\" {\n  type = number\n}\n"},
+			skips: []skip{{Reason: "threshold of aws_cloudwatch_metric_alarm.depth is not known before apply", Line: 10}},
+		},
+		{
+			name:  "arrival rate unknown before apply",
+			files: map[string]string{"main.tf": depthAlarmOn(`"queuecap:arrival_rate" = var.rate, "queuecap:sla_seconds" = 10`, "GreaterThanThreshold", "100000", ref) + "variable \"rate\" {}\n"},
+			skips: []skip{{Reason: "arrival_rate of aws_sqs_queue.orders is not known before apply", Line: 3}},
+		},
+		{
+			name:   "SLA declared in .queuecap.hcl",
+			files:  map[string]string{"main.tf": depthAlarmOn(`"queuecap:arrival_rate" = 5000`, "GreaterThanThreshold", "100000", ref)},
+			config: "queue \"aws_sqs_queue.orders\" {\n  sla_seconds = 10\n}\n",
+			issues: []issue{late},
+		},
+		{
+			name: "sibling modules that read each other's outputs",
+			files: map[string]string{
+				"main.tf": `module "queue" {
+  source          = "./queue"
+  alarm_topic_arn = module.alarms.topic_arn
+}
+
+module "alarms" {
+  source     = "./alarms"
+  queue_name = module.queue.name
+}
+`,
+				"queue/main.tf": `variable "alarm_topic_arn" {}
+
+resource "aws_sqs_queue" "this" {
+  name = "orders"
+  tags = { "queuecap:arrival_rate" = 5000, "queuecap:sla_seconds" = 10, "alerts" = var.alarm_topic_arn }
+}
+
+output "name" {
+  value = aws_sqs_queue.this.name
+}
+`,
+				"alarms/main.tf": `variable "queue_name" {}
+
+resource "aws_sns_topic" "alerts" {
+  name = "alerts"
+}
+
+resource "aws_cloudwatch_metric_alarm" "depth" {
+  metric_name         = "ApproximateNumberOfMessagesVisible"
+  comparison_operator = "GreaterThanThreshold"
+  threshold           = 100000
+  dimensions          = { QueueName = var.queue_name }
+  alarm_actions       = [aws_sns_topic.alerts.arn]
+}
+
+output "topic_arn" {
+  value = aws_sns_topic.alerts.arn
+}
+`,
+			},
+			issues: []issue{{
+				Message: "threshold 100000 exceeds the SLA depth 5000 msg/s × 10 s = 50000 messages (Little's law): when it fires, a message arriving behind 100000 messages already waits 100000 / 5000 = 20 s, over the 10 s SLA",
+				File:    "alarms/main.tf",
+				Start:   at(10, 3), End: at(10, 31),
+				Facts: facts("threshold", 100000, "arrival_rate", 5000, "sla_seconds", 10, "sla_max_depth", 50000, "wait_seconds", 20),
+			}},
+		},
+		{
+			name: "alarm in a module given the queue name",
+			files: map[string]string{
+				"main.tf": `resource "aws_sqs_queue" "orders" {
+  name = "orders"
+  tags = { "queuecap:arrival_rate" = 5000, "queuecap:sla_seconds" = 10 }
+}
+
+module "alarms" {
+  source     = "./alarms"
+  queue_name = aws_sqs_queue.orders.name
+  threshold  = 60000
+}
+`,
+				"alarms/main.tf": `variable "queue_name" {
+  type = string
+}
+
+variable "threshold" {
+  type = number
+}
+
+resource "aws_cloudwatch_metric_alarm" "depth" {
+  namespace           = "AWS/SQS"
+  metric_name         = "ApproximateNumberOfMessagesVisible"
+  comparison_operator = "GreaterThanThreshold"
+  threshold           = var.threshold
+  dimensions          = { QueueName = var.queue_name }
+}
+`,
+			},
+			issues: []issue{{
+				Message: "threshold 60000 exceeds the SLA depth 5000 msg/s × 10 s = 50000 messages (Little's law): when it fires, a message arriving behind 60000 messages already waits 60000 / 5000 = 12 s, over the 10 s SLA",
+				File:    "alarms/main.tf",
+				Start:   at(13, 3), End: at(13, 38),
+				Facts: facts("threshold", 60000, "arrival_rate", 5000, "sla_seconds", 10, "sla_max_depth", 50000, "wait_seconds", 12),
+			}},
+		},
+	})
+}

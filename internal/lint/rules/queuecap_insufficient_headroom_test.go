@@ -1,0 +1,97 @@
+package rules_test
+
+import "testing"
+
+func TestInsufficientHeadroom(t *testing.T) {
+	backlog := `"queuecap:arrival_rate" = 10000, "queuecap:max_backlog" = 5000000, "queuecap:rto_seconds" = 1800`
+	runRuleCases(t, "queuecap_insufficient_headroom", []ruleCase{
+		{
+			name:   "backlog not cleared within the RTO",
+			files:  map[string]string{"main.tf": tagged(backlog, "", "30")},
+			issues: []issue{{Message: "max_size 30 × 400 msg/s = 12000 msg/s leaves a surplus of 2000 msg/s over the declared arrival rate 10000 msg/s, which clears max_backlog 5000000 in 2500 s, more than rto_seconds 1800: the headroom formula ceil(10000 / 400 + 5000000 / (400 × 1800)) needs 32 consumers", Start: at(9, 3), End: at(9, 16), Facts: facts("arrival_rate", 10000, "effective_arrival_rate", 10000, "per_consumer_rate", 400, "max_consumers", 30, "capacity", 12000, "surplus", 2000, "max_backlog", 5000000, "rto_seconds", 1800, "drain_seconds", 2500, "required_consumers", 32)}},
+		},
+		{
+			name:  "the headroom formula's 32 consumers clear it",
+			files: map[string]string{"main.tf": tagged(backlog, "", "32")},
+		},
+		{
+			name:   "retries raise the consumers needed",
+			files:  map[string]string{"main.tf": tagged(backlog+`, "queuecap:retry_rate" = 0.1, "queuecap:avg_retries" = 2`, "", "32")},
+			issues: []issue{{Message: "max_size 32 × 400 msg/s = 12800 msg/s leaves a surplus of 800 msg/s over the effective arrival rate 10000 × (1 + 0.1 × 2) = 12000 msg/s, which clears max_backlog 5000000 in 6250 s, more than rto_seconds 1800: the headroom formula ceil(12000 / 400 + 5000000 / (400 × 1800)) needs 37 consumers", Start: at(9, 3), End: at(9, 16), Facts: facts("arrival_rate", 10000, "effective_arrival_rate", 12000, "per_consumer_rate", 400, "max_consumers", 32, "capacity", 12800, "surplus", 800, "max_backlog", 5000000, "rto_seconds", 1800, "drain_seconds", 6250, "required_consumers", 37)}},
+		},
+		{
+			name:   "below the default minimum headroom of 20 %",
+			files:  map[string]string{"main.tf": tagged(`"queuecap:arrival_rate" = 10000`, "", "26")},
+			issues: []issue{{Message: "max_size 26 × 400 msg/s = 10400 msg/s is only 4 % above the declared arrival rate 10000 msg/s, below the minimum headroom of 20 %: ceil(10000 × (1 + 0.2) / 400) = 30 consumers give it", Start: at(9, 3), End: at(9, 16), Facts: facts("arrival_rate", 10000, "effective_arrival_rate", 10000, "per_consumer_rate", 400, "max_consumers", 26, "capacity", 10400, "surplus", 400, "headroom", 0.04, "min_headroom", 0.2, "required_consumers", 30)}},
+		},
+		{
+			name:  "exactly the default minimum headroom",
+			files: map[string]string{"main.tf": tagged(`"queuecap:arrival_rate" = 10000`, "", "30")},
+		},
+		{
+			name:  "a declared min_headroom lowers the bar",
+			files: map[string]string{"main.tf": tagged(`"queuecap:arrival_rate" = 10000, "queuecap:min_headroom" = 0.04`, "", "26")},
+		},
+		{
+			name:   "a declared min_headroom raises the bar",
+			files:  map[string]string{"main.tf": tagged(`"queuecap:arrival_rate" = 10000, "queuecap:min_headroom" = 0.5`, "", "32")},
+			issues: []issue{{Message: "max_size 32 × 400 msg/s = 12800 msg/s is only 28 % above the declared arrival rate 10000 msg/s, below the minimum headroom of 50 %: ceil(10000 × (1 + 0.5) / 400) = 38 consumers give it", Start: at(9, 3), End: at(9, 16), Facts: facts("arrival_rate", 10000, "effective_arrival_rate", 10000, "per_consumer_rate", 400, "max_consumers", 32, "capacity", 12800, "surplus", 2800, "headroom", 0.28, "min_headroom", 0.5, "required_consumers", 38)}},
+		},
+		{
+			name:  "zero surplus is another rule's",
+			files: map[string]string{"main.tf": tagged(backlog, "", "25")},
+		},
+		{
+			name:  "max_backlog without rto_seconds",
+			files: map[string]string{"main.tf": tagged(`"queuecap:arrival_rate" = 10000, "queuecap:max_backlog" = 5000000`, "", "40")},
+			skips: []skip{{Reason: "max_backlog of aws_sqs_queue.orders is declared without rto_seconds, the time allowed to clear it", Line: 3}},
+		},
+		{
+			name:  "rto_seconds unknown before apply",
+			files: map[string]string{"main.tf": tagged(`"queuecap:arrival_rate" = 10000, "queuecap:max_backlog" = 5000000, "queuecap:rto_seconds" = var.rto`, `visibility_timeout_seconds = 60`, "30") + "variable \"rto\" {}\n"},
+			skips: []skip{{Reason: "rto_seconds of aws_sqs_queue.orders is not known before apply", Line: 3}},
+		},
+		{
+			name:  "max_size unknown before apply",
+			files: map[string]string{"main.tf": tagged(backlog, "", "var.size") + "variable \"size\" {\n  type = number\n}\n"},
+			skips: []skip{{Reason: "max_size of aws_autoscaling_group.workers is not known before apply", Line: 9}},
+		},
+		{
+			name: "declared in .queuecap.hcl",
+			files: map[string]string{"main.tf": `resource "aws_sqs_queue" "orders" {
+  name = "orders"
+}
+
+resource "aws_autoscaling_group" "workers" {
+  max_size = 30
+}
+`},
+			config: `queue "aws_sqs_queue.orders" {
+  arrival_rate      = 10000
+  per_consumer_rate = 400
+  max_backlog       = 5000000
+  rto_seconds       = 1800
+  consumer          = "aws_autoscaling_group.workers"
+}
+`,
+			issues: []issue{{Message: "max_size 30 × 400 msg/s = 12000 msg/s leaves a surplus of 2000 msg/s over the declared arrival rate 10000 msg/s, which clears max_backlog 5000000 in 2500 s, more than rto_seconds 1800: the headroom formula ceil(10000 / 400 + 5000000 / (400 × 1800)) needs 32 consumers", Start: at(6, 3), End: at(6, 16), Facts: facts("arrival_rate", 10000, "effective_arrival_rate", 10000, "per_consumer_rate", 400, "max_consumers", 30, "capacity", 12000, "surplus", 2000, "max_backlog", 5000000, "rto_seconds", 1800, "drain_seconds", 2500, "required_consumers", 32)}},
+		},
+		{
+			name: "tags win over the config file",
+			files: map[string]string{"main.tf": `resource "aws_sqs_queue" "orders" {
+  tags = { "queuecap:arrival_rate" = 10000 }
+}
+
+resource "aws_autoscaling_group" "workers" {
+  max_size = 30
+}
+`},
+			config: `queue "aws_sqs_queue.orders" {
+  arrival_rate      = 1
+  per_consumer_rate = 400
+  consumer          = "aws_autoscaling_group.workers"
+}
+`,
+		},
+	})
+}

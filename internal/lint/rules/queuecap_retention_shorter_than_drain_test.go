@@ -1,0 +1,64 @@
+package rules_test
+
+import "testing"
+
+func TestRetentionShorterThanDrain(t *testing.T) {
+	backlog := `"queuecap:arrival_rate" = 10000, "queuecap:max_backlog" = 3600000`
+	neverDrains := issue{
+		Message: "message_retention_seconds 345600 (the default) is finite but max_backlog 3600000 never drains: max_size 25 × 400 msg/s = 10000 msg/s leaves a surplus of 0 msg/s over the declared arrival rate 10000 msg/s, so every message of the backlog expires after 345600 s",
+		Start:   at(1, 1), End: at(1, 34),
+		Facts: facts("arrival_rate", 10000, "effective_arrival_rate", 10000, "per_consumer_rate", 400, "max_consumers", 25, "capacity", 10000, "surplus", 0, "max_backlog", 3600000, "message_retention_seconds", 345600),
+	}
+	runRuleCases(t, "queuecap_retention_shorter_than_drain", []ruleCase{
+		{
+			name:  "messages expire before the backlog drains",
+			files: map[string]string{"main.tf": tagged(backlog, "message_retention_seconds = 1200", "32")},
+			issues: []issue{{
+				Message: "message_retention_seconds 1200 is shorter than the 3600000 / (12800 − 10000) = 1285.71 s it takes max_size 32 × 400 msg/s = 12800 msg/s to drain max_backlog 3600000: messages expire during recovery",
+				Start:   at(4, 3), End: at(4, 35),
+				Facts: facts("arrival_rate", 10000, "effective_arrival_rate", 10000, "per_consumer_rate", 400, "max_consumers", 32, "capacity", 12800, "surplus", 2800, "max_backlog", 3600000, "message_retention_seconds", 1200, "drain_seconds", 1285.7142857142858),
+			}},
+		},
+		{
+			name:  "retention outlasts the drain",
+			files: map[string]string{"main.tf": tagged(backlog, "message_retention_seconds = 1800", "32")},
+		},
+		{
+			name:   "the default retention and a backlog that never drains",
+			files:  map[string]string{"main.tf": tagged(backlog, "", "25")},
+			issues: []issue{neverDrains},
+		},
+		{
+			name:   "retention set to null is the default",
+			files:  map[string]string{"main.tf": tagged(backlog, "message_retention_seconds = var.retention", "25") + "variable \"retention\" {\n  type    = number\n  default = null\n}\n"},
+			issues: []issue{neverDrains},
+		},
+		{
+			name:  "retention unknown before apply",
+			files: map[string]string{"main.tf": tagged(backlog, "message_retention_seconds = var.retention", "32") + "variable \"retention\" {\n  type = number\n}\n"},
+			skips: []skip{{Reason: "message_retention_seconds of aws_sqs_queue.orders is not known before apply", Line: 4}},
+		},
+		{
+			name:  "max_backlog unknown before apply",
+			files: map[string]string{"main.tf": tagged(`"queuecap:arrival_rate" = 10000, "queuecap:max_backlog" = var.backlog`, "message_retention_seconds = 1200", "32") + "variable \"backlog\" {}\n"},
+			skips: []skip{{Reason: "max_backlog of aws_sqs_queue.orders is not known before apply", Line: 3}},
+		},
+		{
+			name:  "no max_backlog declared",
+			files: map[string]string{"main.tf": tagged(`"queuecap:arrival_rate" = 10000`, "message_retention_seconds = 60", "25")},
+		},
+		{
+			name:  "max_backlog from .queuecap.hcl",
+			files: map[string]string{"main.tf": tagged(`"queuecap:arrival_rate" = 10000`, "message_retention_seconds = 1200", "32")},
+			config: `queue "aws_sqs_queue.orders" {
+  max_backlog = 3600000
+}
+`,
+			issues: []issue{{
+				Message: "message_retention_seconds 1200 is shorter than the 3600000 / (12800 − 10000) = 1285.71 s it takes max_size 32 × 400 msg/s = 12800 msg/s to drain max_backlog 3600000: messages expire during recovery",
+				Start:   at(4, 3), End: at(4, 35),
+				Facts: facts("arrival_rate", 10000, "effective_arrival_rate", 10000, "per_consumer_rate", 400, "max_consumers", 32, "capacity", 12800, "surplus", 2800, "max_backlog", 3600000, "message_retention_seconds", 1200, "drain_seconds", 1285.7142857142858),
+			}},
+		},
+	})
+}

@@ -1,0 +1,132 @@
+package rules_test
+
+import (
+	"fmt"
+	"testing"
+)
+
+// lambdaConsumer is a queue consumed by a Lambda function through an event
+// source mapping: the queue's visibility on line 3, the function's timeout
+// on line 8, the mapping's function_name on line 13.
+func lambdaConsumer(visibility, timeout, functionName string) string {
+	return fmt.Sprintf(`resource "aws_sqs_queue" "orders" {
+  name = "orders"
+  %s
+}
+
+resource "aws_lambda_function" "worker" {
+  function_name = "worker"
+  %s
+}
+
+resource "aws_lambda_event_source_mapping" "orders" {
+  event_source_arn = aws_sqs_queue.orders.arn
+  function_name    = %s
+}
+`, visibility, timeout, functionName)
+}
+
+const redelivery = ": a message still being processed becomes visible again and is delivered a second time, raising the effective arrival rate"
+
+func TestVisibilityTimeoutTooShort(t *testing.T) {
+	ref := "aws_lambda_function.worker.function_name"
+	runRuleCases(t, "queuecap_visibility_timeout_too_short", []ruleCase{
+		{
+			name:  "visibility under six function timeouts",
+			files: map[string]string{"main.tf": lambdaConsumer("visibility_timeout_seconds = 60", "timeout = 30", ref)},
+			issues: []issue{{
+				Message: "visibility_timeout_seconds 60 is under 6 × the timeout 30 s of aws_lambda_function.worker = 180 s" + redelivery,
+				Start:   at(3, 3), End: at(3, 34),
+				Facts: facts("visibility_timeout_seconds", 60, "function_timeout_seconds", 30, "required_visibility_timeout_seconds", 180),
+			}},
+		},
+		{
+			name:  "six function timeouts",
+			files: map[string]string{"main.tf": lambdaConsumer("visibility_timeout_seconds = 180", "timeout = 30", ref)},
+		},
+		{
+			name:  "the default visibility timeout",
+			files: map[string]string{"main.tf": lambdaConsumer("", "timeout = 10", ref)},
+			issues: []issue{{
+				Message: "visibility_timeout_seconds 30 (the default) is under 6 × the timeout 10 s of aws_lambda_function.worker = 60 s" + redelivery,
+				Start:   at(1, 1), End: at(1, 34),
+				Facts: facts("visibility_timeout_seconds", 30, "function_timeout_seconds", 10, "required_visibility_timeout_seconds", 60),
+			}},
+		},
+		{
+			name:  "the default function timeout",
+			files: map[string]string{"main.tf": lambdaConsumer("visibility_timeout_seconds = 10", "", ref)},
+			issues: []issue{{
+				Message: "visibility_timeout_seconds 10 is under 6 × the timeout 3 s (the default) of aws_lambda_function.worker = 18 s" + redelivery,
+				Start:   at(3, 3), End: at(3, 34),
+				Facts: facts("visibility_timeout_seconds", 10, "function_timeout_seconds", 3, "required_visibility_timeout_seconds", 18),
+			}},
+		},
+		{
+			name:  "both defaults are fine",
+			files: map[string]string{"main.tf": lambdaConsumer("", "", ref)},
+		},
+		{
+			name:  "function named by its ARN",
+			files: map[string]string{"main.tf": lambdaConsumer("visibility_timeout_seconds = 60", "timeout = 30", `"arn:aws:lambda:eu-west-1:123456789012:function:worker"`)},
+			issues: []issue{{
+				Message: "visibility_timeout_seconds 60 is under 6 × the timeout 30 s of aws_lambda_function.worker = 180 s" + redelivery,
+				Start:   at(3, 3), End: at(3, 34),
+				Facts: facts("visibility_timeout_seconds", 60, "function_timeout_seconds", 30, "required_visibility_timeout_seconds", 180),
+			}},
+		},
+		{
+			name:  "a function the configuration does not define",
+			files: map[string]string{"main.tf": lambdaConsumer("visibility_timeout_seconds = 60", "timeout = 30", `"someone-elses-function"`)},
+		},
+		{
+			name:  "a disabled mapping consumes nothing",
+			files: map[string]string{"main.tf": lambdaConsumer("visibility_timeout_seconds = 60", "timeout = 30", ref+"\n  enabled          = false")},
+		},
+		{
+			name:  "function timeout unknown before apply",
+			files: map[string]string{"main.tf": lambdaConsumer("visibility_timeout_seconds = 60", "timeout = var.timeout", ref) + "variable \"timeout\" {\n  type = number\n}\n"},
+			skips: []skip{{Reason: "timeout of aws_lambda_function.worker is not known before apply", Line: 8}},
+		},
+		{
+			name:  "visibility unknown before apply",
+			files: map[string]string{"main.tf": lambdaConsumer("visibility_timeout_seconds = var.visibility", "timeout = 30", ref) + "variable \"visibility\" {\n  type = number\n}\n"},
+			skips: []skip{{Reason: "visibility_timeout_seconds of aws_sqs_queue.orders is not known before apply", Line: 3}},
+		},
+		{
+			name: "mapping inside a module, queue ARN passed in",
+			files: map[string]string{
+				"main.tf": `resource "aws_sqs_queue" "orders" {
+  visibility_timeout_seconds = 60
+}
+
+module "consumer" {
+  source    = "./consumer"
+  queue_arn = aws_sqs_queue.orders.arn
+  timeout   = 15
+}
+`,
+				"consumer/main.tf": `variable "queue_arn" {}
+variable "timeout" {
+  type = number
+}
+
+resource "aws_lambda_function" "this" {
+  function_name = "consumer"
+  timeout       = var.timeout
+}
+
+resource "aws_lambda_event_source_mapping" "this" {
+  event_source_arn = var.queue_arn
+  function_name    = aws_lambda_function.this.arn
+}
+`,
+			},
+			issues: []issue{{
+				Message: "visibility_timeout_seconds 60 is under 6 × the timeout 15 s of module.consumer.aws_lambda_function.this = 90 s" + redelivery,
+				Start:   at(2, 3), End: at(2, 34),
+				Facts: facts("visibility_timeout_seconds", 60, "function_timeout_seconds", 15, "required_visibility_timeout_seconds", 90),
+			}},
+		},
+	})
+}

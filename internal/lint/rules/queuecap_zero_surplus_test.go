@@ -1,0 +1,338 @@
+package rules_test
+
+import (
+	"fmt"
+	"testing"
+)
+
+// asgWorkers is a queue declaring its arrival rate in tags and an auto
+// scaling group declaring μ and its queue in `tag {}` blocks.
+func asgWorkers(arrival, maxSize string) string {
+	return fmt.Sprintf(`resource "aws_sqs_queue" "orders" {
+  name = "orders"
+  tags = {
+    "queuecap:arrival_rate" = "%s"
+  }
+}
+
+resource "aws_autoscaling_group" "workers" {
+  name     = "workers"
+  min_size = 1
+  max_size = %s
+
+  tag {
+    key                 = "queuecap:per_consumer_rate"
+    value               = "400"
+    propagate_at_launch = false
+  }
+  tag {
+    key                 = "queuecap:queue"
+    value               = "aws_sqs_queue.orders"
+    propagate_at_launch = false
+  }
+}
+`, arrival, maxSize)
+}
+
+// ecsWorkers is an ECS service scaled by an Application Auto Scaling
+// target; the target carries the rates and the queue in its tags map and
+// a step policy reaches it through resource_id.
+func ecsWorkers(maxCapacity string) string {
+	return fmt.Sprintf(`resource "aws_sqs_queue" "jobs" {
+  name = "jobs"
+  tags = { "queuecap:arrival_rate" = 1200 }
+  redrive_policy = jsonencode({ deadLetterTargetArn = "arn:aws:sqs:eu-west-1:1:jobs-dlq", maxReceiveCount = 5 })
+}
+
+resource "aws_ecs_service" "worker" {
+  name          = "worker"
+  cluster       = "main"
+  desired_count = 2
+}
+
+resource "aws_appautoscaling_target" "worker" {
+  service_namespace  = "ecs"
+  scalable_dimension = "ecs:service:DesiredCount"
+  resource_id        = "service/main/${aws_ecs_service.worker.name}"
+  min_capacity       = 1
+  max_capacity       = %s
+  tags = {
+    "queuecap:per_consumer_rate" = "100"
+    "queuecap:queue"             = "aws_sqs_queue.jobs"
+  }
+}
+`, maxCapacity)
+}
+
+func TestZeroSurplus(t *testing.T) {
+	zero := "max_size 25 × 400 msg/s = 10000 msg/s does not exceed the declared arrival rate 10000 msg/s: surplus 0 msg/s, any backlog never drains"
+	runRuleCases(t, "queuecap_zero_surplus", []ruleCase{
+		{
+			name:   "asg tag blocks, the worked example",
+			files:  map[string]string{"main.tf": asgWorkers("10000", "25")},
+			issues: []issue{{Message: zero, Start: at(11, 3), End: at(11, 16), Facts: facts("arrival_rate", 10000, "effective_arrival_rate", 10000, "per_consumer_rate", 400, "max_consumers", 25, "capacity", 10000, "surplus", 0)}},
+		},
+		{
+			name:  "asg with headroom",
+			files: map[string]string{"main.tf": asgWorkers("10000", "32")},
+		},
+		{
+			name:   "negative surplus",
+			files:  map[string]string{"main.tf": asgWorkers("10000", "20")},
+			issues: []issue{{Message: "max_size 20 × 400 msg/s = 8000 msg/s does not exceed the declared arrival rate 10000 msg/s: surplus -2000 msg/s, any backlog never drains", Start: at(11, 3), End: at(11, 16), Facts: facts("arrival_rate", 10000, "effective_arrival_rate", 10000, "per_consumer_rate", 400, "max_consumers", 20, "capacity", 8000, "surplus", -2000)}},
+		},
+		{
+			name:  "max_size unknown before apply",
+			files: map[string]string{"main.tf": asgWorkers("10000", "var.max_size") + "\nvariable \"max_size\" {\n  type = number\n}\n"},
+			skips: []skip{{Reason: "max_size of aws_autoscaling_group.workers is not known before apply", Line: 11}},
+		},
+		{
+			name:   "max_size from a variable default, a tfvars file and --var",
+			files:  map[string]string{"main.tf": asgWorkers("10000", "var.max_size") + "\nvariable \"max_size\" {\n  type    = number\n  default = 40\n}\n", "terraform.tfvars": "max_size = 30\n"},
+			vars:   []string{"max_size=25"},
+			issues: []issue{{Message: zero, Start: at(11, 3), End: at(11, 26), Facts: facts("arrival_rate", 10000, "effective_arrival_rate", 10000, "per_consumer_rate", 400, "max_consumers", 25, "capacity", 10000, "surplus", 0)}},
+		},
+		{
+			name:  "arrival rate unknown before apply",
+			files: map[string]string{"main.tf": asgWorkers("${var.rate}", "25") + "\nvariable \"rate\" {}\n"},
+			skips: []skip{{Reason: "arrival_rate of aws_sqs_queue.orders is not known before apply", Line: 3}},
+		},
+		{
+			name: "arithmetic in locals and functions",
+			files: map[string]string{"main.tf": asgWorkers("${local.rate}", "min(local.cap, 100)") + `
+locals {
+  rate = 4 * 2500
+  cap  = ceil(local.rate / 400)
+}
+`},
+			issues: []issue{{Message: zero, Start: at(11, 3), End: at(11, 33), Facts: facts("arrival_rate", 10000, "effective_arrival_rate", 10000, "per_consumer_rate", 400, "max_consumers", 25, "capacity", 10000, "surplus", 0)}},
+		},
+		{
+			name: "retries raise the effective arrival rate",
+			files: map[string]string{"main.tf": `resource "aws_sqs_queue" "orders" {
+  name = "orders"
+  tags = {
+    "queuecap:arrival_rate" = 8000
+    "queuecap:retry_rate"   = 0.25
+    "queuecap:avg_retries"  = 1
+  }
+}
+
+resource "aws_lambda_function" "worker" {
+  function_name                  = "worker"
+  reserved_concurrent_executions = 25
+  tags = {
+    "queuecap:per_consumer_rate" = 400
+  }
+}
+
+resource "aws_lambda_event_source_mapping" "orders" {
+  event_source_arn = aws_sqs_queue.orders.arn
+  function_name    = aws_lambda_function.worker.arn
+}
+`},
+			issues: []issue{{Message: "reserved_concurrent_executions 25 × 400 msg/s = 10000 msg/s does not exceed the effective arrival rate 8000 × (1 + 0.25 × 1) = 10000 msg/s: surplus 0 msg/s, any backlog never drains", Start: at(12, 3), End: at(12, 38), Facts: facts("arrival_rate", 8000, "effective_arrival_rate", 10000, "per_consumer_rate", 400, "max_consumers", 25, "capacity", 10000, "surplus", 0)}},
+		},
+		{
+			name: "lambda event source mapping maximum_concurrency bounds the fleet",
+			files: map[string]string{"main.tf": `resource "aws_sqs_queue" "orders" {
+  tags = { "queuecap:arrival_rate" = 500 }
+}
+
+resource "aws_lambda_function" "worker" {
+  function_name                  = "worker"
+  reserved_concurrent_executions = 100
+  tags                           = { "queuecap:per_consumer_rate" = 10 }
+}
+
+resource "aws_lambda_event_source_mapping" "orders" {
+  event_source_arn = aws_sqs_queue.orders.arn
+  function_name    = "arn:aws:lambda:eu-west-1:123456789012:function:worker"
+  scaling_config {
+    maximum_concurrency = 50
+  }
+}
+`},
+			issues: []issue{{Message: "maximum_concurrency 50 × 10 msg/s = 500 msg/s does not exceed the declared arrival rate 500 msg/s: surplus 0 msg/s, any backlog never drains", Start: at(15, 5), End: at(15, 29), Facts: facts("arrival_rate", 500, "effective_arrival_rate", 500, "per_consumer_rate", 10, "max_consumers", 50, "capacity", 500, "surplus", 0)}},
+		},
+		{
+			name:   "ecs service through an appautoscaling target's tags",
+			files:  map[string]string{"main.tf": ecsWorkers("12")},
+			issues: []issue{{Message: "max_capacity 12 × 100 msg/s = 1200 msg/s does not exceed the declared arrival rate 1200 msg/s: surplus 0 msg/s, any backlog never drains", Start: at(18, 3), End: at(18, 26), Facts: facts("arrival_rate", 1200, "effective_arrival_rate", 1200, "per_consumer_rate", 100, "max_consumers", 12, "capacity", 1200, "surplus", 0)}},
+		},
+		{
+			name:  "ecs service with room",
+			files: map[string]string{"main.tf": ecsWorkers("16")},
+		},
+		{
+			name: "ecs desired_count without a scaling target, tags on the service",
+			files: map[string]string{"main.tf": `resource "aws_sqs_queue" "jobs" {
+  tags = { "queuecap:arrival_rate" = 90 }
+}
+
+resource "aws_ecs_service" "worker" {
+  name          = "worker"
+  desired_count = 3
+  tags = {
+    "queuecap:per_consumer_rate" = 30
+    "queuecap:queue"             = "aws_sqs_queue.jobs"
+  }
+}
+`},
+			issues: []issue{{Message: "desired_count 3 × 30 msg/s = 90 msg/s does not exceed the declared arrival rate 90 msg/s: surplus 0 msg/s, any backlog never drains", Start: at(7, 3), End: at(7, 20), Facts: facts("arrival_rate", 90, "effective_arrival_rate", 90, "per_consumer_rate", 30, "max_consumers", 3, "capacity", 90, "surplus", 0)}},
+		},
+		{
+			name: "rates and consumer declared in .queuecap.hcl",
+			files: map[string]string{"main.tf": `resource "aws_sqs_queue" "orders" {
+  name = "orders"
+}
+
+resource "aws_autoscaling_group" "workers" {
+  max_size = 10
+}
+`},
+			config: `queue "aws_sqs_queue.orders" {
+  arrival_rate      = 4000
+  per_consumer_rate = 200
+  consumer          = "aws_autoscaling_group.workers"
+}
+`,
+			issues: []issue{{Message: "max_size 10 × 200 msg/s = 2000 msg/s does not exceed the declared arrival rate 4000 msg/s: surplus -2000 msg/s, any backlog never drains", Start: at(6, 3), End: at(6, 16), Facts: facts("arrival_rate", 4000, "effective_arrival_rate", 4000, "per_consumer_rate", 200, "max_consumers", 10, "capacity", 2000, "surplus", -2000)}},
+		},
+		{
+			name: "fleet sized from a queuecap_consumers data source",
+			files: map[string]string{"main.tf": `data "queuecap_consumers" "orders" {
+  arrival_rate      = 10000
+  per_consumer_rate = 400
+}
+
+resource "aws_sqs_queue" "orders" {
+  name = "orders"
+}
+
+resource "aws_autoscaling_group" "workers" {
+  max_size = data.queuecap_consumers.orders.steady_state_consumers
+  tag {
+    key                 = "queuecap:queue"
+    value               = "aws_sqs_queue.orders"
+    propagate_at_launch = false
+  }
+}
+`},
+			issues: []issue{{Message: zero, Start: at(11, 3), End: at(11, 67), Facts: facts("arrival_rate", 10000, "effective_arrival_rate", 10000, "per_consumer_rate", 400, "max_consumers", 25, "capacity", 10000, "surplus", 0)}},
+		},
+		{
+			name: "fleet sized to required_consumers has a surplus",
+			files: map[string]string{"main.tf": `data "queuecap_consumers" "orders" {
+  arrival_rate      = 10000
+  per_consumer_rate = 400
+  max_backlog       = 5000000
+  rto_seconds       = 1800
+}
+
+resource "aws_sqs_queue" "orders" {
+  name = "orders"
+}
+
+resource "aws_autoscaling_group" "workers" {
+  max_size = data.queuecap_consumers.orders.required_consumers
+  tag {
+    key                 = "queuecap:queue"
+    value               = "aws_sqs_queue.orders"
+    propagate_at_launch = false
+  }
+}
+`},
+		},
+		{
+			name: "two fleets on one queue",
+			files: map[string]string{"main.tf": `resource "aws_sqs_queue" "orders" {
+  tags = {
+    "queuecap:arrival_rate"      = 10000
+    "queuecap:per_consumer_rate" = 400
+  }
+}
+
+resource "aws_autoscaling_group" "a" {
+  max_size = 10
+}
+
+resource "aws_autoscaling_group" "b" {
+  max_size = 15
+  tag {
+    key                 = "queuecap:queue"
+    value               = "aws_sqs_queue.orders"
+    propagate_at_launch = true
+  }
+}
+`},
+			config: `queue "aws_sqs_queue.orders" {
+  consumer = "aws_autoscaling_group.a"
+}
+`,
+			issues: []issue{{Message: "aws_autoscaling_group.b max_size 15 × 400 msg/s + aws_autoscaling_group.a max_size 10 × 400 msg/s = 10000 msg/s does not exceed the declared arrival rate 10000 msg/s: surplus 0 msg/s, any backlog never drains", Start: at(1, 1), End: at(1, 34), Facts: facts("arrival_rate", 10000, "effective_arrival_rate", 10000, "max_consumers", 25, "capacity", 10000, "surplus", 0)}},
+		},
+		{
+			name: "the config's consumer is one fleet of two",
+			files: map[string]string{"main.tf": `resource "aws_sqs_queue" "orders" {
+  tags = {
+    "queuecap:arrival_rate"      = 10000
+    "queuecap:per_consumer_rate" = 400
+  }
+}
+
+resource "aws_autoscaling_group" "a" {
+  max_size = 10
+}
+
+resource "aws_autoscaling_group" "b" {
+  max_size = 15
+}
+`},
+			config: `queue "aws_sqs_queue.orders" {
+  consumer = "aws_autoscaling_group.a"
+}
+`,
+			issues: []issue{{Message: "max_size 10 × 400 msg/s = 4000 msg/s does not exceed the declared arrival rate 10000 msg/s: surplus -6000 msg/s, any backlog never drains", Start: at(9, 3), End: at(9, 16), Facts: facts("arrival_rate", 10000, "effective_arrival_rate", 10000, "per_consumer_rate", 400, "max_consumers", 10, "capacity", 4000, "surplus", -6000)}},
+		},
+		{
+			name: "no consumer, nothing to check",
+			files: map[string]string{"main.tf": `resource "aws_sqs_queue" "orders" {
+  tags = { "queuecap:arrival_rate" = 10000 }
+}
+`},
+		},
+		{
+			name: "per_consumer_rate not declared",
+			files: map[string]string{"main.tf": `resource "aws_sqs_queue" "orders" {
+  tags = { "queuecap:arrival_rate" = 10000 }
+}
+
+resource "aws_autoscaling_group" "workers" {
+  max_size = 10
+  tag {
+    key                 = "queuecap:queue"
+    value               = "aws_sqs_queue.orders"
+    propagate_at_launch = true
+  }
+}
+`},
+			skips: []skip{{Reason: "per_consumer_rate is not declared for aws_autoscaling_group.workers (tag queuecap:per_consumer_rate, a queue block in .queuecap.hcl, or a queuecap data source)", Line: 5}},
+		},
+		{
+			name: "count = 0 creates no fleet",
+			files: map[string]string{"main.tf": asgWorkers("10000", "25") + `
+resource "aws_autoscaling_group" "spare" {
+  count    = 0
+  max_size = 1
+  tag {
+    key                 = "queuecap:queue"
+    value               = "aws_sqs_queue.orders"
+    propagate_at_launch = true
+  }
+}
+`},
+			issues: []issue{{Message: zero, Start: at(11, 3), End: at(11, 16), Facts: facts("arrival_rate", 10000, "effective_arrival_rate", 10000, "per_consumer_rate", 400, "max_consumers", 25, "capacity", 10000, "surplus", 0)}},
+		},
+	})
+}

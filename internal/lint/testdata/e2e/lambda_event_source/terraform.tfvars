@@ -1,0 +1,1 @@
+resizer_timeout_seconds = 45
