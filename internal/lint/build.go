@@ -30,6 +30,12 @@ type builder struct {
 	mappingRefs map[*EventSourceMapping][2]cty.Value
 	redrives    []redriveRef
 	interesting map[*Module]bool
+	// dataArgs is the root instance's record of evaluated queuecap data
+	// sources' arguments.
+	dataArgs map[string]Rates
+	// configMatched records the .queuecap.hcl queue blocks whose queue
+	// (and consumer, if named) exist in this root module.
+	configMatched map[string]bool
 }
 
 type redriveRef struct {
@@ -43,7 +49,7 @@ func newBuilder(dir string, cfg *Config) *builder {
 		queues: map[string]*Queue{}, fleets: map[string]*Fleet{}, targets: map[string]*scalingTarget{}, policies: map[string]*Policy{},
 		policyRefs: map[*Policy]cty.Value{}, alarmDims: map[*Alarm][]cty.Value{}, alarmActs: map[*Alarm]cty.Value{},
 		policyDims: map[*Policy][]cty.Value{}, mappingRefs: map[*EventSourceMapping][2]cty.Value{},
-		interesting: map[*Module]bool{},
+		interesting: map[*Module]bool{}, configMatched: map[string]bool{},
 	}
 }
 
@@ -137,7 +143,7 @@ func evalNum(in *instance, n *node, name string) Num {
 		return Num{} // null is Terraform's way of leaving an argument unset
 	}
 	f, ok := number(v)
-	return Num{V: f, Set: true, Known: ok, Range: a.Range, From: name}
+	return Num{V: f, Set: true, Known: ok, Range: a.Range, From: name, origins: origins(v)}
 }
 
 // exists is false for a resource whose count is known to be 0 or whose
@@ -283,9 +289,7 @@ func (b *builder) addFleet(in *instance, addr string, r *Resource, n *node) {
 	if tags.queue != "" {
 		f.QueueAddr = resolveAddr(in, tags.queue)
 	}
-	if a := n.attrs[f.SizeAttr]; a != nil {
-		f.Rates.merge(b.dataSourceRates(in, in.eval(a.Expr)))
-	}
+	f.Rates.merge(b.dataSourceRates(f.MaxSize))
 	b.fleets[addr] = f
 	b.model.Fleets = append(b.model.Fleets, f)
 }
@@ -300,11 +304,11 @@ func resolveAddr(in *instance, addr string) string {
 }
 
 // dataSourceRates are the arguments of the queuecap_consumers or
-// queuecap_drain data sources a value was computed from.
-func (b *builder) dataSourceRates(in *instance, v cty.Value) Rates {
+// queuecap_drain data sources a fleet's size was computed from.
+func (b *builder) dataSourceRates(size Num) Rates {
 	var out Rates
-	for _, o := range origins(v) {
-		if r, ok := in.root.dataArgs[o]; ok {
+	for _, o := range size.origins {
+		if r, ok := b.dataArgs[o]; ok {
 			out.merge(r)
 		}
 	}

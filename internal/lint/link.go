@@ -31,7 +31,11 @@ func (b *builder) link() {
 			}
 		}
 		if len(out) == 0 {
-			out = queuesByName[knownString(v)]
+			name := knownString(v)
+			if strings.HasPrefix(name, "arn:") {
+				name = name[strings.LastIndex(name, ":")+1:] // arn:aws:sqs:region:account:name
+			}
+			out = queuesByName[name]
 		}
 		return out
 	}
@@ -58,6 +62,7 @@ func (b *builder) link() {
 		f.marks = append(f.marks, t.addr)
 		if t.maxCap.Set {
 			f.MaxSize, f.SizeAttr = t.maxCap, "max_capacity"
+			f.Rates.merge(b.dataSourceRates(t.maxCap))
 		}
 		f.Rates.merge(t.rates)
 		if f.QueueAddr == "" {
@@ -104,15 +109,13 @@ func (b *builder) link() {
 		}
 		m.Function = b.fleetFor(refs[1], fleetsByName)
 		if m.Function == nil {
-			// function_name also accepts an ARN or a qualified name.
-			name := knownString(refs[1])
-			name = name[strings.LastIndex(name, ":")+1:]
-			m.Function = fleetsByName[string(FleetLambda)+"/"+name]
+			m.Function = fleetsByName[string(FleetLambda)+"/"+lambdaFunctionName(knownString(refs[1]))]
 		}
 		if m.Function != nil && m.Function.Kind == FleetLambda {
 			m.Function.Mappings = append(m.Function.Mappings, m)
 			if m.MaximumConcurrency.Set {
 				m.Function.MaxSize, m.Function.SizeAttr = m.MaximumConcurrency, "maximum_concurrency"
+				m.Function.Rates.merge(b.dataSourceRates(m.MaximumConcurrency))
 			}
 			consume(m.Queue, m.Function)
 		}
@@ -129,6 +132,7 @@ func (b *builder) link() {
 			continue
 		}
 		q.Rates.merge(qc.Rates)
+		b.configMatched[addr] = qc.Consumer == "" || b.fleets[qc.Consumer] != nil
 		if qc.Consumer != "" {
 			consume(q, b.fleets[qc.Consumer])
 		}
@@ -232,4 +236,15 @@ func sortedValues[V any](m map[string]V) []V {
 		out = append(out, m[k])
 	}
 	return out
+}
+
+// lambdaFunctionName reads the function name out of the forms
+// function_name accepts: a name, a name with a qualifier (name:alias), a
+// partial ARN (account:function:name) or a full ARN, qualified or not.
+func lambdaFunctionName(s string) string {
+	parts := strings.Split(s, ":")
+	if i := slices.Index(parts, "function"); i >= 0 && i+1 < len(parts) {
+		return parts[i+1]
+	}
+	return parts[0]
 }

@@ -16,6 +16,9 @@ type Num struct {
 	Known bool
 	Range hcl.Range
 	From  string
+	// origins are the resources and data sources the value was derived
+	// from: a size computed by a queuecap data source declares its rates.
+	origins []string
 }
 
 func knownNum(v float64, rng hcl.Range, from string) Num {

@@ -120,6 +120,7 @@ func Run(opts Options) (*Result, error) {
 		}
 		res.Skipped = append(res.Skipped, out.skips...)
 	}
+	res.Skipped = append(res.Skipped, unmatchedConfig(opts.Config, outs)...)
 	for _, d := range l.errs {
 		res.Errors = append(res.Errors, diagEntry(d))
 	}
@@ -129,9 +130,10 @@ func Run(opts Options) (*Result, error) {
 }
 
 type rootResult struct {
-	issues []Issue
-	skips  []Skip
-	errors []ErrorEntry
+	issues        []Issue
+	skips         []Skip
+	errors        []ErrorEntry
+	configMatched map[string]bool
 }
 
 func lintRoot(l *loader, dir string, opts Options, cliVars map[string]string, active []activeRule) (out rootResult) {
@@ -152,8 +154,11 @@ func lintRoot(l *loader, dir string, opts Options, cliVars map[string]string, ac
 		out.errors = append(out.errors, diagEntry(d))
 	}
 	b := newBuilder(dir, opts.Config)
-	b.walk(newInstance(mod, "", nil, vars))
+	root := newInstance(mod, "", nil, vars)
+	b.dataArgs = root.dataArgs
+	b.walk(root)
 	b.link()
+	out.configMatched = b.configMatched
 	for _, a := range active {
 		r := &reporter{rule: a.rule, severity: a.severity}
 		a.rule.Check(b.model, r)
@@ -317,4 +322,26 @@ func dedupeErrors(errs []ErrorEntry) []ErrorEntry {
 		}
 	}
 	return out
+}
+
+// unmatchedConfig reports .queuecap.hcl queue blocks that name a queue, or
+// a consumer, found in none of the linted root modules: a mistyped address
+// would otherwise silently turn checks off.
+func unmatchedConfig(cfg *Config, outs []rootResult) []Skip {
+	if len(outs) == 0 {
+		return nil
+	}
+	var skips []Skip
+	for _, addr := range sortedKeys(cfg.Queues) {
+		qc := cfg.Queues[addr]
+		if slices.ContainsFunc(outs, func(o rootResult) bool { return o.configMatched[addr] }) {
+			continue
+		}
+		reason := fmt.Sprintf("queue block %q matches no aws_sqs_queue in the linted configuration", addr)
+		if slices.ContainsFunc(outs, func(o rootResult) bool { _, found := o.configMatched[addr]; return found }) {
+			reason = fmt.Sprintf("queue block %q names consumer %q, which matches no fleet in the linted configuration", addr, qc.Consumer)
+		}
+		skips = append(skips, Skip{Rule: "config", Range: toRange(qc.Range), Reason: reason})
+	}
+	return skips
 }

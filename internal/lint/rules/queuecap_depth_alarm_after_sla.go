@@ -51,8 +51,8 @@ func (depthAlarmAfterSLA) Check(m *lint.Model, r lint.Reporter) {
 		if err != nil {
 			continue
 		}
-		r.Report(a.Threshold.Range, fmt.Sprintf("threshold %s exceeds the SLA depth %s msg/s × %s s = %s messages (Little's law): when it fires, a message arriving behind %s messages already waits %s / %s = %s s, over the %s s SLA",
-			num(a.Threshold.V), num(lambda.V), num(sla.V), num(depth), num(a.Threshold.V), num(a.Threshold.V), num(lambda.V), num(wait), num(sla.V)),
+		r.Report(a.Threshold.Range, fmt.Sprintf("threshold %s exceeds the SLA depth %s msg/s × %s s = %s (Little's law): when it fires, a message arriving behind %s already waits %s / %s = %s s, over the %s s SLA",
+			num(a.Threshold.V), num(lambda.V), num(sla.V), messages(depth), messages(a.Threshold.V), num(a.Threshold.V), num(lambda.V), num(wait), num(sla.V)),
 			fact("threshold", a.Threshold.V), fact("arrival_rate", lambda.V), fact("sla_seconds", sla.V), fact("sla_max_depth", depth), fact("wait_seconds", wait))
 	}
 }

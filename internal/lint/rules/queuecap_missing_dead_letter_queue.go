@@ -40,8 +40,12 @@ func (missingDeadLetterQueue) Check(m *lint.Model, r lint.Reporter) {
 			continue
 		}
 		perDay := secondsPerDay / vis.V
-		r.Report(q.DefRange, fmt.Sprintf("%s is consumed by %s but has no redrive_policy: a message that always fails is received again every %s s (visibility_timeout_seconds), %s / %s = %s times a day, until retention drops it",
-			q.Addr, consumer, num(vis.V), num(secondsPerDay), num(vis.V), num(perDay)),
+		visText := "visibility_timeout_seconds"
+		if vis.From != "visibility_timeout_seconds" {
+			visText += ", the default"
+		}
+		r.Report(q.DefRange, fmt.Sprintf("%s is consumed by %s but has no redrive_policy: a message that always fails is received again every %s s (%s), %s / %s = %s times a day, until retention drops it",
+			q.Addr, consumer, num(vis.V), visText, num(secondsPerDay), num(vis.V), num(perDay)),
 			fact("visibility_timeout_seconds", vis.V), fact("receives_per_day", perDay))
 	}
 }

@@ -5,7 +5,7 @@ import "testing"
 func TestMissingDeadLetterQueue(t *testing.T) {
 	ref := "aws_lambda_function.worker.function_name"
 	flagged := issue{
-		Message: "aws_sqs_queue.orders is consumed by aws_lambda_function.worker but has no redrive_policy: a message that always fails is received again every 30 s (visibility_timeout_seconds), 86400 / 30 = 2880 times a day, until retention drops it",
+		Message: "aws_sqs_queue.orders is consumed by aws_lambda_function.worker but has no redrive_policy: a message that always fails is received again every 30 s (visibility_timeout_seconds, the default), 86400 / 30 = 2880 times a day, until retention drops it",
 		Start:   at(1, 1), End: at(1, 34),
 		Facts: facts("visibility_timeout_seconds", 30, "receives_per_day", 2880),
 	}
@@ -131,7 +131,7 @@ resource "aws_lambda_event_source_mapping" "audit" {
 }
 `},
 			issues: []issue{{
-				Message: "aws_sqs_queue.orders is consumed by aws_lambda_function.worker and 1 more but has no redrive_policy: a message that always fails is received again every 30 s (visibility_timeout_seconds), 86400 / 30 = 2880 times a day, until retention drops it",
+				Message: "aws_sqs_queue.orders is consumed by aws_lambda_function.worker and 1 more but has no redrive_policy: a message that always fails is received again every 30 s (visibility_timeout_seconds, the default), 86400 / 30 = 2880 times a day, until retention drops it",
 				Start:   at(1, 1), End: at(1, 34),
 				Facts: facts("visibility_timeout_seconds", 30, "receives_per_day", 2880),
 			}},

@@ -2,6 +2,7 @@ package rules_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -69,6 +70,25 @@ func TestVisibilityTimeoutTooShort(t *testing.T) {
 		{
 			name:  "function named by its ARN",
 			files: map[string]string{"main.tf": lambdaConsumer("visibility_timeout_seconds = 60", "timeout = 30", `"arn:aws:lambda:eu-west-1:123456789012:function:worker"`)},
+			issues: []issue{{
+				Message: "visibility_timeout_seconds 60 is under 6 × the timeout 30 s of aws_lambda_function.worker = 180 s" + redelivery,
+				Start:   at(3, 3), End: at(3, 34),
+				Facts: facts("visibility_timeout_seconds", 60, "function_timeout_seconds", 30, "required_visibility_timeout_seconds", 180),
+			}},
+		},
+		{
+			name:  "function named by a qualified ARN",
+			files: map[string]string{"main.tf": lambdaConsumer("visibility_timeout_seconds = 60", "timeout = 30", `"arn:aws:lambda:eu-west-1:123456789012:function:worker:live"`)},
+			issues: []issue{{
+				Message: "visibility_timeout_seconds 60 is under 6 × the timeout 30 s of aws_lambda_function.worker = 180 s" + redelivery,
+				Start:   at(3, 3), End: at(3, 34),
+				Facts: facts("visibility_timeout_seconds", 60, "function_timeout_seconds", 30, "required_visibility_timeout_seconds", 180),
+			}},
+		},
+		{
+			name: "queue named by a literal ARN",
+			files: map[string]string{"main.tf": strings.Replace(lambdaConsumer("visibility_timeout_seconds = 60", "timeout = 30", `"worker"`),
+				"aws_sqs_queue.orders.arn", `"arn:aws:sqs:eu-west-1:123456789012:orders"`, 1)},
 			issues: []issue{{
 				Message: "visibility_timeout_seconds 60 is under 6 × the timeout 30 s of aws_lambda_function.worker = 180 s" + redelivery,
 				Start:   at(3, 3), End: at(3, 34),

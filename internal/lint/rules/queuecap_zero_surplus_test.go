@@ -222,6 +222,58 @@ resource "aws_autoscaling_group" "workers" {
 			issues: []issue{{Message: zero, Start: at(11, 3), End: at(11, 67), Facts: facts("arrival_rate", 10000, "effective_arrival_rate", 10000, "per_consumer_rate", 400, "max_consumers", 25, "capacity", 10000, "surplus", 0)}},
 		},
 		{
+			// The data source's arguments declare the rates wherever it
+			// sizes the fleet: here an Application Auto Scaling target.
+			name: "ECS target max_capacity from a queuecap_consumers data source",
+			files: map[string]string{"main.tf": `data "queuecap_consumers" "p" {
+  arrival_rate      = 1000
+  per_consumer_rate = 50
+}
+
+resource "aws_sqs_queue" "q" {
+  name = "payments"
+}
+
+resource "aws_ecs_service" "s" {
+  name = "payments"
+  tags = { "queuecap:queue" = "aws_sqs_queue.q" }
+}
+
+resource "aws_appautoscaling_target" "t" {
+  resource_id  = "service/main/${aws_ecs_service.s.name}"
+  max_capacity = data.queuecap_consumers.p.steady_state_consumers
+}
+`},
+			issues: []issue{{Message: "max_capacity 20 × 50 msg/s = 1000 msg/s does not exceed the declared arrival rate 1000 msg/s: surplus 0 msg/s, any backlog never drains",
+				Start: at(17, 3), End: at(17, 66), Facts: facts("arrival_rate", 1000, "effective_arrival_rate", 1000, "per_consumer_rate", 50, "max_consumers", 20, "capacity", 1000, "surplus", 0)}},
+		},
+		{
+			name: "event source mapping maximum_concurrency from a queuecap_consumers data source",
+			files: map[string]string{"main.tf": `data "queuecap_consumers" "n" {
+  arrival_rate      = 300
+  per_consumer_rate = 10
+}
+
+resource "aws_sqs_queue" "q" {
+  name = "notifications"
+}
+
+resource "aws_lambda_function" "f" {
+  function_name = "notify"
+}
+
+resource "aws_lambda_event_source_mapping" "m" {
+  event_source_arn = aws_sqs_queue.q.arn
+  function_name    = aws_lambda_function.f.function_name
+  scaling_config {
+    maximum_concurrency = data.queuecap_consumers.n.steady_state_consumers
+  }
+}
+`},
+			issues: []issue{{Message: "maximum_concurrency 30 × 10 msg/s = 300 msg/s does not exceed the declared arrival rate 300 msg/s: surplus 0 msg/s, any backlog never drains",
+				Start: at(18, 5), End: at(18, 75), Facts: facts("arrival_rate", 300, "effective_arrival_rate", 300, "per_consumer_rate", 10, "max_consumers", 30, "capacity", 300, "surplus", 0)}},
+		},
+		{
 			name: "fleet sized to required_consumers has a surplus",
 			files: map[string]string{"main.tf": `data "queuecap_consumers" "orders" {
   arrival_rate      = 10000

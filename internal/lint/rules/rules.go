@@ -54,10 +54,20 @@ func num(v float64) string {
 		return strconv.FormatFloat(v, 'f', 0, 64)
 	}
 	r := math.Round(v*100) / 100
-	if r == 0 {
-		return strconv.FormatFloat(v, 'g', 3, 64)
+	if r == 0 || r == math.Trunc(r) {
+		// Two decimals would hide the very difference a message is about:
+		// 60001 / 500 is 120.002 s, over a 120 s SLA, not "120 s".
+		return strconv.FormatFloat(v, 'g', 6, 64)
 	}
 	return strconv.FormatFloat(r, 'f', -1, 64)
+}
+
+// messages is a count of messages with its noun: "1 message", "5000 messages".
+func messages(v float64) string {
+	if v == 1 {
+		return "1 message"
+	}
+	return num(v) + " messages"
 }
 
 func percent(v float64) string { return num(v*100) + " %" }

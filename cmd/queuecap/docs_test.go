@@ -1,0 +1,111 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// docExample is a configuration in the docs and the output the docs say
+// `queuecap lint` prints for it.
+type docExample struct {
+	file     string
+	line     int
+	config   string
+	args     []string
+	stdout   string
+	exitCode int // -1 when the docs do not show it
+}
+
+// readDocExamples pairs every ```console block that runs `queuecap lint`
+// with the ```hcl block right before it (nothing but blank lines between),
+// its main.tf. Variants described in prose between the two are not run.
+func readDocExamples(t *testing.T, path string) []docExample {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var (
+		out              []docExample
+		lastHCL          string
+		fence, blockLine int
+		block            []string
+		info             string
+	)
+	sc := bufio.NewScanner(bytes.NewReader(src))
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Text()
+		if fence == 0 && strings.TrimSpace(line) != "" && !strings.HasPrefix(line, "```") {
+			lastHCL = "" // prose: the next console block is not this configuration's
+		}
+		if after, ok := strings.CutPrefix(line, "```"); ok {
+			if fence == 0 {
+				fence, blockLine, info, block = 1, n, after, nil
+				continue
+			}
+			fence = 0
+			switch {
+			case info == "hcl":
+				lastHCL = strings.Join(block, "\n") + "\n"
+			case info == "console" && lastHCL != "" && len(block) > 0 && strings.HasPrefix(block[0], "$ queuecap lint"):
+				ex := docExample{file: filepath.Base(path), line: blockLine, config: lastHCL, args: strings.Fields(block[0])[3:], exitCode: -1}
+				var stdout []string
+				for i := 1; i < len(block); i++ {
+					if block[i] == "$ echo $?" && i+1 < len(block) {
+						ex.exitCode, _ = strconv.Atoi(block[i+1])
+						break
+					}
+					stdout = append(stdout, block[i])
+				}
+				if len(stdout) > 0 {
+					ex.stdout = strings.Join(stdout, "\n") + "\n"
+				}
+				out = append(out, ex)
+			}
+			continue
+		}
+		if fence == 1 {
+			block = append(block, line)
+		}
+	}
+	return out
+}
+
+// TestDocsExamples runs every rule documentation example and checks that
+// the docs show exactly what the linter prints: docs that drift from the
+// rules fail here.
+func TestDocsExamples(t *testing.T) {
+	paths, err := filepath.Glob("../../docs/rules/*.md")
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no rule docs found: %v", err)
+	}
+	count := 0
+	for _, path := range paths {
+		for _, ex := range readDocExamples(t, path) {
+			count++
+			t.Run(ex.file+":"+strconv.Itoa(ex.line), func(t *testing.T) {
+				dir := t.TempDir()
+				if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(ex.config), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				t.Chdir(dir)
+				var stdout, stderr bytes.Buffer
+				code := run(append([]string{"lint"}, ex.args...), &stdout, &stderr)
+				if got := stdout.String(); got != ex.stdout {
+					t.Errorf("output differs from the docs:\n--- docs\n%s--- queuecap lint %s\n%s", ex.stdout, strings.Join(ex.args, " "), got)
+				}
+				if ex.exitCode >= 0 && code != ex.exitCode {
+					t.Errorf("exit code %d, the docs say %d (stderr: %s)", code, ex.exitCode, stderr.String())
+				}
+			})
+		}
+	}
+	if count < 7 {
+		t.Errorf("found %d examples in docs/rules, want at least one per rule", count)
+	}
+}
