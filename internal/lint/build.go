@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -388,12 +389,14 @@ func readCustomMetric(in *instance, cm *node) (MetricSet, []cty.Value) {
 			dims = append(dims, evalAttr(in, d, "value"))
 		}
 	}
+	var queries []metricQuery
 	for _, m := range cm.blocks["metrics"] {
-		set.addExpression(evalAttr(in, m, "expression"), m.attrs["expression"] != nil)
+		q := metricQuery{id: knownString(evalAttr(in, m, "id")), returnData: evalAttr(in, m, "return_data")}
+		q.expression, q.hasExpression = evalAttr(in, m, "expression"), m.attrs["expression"] != nil
 		if ms := m.first("metric_stat"); ms != nil {
 			if metric := ms.first("metric"); metric != nil {
-				set.addName(evalAttr(in, metric, "metric_name"), metric.attrs["metric_name"] != nil)
-				set.addNamespace(evalAttr(in, metric, "namespace"))
+				q.metricName, q.hasMetric = evalAttr(in, metric, "metric_name"), metric.attrs["metric_name"] != nil
+				q.namespace = evalAttr(in, metric, "namespace")
 				for _, d := range metric.blocks["dimensions"] {
 					if knownString(evalAttr(in, d, "name")) == "QueueName" {
 						dims = append(dims, evalAttr(in, d, "value"))
@@ -401,8 +404,80 @@ func readCustomMetric(in *instance, cm *node) (MetricSet, []cty.Value) {
 				}
 			}
 		}
+		queries = append(queries, q)
 	}
+	set.addQueries(queries)
 	return set, dims
+}
+
+// metricQuery is one entry of metric math: a metric or an expression.
+type metricQuery struct {
+	id                       string
+	expression, metricName   cty.Value
+	hasExpression, hasMetric bool
+	namespace, returnData    cty.Value
+}
+
+// idPattern matches the query IDs an expression may reference.
+var idPattern = regexp.MustCompile(`[a-z][a-zA-Z0-9_]*`)
+
+// addQueries adds what metric math actually returns: the query with
+// return_data = true and, through the IDs its expression names, every
+// query it depends on. A metric fetched but not used (GroupInServiceInstances
+// next to an expression returning the visible messages alone) does not
+// count. When the returned query cannot be told, or an expression reads
+// every query (METRICS(), SEARCH()), all of them count.
+func (m *MetricSet) addQueries(queries []metricQuery) {
+	byID := map[string]int{}
+	var returned []int
+	for i, q := range queries {
+		if q.id != "" {
+			byID[q.id] = i
+		}
+		if v, _ := q.returnData.Unmark(); v.IsKnown() && !v.IsNull() && v.Type() == cty.Bool && v.True() {
+			returned = append(returned, i)
+		}
+	}
+	use := make([]bool, len(queries))
+	all := func() {
+		for i := range use {
+			use[i] = true
+		}
+	}
+	if len(returned) != 1 {
+		all()
+	} else {
+		stack := returned
+		for len(stack) > 0 {
+			i := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if use[i] {
+				continue
+			}
+			use[i] = true
+			if !queries[i].hasExpression {
+				continue
+			}
+			expr := knownString(queries[i].expression)
+			if expr == "" || strings.Contains(expr, "METRICS(") || strings.Contains(expr, "SEARCH(") {
+				all()
+				break
+			}
+			for _, id := range idPattern.FindAllString(expr, -1) {
+				if j, ok := byID[id]; ok && !use[j] {
+					stack = append(stack, j)
+				}
+			}
+		}
+	}
+	for i, q := range queries {
+		if !use[i] {
+			continue
+		}
+		m.addExpression(q.expression, q.hasExpression)
+		m.addName(q.metricName, q.hasMetric)
+		m.addNamespace(q.namespace)
+	}
 }
 
 func (m *MetricSet) addName(v cty.Value, set bool) {
@@ -444,14 +519,18 @@ func (b *builder) addAlarm(in *instance, addr string, r *Resource, n *node) {
 		a.Metrics.addNamespace(evalAttr(in, n, "namespace"))
 		dims = append(dims, queueDimension(evalAttr(in, n, "dimensions")))
 	}
-	for _, q := range n.blocks["metric_query"] {
-		a.Metrics.addExpression(evalAttr(in, q, "expression"), q.attrs["expression"] != nil)
-		if m := q.first("metric"); m != nil {
-			a.Metrics.addName(evalAttr(in, m, "metric_name"), m.attrs["metric_name"] != nil)
-			a.Metrics.addNamespace(evalAttr(in, m, "namespace"))
+	var queries []metricQuery
+	for _, mq := range n.blocks["metric_query"] {
+		q := metricQuery{id: knownString(evalAttr(in, mq, "id")), returnData: evalAttr(in, mq, "return_data")}
+		q.expression, q.hasExpression = evalAttr(in, mq, "expression"), mq.attrs["expression"] != nil
+		if m := mq.first("metric"); m != nil {
+			q.metricName, q.hasMetric = evalAttr(in, m, "metric_name"), m.attrs["metric_name"] != nil
+			q.namespace = evalAttr(in, m, "namespace")
 			dims = append(dims, queueDimension(evalAttr(in, m, "dimensions")))
 		}
+		queries = append(queries, q)
 	}
+	a.Metrics.addQueries(queries)
 	b.alarmDims[a] = dims
 	b.alarmActs[a] = evalAttr(in, n, "alarm_actions")
 	b.model.Alarms = append(b.model.Alarms, a)

@@ -149,6 +149,17 @@ resource "aws_autoscaling_policy" "cpu" {
 			files: map[string]string{"main.tf": stepScaled(mathAlarm("m1 / m2", "AWS/AutoScaling", "GroupInServiceInstances", "{ AutoScalingGroupName = aws_autoscaling_group.workers.name }"))},
 		},
 		{
+			// GroupInServiceInstances is fetched but the returned
+			// expression reads the depth alone.
+			name:  "a per-instance metric fetched but not used",
+			files: map[string]string{"main.tf": stepScaled(mathAlarm("m1", "AWS/AutoScaling", "GroupInServiceInstances", "{ AutoScalingGroupName = aws_autoscaling_group.workers.name }"))},
+			issues: []issue{{
+				Message: "every scale-out trigger of aws_autoscaling_group.workers reads only the absolute depth of its queue: aws_cloudwatch_metric_alarm.backlog (ApproximateNumberOfMessagesVisible ≥ 100). A depth of 100 messages is 100 / 50 = 2 s of arrivals whether the backlog is growing or draining" + depthFix,
+				Start:   at(22, 1), End: at(22, 49),
+				Facts: facts("triggers", 1, "threshold", 100, "arrival_rate", 50, "threshold_seconds_of_arrivals", 2),
+			}},
+		},
+		{
 			name:  "rate of change of depth",
 			files: map[string]string{"main.tf": stepScaled(mathAlarm("RATE(m1) + m2", "AWS/SQS", "ApproximateNumberOfMessagesNotVisible", "{ QueueName = aws_sqs_queue.orders.name }"))},
 		},
