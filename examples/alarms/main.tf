@@ -34,6 +34,10 @@ variable "alarm_topic_arn" {
 }
 
 locals {
+  # Names known at plan, so the thresholds are too (a name read from the
+  # queue resource would be known only after apply).
+  queue_name        = "orders"
+  dlq_name          = "orders-dlq"
   arrival_rate      = 500
   per_consumer_rate = 10
   sla_seconds       = 10
@@ -61,20 +65,20 @@ data "queuecap_alarm_thresholds" "orders" {
   per_consumer_rate      = local.per_consumer_rate
   rto_seconds            = local.rto_seconds
   ttl_seconds            = local.ttl_seconds
-  queue_name             = aws_sqs_queue.orders.name
-  dead_letter_queue_name = aws_sqs_queue.orders_dlq.name
+  queue_name             = local.queue_name
+  dead_letter_queue_name = local.dlq_name
   fleet                  = "ec2"
 }
 
 resource "aws_sqs_queue" "orders_dlq" {
-  name                      = "orders-dlq"
+  name                      = local.dlq_name
   message_retention_seconds = 1209600
 }
 
 # Consumers skip messages older than the TTL (shedding bounds the backlog);
 # retention keeps the rest for a day, long enough to drain the worst backlog.
 resource "aws_sqs_queue" "orders" {
-  name                       = "orders"
+  name                       = local.queue_name
   message_retention_seconds  = 86400
   visibility_timeout_seconds = 60
   redrive_policy = jsonencode({

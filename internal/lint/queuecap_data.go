@@ -18,7 +18,12 @@ var queuecapInputs = map[string][]string{
 	"queuecap_drain":       {"backlog", "arrival_rate", "completion_rate", "consumers", "per_consumer_rate", "retry_rate", "avg_retries", "ttl_seconds", "arrival_forecast", "forecast_step_seconds"},
 	"queuecap_sla_depth":   {"arrival_rate", "sla_seconds"},
 	"queuecap_ttl_backlog": {"arrival_rate", "incident_seconds", "ttl_seconds", "degraded_completion_rate", "retry_rate", "avg_retries"},
+	"queuecap_alarm_thresholds": {"arrival_rate", "sla_seconds", "per_consumer_rate", "rto_seconds", "ttl_seconds", "provisioning_lag_seconds", "period_seconds",
+		"queue_name", "dead_letter_queue_name", "fleet"},
 }
+
+// queuecapStringInputs are the arguments that are strings, not numbers.
+var queuecapStringInputs = map[string]bool{"queue_name": true, "dead_letter_queue_name": true, "fleet": true}
 
 func isQueuecapData(typ string) bool {
 	_, ok := queuecapInputs[typ]
@@ -26,9 +31,9 @@ func isQueuecapData(typ string) bool {
 }
 
 // queuecapArgs evaluates a queuecap data source's arguments. ok is false
-// when any argument that is set is not a known number: its results are then
-// unknown, as they are to Terraform at plan.
-func (in *instance) queuecapArgs(r *Resource) (args map[string]float64, forecast []float64, ok bool) {
+// when any argument that is set is not known: its results are then
+// unknown, as they are to Terraform at plan. A null argument is unset.
+func (in *instance) queuecapArgs(r *Resource) (args map[string]float64, text map[string]string, forecast []float64, ok bool) {
 	names := queuecapInputs[r.Type]
 	schema := &hcl.BodySchema{}
 	for _, n := range names {
@@ -36,24 +41,35 @@ func (in *instance) queuecapArgs(r *Resource) (args map[string]float64, forecast
 	}
 	content, _, _ := r.Body.PartialContent(schema)
 	if content == nil {
-		return nil, nil, false
+		return nil, nil, nil, false
 	}
 	args = make(map[string]float64, len(content.Attributes))
+	text = map[string]string{}
 	for name, attr := range content.Attributes {
 		v := in.eval(attr.Expr)
-		if name == "arrival_forecast" {
-			if forecast, ok = numberList(v); !ok {
-				return nil, nil, false
-			}
+		if plain, _ := v.UnmarkDeep(); plain.IsKnown() && plain.IsNull() {
 			continue
 		}
-		f, known := number(v)
-		if !known {
-			return nil, nil, false
+		switch {
+		case name == "arrival_forecast":
+			if forecast, ok = numberList(v); !ok {
+				return nil, nil, nil, false
+			}
+		case queuecapStringInputs[name]:
+			plain, _ := v.UnmarkDeep()
+			if !plain.IsKnown() || plain.Type() != cty.String {
+				return nil, nil, nil, false
+			}
+			text[name] = plain.AsString()
+		default:
+			f, known := number(v)
+			if !known {
+				return nil, nil, nil, false
+			}
+			args[name] = f
 		}
-		args[name] = f
 	}
-	return args, forecast, true
+	return args, text, forecast, true
 }
 
 // queuecapData computes a queuecap data source's results with
@@ -61,7 +77,7 @@ func (in *instance) queuecapArgs(r *Resource) (args map[string]float64, forecast
 // cty.NilVal when they cannot be known (an unknown argument) or the
 // provider would reject the arguments.
 func (in *instance) queuecapData(r *Resource) cty.Value {
-	args, forecast, ok := in.queuecapArgs(r)
+	args, text, forecast, ok := in.queuecapArgs(r)
 	if !ok {
 		return cty.NilVal
 	}
@@ -138,6 +154,44 @@ func (in *instance) queuecapData(r *Resource) cty.Value {
 		out["unbounded_backlog"] = cty.NumberFloatVal(t.UnboundedBacklog)
 		out["ttl_bounded_backlog"] = cty.NumberFloatVal(t.TTLBoundedBacklog)
 		out["ttl_bound_applies"] = cty.BoolVal(t.TTLBoundApplies)
+	case "queuecap_alarm_thresholds":
+		lag, ok := args["provisioning_lag_seconds"]
+		if !ok {
+			lag = capacity.DefaultProvisioningLagSeconds
+		}
+		period, ok := args["period_seconds"]
+		if !ok {
+			period = capacity.DefaultPeriodSeconds
+		}
+		fleet := text["fleet"]
+		if fleet == "" {
+			fleet = capacity.FleetEC2
+		}
+		p, err := capacity.AlarmThresholds(capacity.AlarmInput{ArrivalRate: args["arrival_rate"], SLASeconds: args["sla_seconds"],
+			PerConsumerRate: args["per_consumer_rate"], RTOSeconds: args["rto_seconds"], TTLSeconds: args["ttl_seconds"],
+			ProvisioningLagSeconds: lag, PeriodSeconds: period, QueueName: text["queue_name"],
+			DeadLetterQueueName: text["dead_letter_queue_name"], Fleet: fleet})
+		if err != nil {
+			return cty.NilVal
+		}
+		for name, v := range text {
+			out[name] = cty.StringVal(v)
+		}
+		out["fleet"] = cty.StringVal(fleet)
+		out["provisioning_lag_seconds"] = cty.NumberFloatVal(lag)
+		out["period_seconds"] = cty.NumberFloatVal(period)
+		out["max_depth"] = cty.NumberFloatVal(p.MaxDepth)
+		out["oldest_message_age_seconds"] = cty.NumberFloatVal(p.OldestMessageAgeSeconds)
+		out["sla_exceeds_ttl"] = optionalBool(p.SLAExceedsTTL)
+		out["backlog_per_consumer_target"] = cty.NumberFloatVal(p.BacklogPerConsumerTarget)
+		out["backlog_per_consumer_metric"] = cty.StringVal(p.ConsumerCountMetric)
+		out["projected_depth_expression"] = cty.StringVal(p.ProjectedDepthExpression)
+		out["projected_depth_threshold"] = cty.NumberFloatVal(p.ProjectedDepthThreshold)
+		out["drain_seconds_expression"] = cty.StringVal(p.DrainSecondsExpression)
+		out["drain_seconds_threshold"] = cty.NumberFloatVal(p.DrainSecondsThreshold)
+		out["not_draining_expression"] = cty.StringVal(p.NotDrainingExpression)
+		out["not_draining_depth_floor"] = cty.NumberFloatVal(p.NotDrainingDepthFloor)
+		out["alarms"] = alarmsValue(p.Alarms)
 	}
 	return cty.ObjectVal(out)
 }
@@ -192,4 +246,72 @@ func numberList(v cty.Value) ([]float64, bool) {
 		out = append(out, f)
 	}
 	return out, true
+}
+
+// The object types of queuecap_alarm_thresholds' alarms, as the provider
+// declares them.
+var (
+	metricType      = cty.Object(map[string]cty.Type{"metric_name": cty.String, "namespace": cty.String, "stat": cty.String, "period": cty.Number, "dimensions": cty.Map(cty.String)})
+	metricQueryType = cty.Object(map[string]cty.Type{"id": cty.String, "expression": cty.String, "label": cty.String, "return_data": cty.Bool, "metric": metricType})
+	alarmType       = cty.Object(map[string]cty.Type{
+		"name": cty.String, "description": cty.String, "comparison_operator": cty.String, "threshold": cty.Number,
+		"evaluation_periods": cty.Number, "datapoints_to_alarm": cty.Number, "metric_name": cty.String, "namespace": cty.String,
+		"statistic": cty.String, "period": cty.Number, "dimensions": cty.Map(cty.String), "metric_queries": cty.List(metricQueryType),
+	})
+)
+
+// alarmsValue is the alarms list as Terraform sees it, so expressions
+// over it (for_each, indexing) evaluate in the linter too.
+func alarmsValue(alarms []capacity.Alarm) cty.Value {
+	values := make([]cty.Value, len(alarms))
+	for i, a := range alarms {
+		queries := make([]cty.Value, len(a.Queries))
+		for j, q := range a.Queries {
+			expr := cty.NullVal(cty.String)
+			if q.Expression != "" {
+				expr = cty.StringVal(q.Expression)
+			}
+			queries[j] = cty.ObjectVal(map[string]cty.Value{"id": cty.StringVal(q.ID), "expression": expr,
+				"label": cty.StringVal(q.Label), "return_data": cty.BoolVal(q.ReturnData), "metric": metricValue(q.Metric)})
+		}
+		list := cty.ListValEmpty(metricQueryType)
+		if len(queries) > 0 {
+			list = cty.ListVal(queries)
+		}
+		fields := map[string]cty.Value{
+			"name": cty.StringVal(a.Name), "description": cty.StringVal(a.Description), "comparison_operator": cty.StringVal(a.ComparisonOperator),
+			"threshold": cty.NumberFloatVal(a.Threshold), "evaluation_periods": cty.NumberIntVal(a.EvaluationPeriods),
+			"datapoints_to_alarm": cty.NumberIntVal(a.DatapointsToAlarm), "metric_name": cty.NullVal(cty.String),
+			"namespace": cty.NullVal(cty.String), "statistic": cty.NullVal(cty.String), "period": cty.NullVal(cty.Number),
+			"dimensions": cty.NullVal(cty.Map(cty.String)), "metric_queries": list,
+		}
+		if m := a.Metric; m != nil {
+			fields["metric_name"], fields["namespace"], fields["statistic"] = cty.StringVal(m.Name), cty.StringVal(m.Namespace), cty.StringVal(m.Stat)
+			fields["period"], fields["dimensions"] = cty.NumberIntVal(m.Period), dimensionsValue(m.Dimensions)
+		}
+		values[i] = cty.ObjectVal(fields)
+	}
+	if len(values) == 0 {
+		return cty.ListValEmpty(alarmType)
+	}
+	return cty.ListVal(values)
+}
+
+func metricValue(m *capacity.Metric) cty.Value {
+	if m == nil {
+		return cty.NullVal(metricType)
+	}
+	return cty.ObjectVal(map[string]cty.Value{"metric_name": cty.StringVal(m.Name), "namespace": cty.StringVal(m.Namespace),
+		"stat": cty.StringVal(m.Stat), "period": cty.NumberIntVal(m.Period), "dimensions": dimensionsValue(m.Dimensions)})
+}
+
+func dimensionsValue(dims map[string]string) cty.Value {
+	if len(dims) == 0 {
+		return cty.MapValEmpty(cty.String)
+	}
+	vals := make(map[string]cty.Value, len(dims))
+	for k, v := range dims {
+		vals[k] = cty.StringVal(v)
+	}
+	return cty.MapVal(vals)
 }

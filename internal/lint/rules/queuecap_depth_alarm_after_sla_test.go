@@ -27,6 +27,16 @@ resource "aws_cloudwatch_metric_alarm" "depth" {
 `, tags, comparison, threshold, queueName)
 }
 
+const alarmThresholds = `
+data "queuecap_alarm_thresholds" "orders" {
+  arrival_rate      = 5000
+  sla_seconds       = 10
+  per_consumer_rate = 100
+  rto_seconds       = 1800
+  queue_name        = "orders"
+}
+`
+
 func TestDepthAlarmAfterSLA(t *testing.T) {
 	sla := `"queuecap:arrival_rate" = 5000, "queuecap:sla_seconds" = 10`
 	ref := "aws_sqs_queue.orders.name"
@@ -53,6 +63,17 @@ data "queuecap_sla_depth" "orders" {
   sla_seconds  = 10
 }
 `},
+		},
+		{
+			name: "threshold from queuecap_alarm_thresholds",
+			files: map[string]string{"main.tf": depthAlarmOn(sla, "GreaterThanThreshold", "data.queuecap_alarm_thresholds.orders.alarms[0].threshold", ref) + alarmThresholds},
+		},
+		{
+			// Twice the generated threshold: the linter computes the data
+			// source and sees 100000.
+			name:   "twice the queuecap_alarm_thresholds threshold",
+			files:  map[string]string{"main.tf": depthAlarmOn(sla, "GreaterThanThreshold", "2 * data.queuecap_alarm_thresholds.orders.max_depth", ref) + alarmThresholds},
+			issues: []issue{{Message: late.Message, Start: at(10, 3), End: at(10, 76), Facts: late.Facts}},
 		},
 		{
 			name:   "queue named literally",
