@@ -65,7 +65,7 @@ data "queuecap_sla_depth" "orders" {
 `},
 		},
 		{
-			name: "threshold from queuecap_alarm_thresholds",
+			name:  "threshold from queuecap_alarm_thresholds",
 			files: map[string]string{"main.tf": depthAlarmOn(sla, "GreaterThanThreshold", "data.queuecap_alarm_thresholds.orders.alarms[0].threshold", ref) + alarmThresholds},
 		},
 		{
