@@ -49,3 +49,41 @@ func BenchmarkBacklogWithTTL(b *testing.B) {
 		sink = out
 	}
 }
+
+// BenchmarkSimulateStorm is the seed's storm: 36,000 one-second steps.
+func BenchmarkSimulateStorm(b *testing.B) {
+	in := capacity.StormInput{ArrivalRate: 10000, PerConsumerRate: 400, Consumers: 32, Backlog: 3.6e6,
+		RetriesPerTimeout: 1.5, TimeoutWindowSeconds: 30, MaxSeconds: 36000}
+	for b.Loop() {
+		out, err := capacity.SimulateStorm(in, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		sink = out
+	}
+}
+
+// BenchmarkMinConsumersToDrain is the search for the seed's storm (target:
+// under 50 ms).
+func BenchmarkMinConsumersToDrain(b *testing.B) {
+	in := capacity.StormInput{ArrivalRate: 10000, PerConsumerRate: 400, Backlog: 3.6e6,
+		RetriesPerTimeout: 1.5, TimeoutWindowSeconds: 30, MaxSeconds: 36000}
+	for b.Loop() {
+		c, err := capacity.MinConsumersToDrain(in, 0)
+		if err != nil || c != 63 {
+			b.Fatal(c, err)
+		}
+	}
+}
+
+// BenchmarkWaitTime100k is Erlang C at c = 100,000 (target: under 5 ms).
+func BenchmarkWaitTime100k(b *testing.B) {
+	in := capacity.WaitInput{ArrivalRate: 95000, PerConsumerRate: 1, Consumers: 100000, Percentile: 0.99}
+	for b.Loop() {
+		out, err := capacity.WaitTime(in)
+		if err != nil {
+			b.Fatal(err)
+		}
+		sink = out
+	}
+}

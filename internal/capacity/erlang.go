@@ -1,0 +1,125 @@
+package capacity
+
+import "math"
+
+// DefaultWaitPercentile is the percentile of wait reported by default.
+const DefaultWaitPercentile = 0.99
+
+// maxErlangConsumers bounds the Erlang recursion: it is linear in c, and
+// ten million steps still take well under a second.
+const maxErlangConsumers = 10_000_000
+
+// WaitInput describes an M/M/c queue at steady state.
+type WaitInput struct {
+	ArrivalRate     float64 // λ
+	PerConsumerRate float64 // μ
+	Consumers       int64   // c
+	Percentile      float64 // p, in (0, 1)
+	// TargetWaitSeconds, when > 0, asks for the smallest c whose
+	// percentile wait meets it.
+	TargetWaitSeconds float64
+}
+
+// Wait is the M/M/c (Erlang C) steady state. Fields other than
+// Utilization and Stable are nil when the queue is unstable (ρ ≥ 1): it
+// has no steady state, the queue grows without bound.
+type Wait struct {
+	Utilization           float64 // ρ = λ / (c·μ)
+	Stable                bool
+	ProbabilityOfWait     *float64 // C(c, a)
+	MeanWaitSeconds       *float64 // C / (cμ − λ)
+	PercentileWaitSeconds *float64 // max(0, ln(C / (1 − p)) / (cμ − λ))
+	MinConsumersForTarget *int64   // nil without a target
+}
+
+// erlangB steps the Erlang B recursion B(n) = a·B(n−1) / (n + a·B(n−1))
+// from B(0) = 1. It never forms a factorial or a power, so it is stable
+// for any c.
+func erlangB(a float64, n int64, b float64) float64 {
+	return a * b / (float64(n) + a*b)
+}
+
+// erlangC is C(c, a) from B(c): B / (1 − ρ(1 − B)).
+func erlangC(a float64, c int64, b float64) float64 {
+	rho := a / float64(c)
+	return b / (1 - rho*(1-b))
+}
+
+// percentileWait is the p-quantile of wait for an M/M/c queue whose
+// probability of waiting is pw and whose surplus is cμ − λ.
+func percentileWait(pw, p, surplus float64) float64 {
+	return max(0, math.Log(pw/(1-p))/surplus)
+}
+
+// WaitTime computes the Erlang C steady state: the probability that a
+// message waits, the mean wait, and a percentile of wait.
+func WaitTime(in WaitInput) (Wait, error) {
+	var out Wait
+	if err := checkNonNegative("arrival_rate", in.ArrivalRate); err != nil {
+		return out, err
+	}
+	if err := checkPositive("per_consumer_rate", in.PerConsumerRate); err != nil {
+		return out, err
+	}
+	if in.Consumers < 1 || in.Consumers > maxErlangConsumers {
+		return out, inputErr("consumers", "must be between 1 and %d, got %d", maxErlangConsumers, in.Consumers)
+	}
+	if !finite(in.Percentile) || in.Percentile <= 0 || in.Percentile >= 1 {
+		return out, inputErr("percentile", "must be between 0 and 1, exclusive, got %v", in.Percentile)
+	}
+	if in.TargetWaitSeconds != 0 {
+		if err := checkPositive("target_wait_seconds", in.TargetWaitSeconds); err != nil {
+			return out, err
+		}
+	}
+	a := in.ArrivalRate / in.PerConsumerRate
+	if err := checkResult("arrival_rate", "the offered load arrival_rate / per_consumer_rate", a); err != nil {
+		return out, err
+	}
+	capacity := float64(in.Consumers) * in.PerConsumerRate
+	if err := checkResult("per_consumer_rate", "the capacity consumers × per_consumer_rate", capacity); err != nil {
+		return out, err
+	}
+	out.Utilization = a / float64(in.Consumers)
+	out.Stable = out.Utilization < 1
+	// One pass of the recursion serves both the fleet's figures and the
+	// smallest fleet meeting the target: C(n) is computed at every n > a.
+	var (
+		b                   = 1.0
+		needTarget          = in.TargetWaitSeconds > 0
+		limit               = in.Consumers
+		pw, mean, pct       float64
+		atFleet             bool
+		minConsumers, found = int64(0), false
+	)
+	if needTarget {
+		limit = maxErlangConsumers
+	}
+	for n := int64(1); n <= limit; n++ {
+		b = erlangB(a, n, b)
+		if float64(n) <= a {
+			continue // unstable: no steady state
+		}
+		surplus := float64(n)*in.PerConsumerRate - in.ArrivalRate
+		c := erlangC(a, n, b)
+		if n == in.Consumers {
+			pw, mean, pct, atFleet = c, c/surplus, percentileWait(c, in.Percentile, surplus), true
+		}
+		if needTarget && !found && percentileWait(c, in.Percentile, surplus) <= in.TargetWaitSeconds {
+			minConsumers, found = n, true
+		}
+		if n >= in.Consumers && (!needTarget || found) {
+			break
+		}
+	}
+	if atFleet {
+		out.ProbabilityOfWait, out.MeanWaitSeconds, out.PercentileWaitSeconds = &pw, &mean, &pct
+	}
+	if needTarget {
+		if !found {
+			return out, inputErr("target_wait_seconds", "is not met by any fleet of up to %d consumers", maxErlangConsumers)
+		}
+		out.MinConsumersForTarget = &minConsumers
+	}
+	return out, nil
+}

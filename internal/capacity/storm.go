@@ -1,0 +1,173 @@
+package capacity
+
+import "math"
+
+// Defaults of the retry storm simulation, the seed's.
+const (
+	DefaultTimeoutWindowSeconds = 30
+	DefaultStormMaxSeconds      = 36000
+	// maxStormSeconds bounds the simulation's length: ten days of
+	// one-second steps keeps a call well under a second.
+	maxStormSeconds = 864000
+)
+
+// StormInput describes a backlog, a fleet and a retry storm: a message
+// whose wait exceeds the timeout window is retried by its producer
+// RetriesPerTimeout times, so arrivals rise with depth.
+type StormInput struct {
+	ArrivalRate          float64 // λ, msg/s
+	PerConsumerRate      float64 // μ
+	Consumers            int64   // c
+	Backlog              float64 // messages at t = 0
+	RetriesPerTimeout    float64 // ≥ 0
+	TimeoutWindowSeconds float64 // W, > 0
+	MaxSeconds           int64   // steps simulated, ≥ 1
+}
+
+// Storm is the outcome of a retry storm simulation.
+type Storm struct {
+	Drains       bool
+	DrainSeconds *float64 // first t at which the depth is 0; nil when not within MaxSeconds
+	// Steps is how many one-second states were recorded, the initial one
+	// included: the seed's count (1,287 for its 32-consumer fleet, whose
+	// depth reaches 0 at t = 1,286).
+	Steps                    int64
+	PeakDepth                float64
+	FinalDepth               float64
+	PeakEffectiveArrivalRate float64
+}
+
+func (in StormInput) validate() error {
+	if err := checkNonNegative("arrival_rate", in.ArrivalRate); err != nil {
+		return err
+	}
+	if err := checkPositive("per_consumer_rate", in.PerConsumerRate); err != nil {
+		return err
+	}
+	if in.Consumers < 0 || in.Consumers > MaxCount {
+		return inputErr("consumers", "must be between 0 and %d, got %d", int64(MaxCount), in.Consumers)
+	}
+	if err := checkNonNegative("backlog", in.Backlog); err != nil {
+		return err
+	}
+	if err := checkNonNegative("retries_per_timeout", in.RetriesPerTimeout); err != nil {
+		return err
+	}
+	if err := checkPositive("timeout_window_seconds", in.TimeoutWindowSeconds); err != nil {
+		return err
+	}
+	if in.MaxSeconds < 1 || in.MaxSeconds > maxStormSeconds {
+		return inputErr("max_seconds", "must be between 1 and %d, got %d", maxStormSeconds, in.MaxSeconds)
+	}
+	return nil
+}
+
+// SimulateStorm steps the backlog one second at a time, as seed 000 does:
+//
+//	timeout_prob = min(1, depth / (λ · W))
+//	arrivals     = λ · (1 + retries_per_timeout · timeout_prob)
+//	depth        = max(0, depth + arrivals − c · μ)
+//
+// recording the depth at t = 0, 1, …, MaxSeconds − 1 and stopping at the
+// first recorded depth of 0. visit, when not nil, sees every recorded
+// state (for charts).
+func SimulateStorm(in StormInput, visit func(t int64, depth, effectiveArrival float64)) (Storm, error) {
+	var out Storm
+	if err := in.validate(); err != nil {
+		return out, err
+	}
+	capacity, err := FleetCapacity(in.Consumers, in.PerConsumerRate)
+	if err != nil {
+		return out, err
+	}
+	depth := in.Backlog
+	out.PeakEffectiveArrivalRate = in.ArrivalRate
+	for t := int64(0); t < in.MaxSeconds; t++ {
+		arrival := stormArrival(in, depth)
+		if visit != nil {
+			visit(t, depth, arrival)
+		}
+		out.Steps = t + 1
+		out.PeakDepth = max(out.PeakDepth, depth)
+		out.FinalDepth = depth
+		if depth <= 0 {
+			out.Drains = true
+			seconds := float64(t)
+			out.DrainSeconds = &seconds
+			break
+		}
+		out.PeakEffectiveArrivalRate = max(out.PeakEffectiveArrivalRate, arrival)
+		depth = max(0, depth+arrival-capacity)
+		if math.IsInf(depth, 0) {
+			return out, inputErr("backlog", "makes the simulated depth overflow the float64 range")
+		}
+	}
+	return out, nil
+}
+
+// stormArrival is the effective arrival rate at a depth.
+func stormArrival(in StormInput, depth float64) float64 {
+	if in.ArrivalRate == 0 {
+		return 0
+	}
+	timeoutProb := min(1, depth/(in.ArrivalRate*in.TimeoutWindowSeconds))
+	return in.ArrivalRate * (1 + in.RetriesPerTimeout*timeoutProb)
+}
+
+// MinConsumersToDrain is the smallest fleet whose simulation drains within
+// withinSeconds states (in.MaxSeconds when 0), under the same storm.
+//
+// Draining is monotone in c: each step's new depth grows with the old depth
+// and shrinks with c, so a larger fleet is never deeper at any t. That
+// allows a binary search between a fleet that cannot drain (c·μ ≤ λ, when
+// there is a backlog) and one that provably does: with the timeout
+// probability at most 1, arrivals never exceed λ(1 + k), so
+// c·μ ≥ λ(1 + k) + B/(T − 1) empties the queue by the last recorded state.
+func MinConsumersToDrain(in StormInput, withinSeconds int64) (int64, error) {
+	if withinSeconds > 0 {
+		in.MaxSeconds = withinSeconds
+	}
+	in.Consumers = 0
+	if err := in.validate(); err != nil {
+		return 0, err
+	}
+	drains := func(c int64) (bool, error) {
+		in.Consumers = c
+		s, err := SimulateStorm(in, nil)
+		return s.Drains, err
+	}
+	if in.Backlog == 0 {
+		return 0, nil // drained at t = 0
+	}
+	if in.MaxSeconds < 2 {
+		return 0, inputErr("max_seconds", "of 1 leaves no step in which a backlog could drain")
+	}
+	worst := in.ArrivalRate * (1 + in.RetriesPerTimeout)
+	bound := (worst + in.Backlog/float64(in.MaxSeconds-1)) / in.PerConsumerRate
+	if !finite(bound) || bound >= MaxCount {
+		return 0, inputErr("backlog", "needs more than %d consumers to drain within %d s", int64(MaxCount), in.MaxSeconds)
+	}
+	hi := int64(math.Ceil(bound)) + 1 // one more absorbs rounding in the bound
+	lo := int64(math.Floor(in.ArrivalRate / in.PerConsumerRate))
+	if ok, err := drains(lo); err != nil || ok {
+		return lo, err // c·μ ≤ λ drains only a backlog that needs no surplus
+	}
+	if ok, err := drains(hi); err != nil {
+		return 0, err
+	} else if !ok {
+		return 0, inputErr("backlog", "does not drain within %d s even with %d consumers", in.MaxSeconds, hi)
+	}
+	for hi-lo > 1 { // invariant: lo does not drain, hi does
+		mid := lo + (hi-lo)/2
+		ok, err := drains(mid)
+		if err != nil {
+			return 0, err
+		}
+		if ok {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	return hi, nil
+}

@@ -1,0 +1,117 @@
+package capacity_test
+
+import (
+	"testing"
+
+	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
+)
+
+// seedStorm is seed 000's simulation: λ 10,000, μ 400, B 3.6 M, W 30 s,
+// 36,000 steps.
+func seedStorm(consumers int64, retries float64) capacity.StormInput {
+	return capacity.StormInput{ArrivalRate: 10000, PerConsumerRate: 400, Consumers: consumers, Backlog: 3.6e6,
+		RetriesPerTimeout: retries, TimeoutWindowSeconds: 30, MaxSeconds: 36000}
+}
+
+// TestSimulateStormSeedTable reproduces the seed's output: 25 consumers
+// never drain; 32 drain in 1,287 recorded steps (depth 0 at t = 1,286,
+// 21.4 min); 32 under 1.5 retries per timeout never drain, peak ≈ 4.4 × 10^8.
+func TestSimulateStormSeedTable(t *testing.T) {
+	steady, err := capacity.SimulateStorm(seedStorm(25, 0), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if steady.Drains || steady.DrainSeconds != nil || steady.PeakDepth != 3.6e6 || steady.FinalDepth != 3.6e6 {
+		t.Errorf("25 consumers: %+v, want never draining at a constant 3.6 M", steady)
+	}
+
+	headroom, err := capacity.SimulateStorm(seedStorm(32, 0), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !headroom.Drains || headroom.Steps != 1287 || headroom.DrainSeconds == nil || *headroom.DrainSeconds != 1286 {
+		t.Errorf("32 consumers: drains %v in %d steps (drain_seconds %v), want 1,287 steps, depth 0 at t = 1,286", headroom.Drains, headroom.Steps, headroom.DrainSeconds)
+	}
+	assertClose(t, "32 consumers peak", headroom.PeakDepth, 3.6e6)
+	assertClose(t, "32 consumers peak arrival", headroom.PeakEffectiveArrivalRate, 10000)
+
+	storm, err := capacity.SimulateStorm(seedStorm(32, 1.5), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if storm.Drains || storm.Steps != 36000 {
+		t.Errorf("storm: drains %v after %d steps, want never within 36,000", storm.Drains, storm.Steps)
+	}
+	// Past depth 300,000 every message times out: arrivals 25,000 against
+	// 12,800, so the depth grows 12,200 msg/s; about 4.4 × 10^8 at the end.
+	if storm.PeakDepth < 4.35e8 || storm.PeakDepth > 4.45e8 {
+		t.Errorf("storm peak %.4g, want ≈ 4.4e8", storm.PeakDepth)
+	}
+	assertClose(t, "storm peak arrival", storm.PeakEffectiveArrivalRate, 25000)
+}
+
+func TestMinConsumersToDrain(t *testing.T) {
+	cases := []struct {
+		name   string
+		in     capacity.StormInput
+		within int64
+	}{
+		{"seed without retries", seedStorm(0, 0), 0},
+		{"seed storm", seedStorm(0, 1.5), 0},
+		{"seed without retries within 30 minutes", seedStorm(0, 0), 1800},
+		{"seed storm within 30 minutes", seedStorm(0, 1.5), 1800},
+		{"small fleet", capacity.StormInput{ArrivalRate: 3, PerConsumerRate: 2, Backlog: 50, RetriesPerTimeout: 2, TimeoutWindowSeconds: 5, MaxSeconds: 100}, 0},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := capacity.MinConsumersToDrain(tc.in, tc.within)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The answer is the smallest: it drains, one fewer does not.
+			in := tc.in
+			if tc.within > 0 {
+				in.MaxSeconds = tc.within
+			}
+			in.Consumers = got
+			if s, _ := capacity.SimulateStorm(in, nil); !s.Drains {
+				t.Errorf("%d consumers do not drain", got)
+			}
+			in.Consumers = got - 1
+			if s, _ := capacity.SimulateStorm(in, nil); got > 0 && s.Drains {
+				t.Errorf("%d consumers already drain; %d is not the smallest", got-1, got)
+			}
+		})
+	}
+	// Without retries the fluid answer holds: 3.6 M within 35,999 s needs
+	// only a surplus above 100 msg/s: 26 × 400 = 10,400.
+	got, _ := capacity.MinConsumersToDrain(seedStorm(0, 0), 0)
+	if got != 26 {
+		t.Errorf("seed without retries: %d consumers, want 26", got)
+	}
+}
+
+func TestSimulateStormInvalid(t *testing.T) {
+	valid := seedStorm(32, 0)
+	cases := []struct {
+		name  string
+		edit  func(*capacity.StormInput)
+		field string
+	}{
+		{"zero μ", func(in *capacity.StormInput) { in.PerConsumerRate = 0 }, "per_consumer_rate"},
+		{"negative consumers", func(in *capacity.StormInput) { in.Consumers = -1 }, "consumers"},
+		{"negative retries", func(in *capacity.StormInput) { in.RetriesPerTimeout = -1 }, "retries_per_timeout"},
+		{"zero window", func(in *capacity.StormInput) { in.TimeoutWindowSeconds = 0 }, "timeout_window_seconds"},
+		{"no steps", func(in *capacity.StormInput) { in.MaxSeconds = 0 }, "max_seconds"},
+		{"too many steps", func(in *capacity.StormInput) { in.MaxSeconds = 1e9 }, "max_seconds"},
+		{"depth overflows", func(in *capacity.StormInput) { in.Backlog, in.Consumers, in.RetriesPerTimeout, in.ArrivalRate = 1e308, 0, 1e10, 1e300 }, "backlog"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			in := valid
+			tc.edit(&in)
+			_, err := capacity.SimulateStorm(in, nil)
+			assertInputError(t, err, tc.field)
+		})
+	}
+}
