@@ -6,11 +6,11 @@ const DefaultReplaySafetyMargin = 0.1
 // ReplayInput describes a dead-letter queue redrive that shares a
 // downstream limit with live traffic and its retries.
 type ReplayInput struct {
-	DownstreamLimit float64 // U, calls/s
-	LiveUsage       float64 // calls/s used by live work
-	RetryUsage      float64 // calls/s used by retries
-	CallsPerJob     float64 // k_c, > 0
-	SafetyMargin    float64 // m, a fraction of U, 0..1
+	DownstreamLimit float64  // U, calls/s
+	LiveUsage       float64  // calls/s used by live work
+	RetryUsage      float64  // calls/s used by retries
+	CallsPerJob     float64  // k_c, > 0
+	SafetyMargin    float64  // m, a fraction of U, 0..1
 	DLQDepth        *float64 // messages to replay; nil when not given
 }
 

@@ -104,7 +104,9 @@ func TestSimulateStormInvalid(t *testing.T) {
 		{"zero window", func(in *capacity.StormInput) { in.TimeoutWindowSeconds = 0 }, "timeout_window_seconds"},
 		{"no steps", func(in *capacity.StormInput) { in.MaxSeconds = 0 }, "max_seconds"},
 		{"too many steps", func(in *capacity.StormInput) { in.MaxSeconds = 1e9 }, "max_seconds"},
-		{"depth overflows", func(in *capacity.StormInput) { in.Backlog, in.Consumers, in.RetriesPerTimeout, in.ArrivalRate = 1e308, 0, 1e10, 1e300 }, "backlog"},
+		{"depth overflows", func(in *capacity.StormInput) {
+			in.Backlog, in.Consumers, in.RetriesPerTimeout, in.ArrivalRate = 1e308, 0, 1e10, 1e300
+		}, "backlog"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -37,6 +37,9 @@ queue "aws_sqs_queue.orders" {
   avg_retries       = 2
   min_headroom      = 0.25
   consumer          = "aws_autoscaling_group.workers"
+
+  retries_per_timeout    = 1.5
+  timeout_window_seconds = 20
 }
 `})
 	cfg, diags := lint.LoadConfig(p, true)
@@ -56,9 +59,10 @@ queue "aws_sqs_queue.orders" {
 	if q.Consumer != "aws_autoscaling_group.workers" {
 		t.Errorf("consumer %q", q.Consumer)
 	}
-	for name, want := range map[string]float64{"arrival": 4000, "mu": 200, "backlog": 1e6, "rto": 600, "sla": 30, "r": 0.1, "k": 2, "h": 0.25} {
+	for name, want := range map[string]float64{"arrival": 4000, "mu": 200, "backlog": 1e6, "rto": 600, "sla": 30, "r": 0.1, "k": 2, "h": 0.25, "retries": 1.5, "window": 20} {
 		got := map[string]lint.Num{"arrival": q.Rates.ArrivalRate, "mu": q.Rates.PerConsumerRate, "backlog": q.Rates.MaxBacklog, "rto": q.Rates.RTOSeconds,
-			"sla": q.Rates.SLASeconds, "r": q.Rates.RetryRate, "k": q.Rates.AvgRetries, "h": q.Rates.MinHeadroom}[name]
+			"sla": q.Rates.SLASeconds, "r": q.Rates.RetryRate, "k": q.Rates.AvgRetries, "h": q.Rates.MinHeadroom,
+			"retries": q.Rates.RetriesPerTimeout, "window": q.Rates.TimeoutWindowSeconds}[name]
 		if !got.Set || !got.Known || got.V != want {
 			t.Errorf("%s = %+v, want %v", name, got, want)
 		}

@@ -35,10 +35,16 @@ type Rates struct {
 	RetryRate       Num
 	AvgRetries      Num
 	MinHeadroom     Num
+	// RetriesPerTimeout is how many times a producer retries a message
+	// that waited longer than TimeoutWindowSeconds (the retry storm of
+	// capacity.SimulateStorm); the window defaults to 30 s in the rule.
+	RetriesPerTimeout    Num
+	TimeoutWindowSeconds Num
 }
 
 // rateNames are the declared rates by their tag and config names.
-var rateNames = []string{"arrival_rate", "per_consumer_rate", "max_backlog", "rto_seconds", "sla_seconds", "retry_rate", "avg_retries", "min_headroom"}
+var rateNames = []string{"arrival_rate", "per_consumer_rate", "max_backlog", "rto_seconds", "sla_seconds", "retry_rate", "avg_retries", "min_headroom",
+	"retries_per_timeout", "timeout_window_seconds"}
 
 func (r *Rates) field(name string) *Num {
 	switch name {
@@ -58,6 +64,10 @@ func (r *Rates) field(name string) *Num {
 		return &r.AvgRetries
 	case "min_headroom":
 		return &r.MinHeadroom
+	case "retries_per_timeout":
+		return &r.RetriesPerTimeout
+	case "timeout_window_seconds":
+		return &r.TimeoutWindowSeconds
 	}
 	return nil
 }

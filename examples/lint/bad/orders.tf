@@ -29,6 +29,13 @@ resource "aws_sqs_queue" "orders" {
   tags = {
     team                   = "checkout"
     "queuecap:sla_seconds" = 120
+    # BAD (queuecap_metastable_retry_storm): the checkout service sends an
+    # order again when it is not confirmed within 30 s. The 30 workers drain
+    # the worst backlog in 7,200 s when nobody retries, but every order
+    # waiting over 30 s comes back: 500 × (1 + 1) = 1,000 orders/s against
+    # 750 completed, and the backlog never drains.
+    "queuecap:retries_per_timeout"    = 1
+    "queuecap:timeout_window_seconds" = 30
   }
 }
 

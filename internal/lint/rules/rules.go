@@ -28,6 +28,7 @@ func All() []lint.Rule {
 		newVisibilityTimeoutTooShort(),
 		newMissingDeadLetterQueue(),
 		newDepthAlarmAfterSLA(),
+		newMetastableRetryStorm(),
 	}
 }
 

@@ -19,6 +19,7 @@ func TestAll(t *testing.T) {
 		"queuecap_visibility_timeout_too_short": lint.Warning,
 		"queuecap_missing_dead_letter_queue":    lint.Warning,
 		"queuecap_depth_alarm_after_sla":        lint.Warning,
+		"queuecap_metastable_retry_storm":       lint.Warning,
 	}
 	all := rules.All()
 	if len(all) != len(want) {

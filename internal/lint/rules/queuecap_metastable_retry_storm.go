@@ -1,0 +1,129 @@
+package rules
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
+)
+
+// metastableRetryStorm flags a fleet that drains the declared max_backlog
+// when nobody retries, but not when producers retry the messages that wait
+// longer than their timeout: the retries the backlog provokes keep it
+// growing, a metastable failure. Both runs are capacity.SimulateStorm, the
+// seed's one-second simulation, over its default horizon of 36,000 s.
+type metastableRetryStorm struct{ meta }
+
+func newMetastableRetryStorm() lint.Rule {
+	return metastableRetryStorm{meta{
+		name:     "queuecap_metastable_retry_storm",
+		severity: lint.Warning,
+		summary:  "The consumer fleet at its maximum size drains the declared max_backlog without retries, but not when producers retry timed-out messages retries_per_timeout times: the retry storm keeps the backlog growing.",
+	}}
+}
+
+// stormSeconds is the horizon of both simulations: the seed's 10 hours,
+// the queuecap_retry_storm data source's default max_seconds. The rule asks
+// whether the fleet recovers at all; recovering too slowly for rto_seconds
+// is queuecap_insufficient_headroom's finding.
+const stormSeconds = capacity.DefaultStormMaxSeconds
+
+func (metastableRetryStorm) Check(m *lint.Model, r lint.Reporter) {
+	for _, q := range m.Queues {
+		k := q.Rates.RetriesPerTimeout
+		if !k.Set || (k.Known && k.V == 0) {
+			continue // no retry storm declared
+		}
+		s, ok := supplyOf(q, r)
+		if !ok || s.surplus <= 0 {
+			continue // no surplus even without retries: queuecap_zero_surplus
+		}
+		b, w := s.rates.MaxBacklog, s.rates.TimeoutWindowSeconds
+		switch {
+		case !k.Known:
+			r.Skip(k.Range, "retries_per_timeout of "+q.Addr+" is not known before apply")
+			continue
+		case !b.Set:
+			r.Skip(k.Range, "retries_per_timeout of "+q.Addr+" is declared without max_backlog, the backlog the retry storm starts from")
+			continue
+		case !b.Known:
+			r.Skip(b.Range, "max_backlog of "+q.Addr+" is not known before apply")
+			continue
+		case b.V == 0:
+			continue
+		case !w.Set:
+			w = lint.Num{V: capacity.DefaultTimeoutWindowSeconds, Set: true, Known: true}
+		case !w.Known:
+			r.Skip(w.Range, "timeout_window_seconds of "+q.Addr+" is not known before apply")
+			continue
+		}
+		checkRetryStorm(s, b.V, k.V, w.V, r)
+	}
+}
+
+// checkRetryStorm simulates the backlog without and with the declared
+// retries and reports a fleet that drains only without them.
+func checkRetryStorm(s *supply, backlog, retries, window float64, r lint.Reporter) {
+	// The simulation needs the capacity c·μ: one fleet's as it is, several
+	// fleets' as one consumer of their total capacity.
+	in := capacity.StormInput{ArrivalRate: s.effective, PerConsumerRate: s.capacity, Consumers: 1,
+		Backlog: backlog, TimeoutWindowSeconds: window, MaxSeconds: stormSeconds}
+	if len(s.fleets) == 1 {
+		in.PerConsumerRate, in.Consumers = s.fleets[0].rate, int64(s.fleets[0].size)
+	}
+	calm, err := capacity.SimulateStorm(in, nil)
+	if err != nil {
+		r.Skip(s.queue.DefRange, "declared rates of "+s.queue.Addr+" are invalid: "+err.Error())
+		return
+	}
+	if !calm.Drains {
+		return // too slow even without retries: a recovery, not a storm, problem
+	}
+	in.RetriesPerTimeout = retries
+	storm, err := capacity.SimulateStorm(in, nil)
+	if err != nil {
+		r.Skip(s.queue.DefRange, "declared rates of "+s.queue.Addr+" are invalid: "+err.Error())
+		return
+	}
+	if storm.Drains {
+		return
+	}
+	msg := fmt.Sprintf("%s drains max_backlog %s in %s s at %s without timeout retries, but not within %d s when each timed-out message (wait over %s s) is retried %s: arrivals climb to %s msg/s and the depth to %s messages",
+		s.capacityTerms(), num(backlog), num(*calm.DrainSeconds), s.arrivalTerms(), int64(stormSeconds), num(window), times(retries),
+		num(storm.PeakEffectiveArrivalRate), approx(storm.PeakDepth))
+	facts := []lint.Fact{fact("max_backlog", backlog), fact("retries_per_timeout", retries), fact("timeout_window_seconds", window),
+		fact("max_seconds", stormSeconds), fact("drain_seconds_without_retries", *calm.DrainSeconds),
+		fact("peak_depth", storm.PeakDepth), fact("peak_effective_arrival_rate", storm.PeakEffectiveArrivalRate)}
+	if len(s.fleets) == 1 {
+		// A count of consumers means something only for one fleet.
+		if c, err := capacity.MinConsumersToDrain(in, 0); err == nil {
+			msg += fmt.Sprintf("; %d consumers drain it within %d s under the same storm", c, int64(stormSeconds))
+			facts = append(facts, fact("min_consumers_to_drain", float64(c)))
+		}
+	}
+	r.Report(s.at, msg, s.facts(facts...)...)
+}
+
+// times is how often: "once", "1.5 times".
+func times(v float64) string {
+	if v == 1 {
+		return "once"
+	}
+	return num(v) + " times"
+}
+
+// approx writes a count of messages to three significant digits: 4.43e8
+// for a depth that grew to 442,787,800.5, whole numbers below a million.
+func approx(v float64) string {
+	if math.Abs(v) < 1e6 {
+		return num(math.Round(v))
+	}
+	exp := math.Floor(math.Log10(math.Abs(v)))
+	m := math.Round(v/math.Pow(10, exp)*100) / 100
+	if math.Abs(m) >= 10 {
+		m, exp = m/10, exp+1
+	}
+	return strconv.FormatFloat(m, 'f', -1, 64) + "e" + strconv.Itoa(int(exp))
+}
