@@ -20,6 +20,9 @@ var queuecapInputs = map[string][]string{
 	"queuecap_ttl_backlog": {"arrival_rate", "incident_seconds", "ttl_seconds", "degraded_completion_rate", "retry_rate", "avg_retries"},
 	"queuecap_alarm_thresholds": {"arrival_rate", "sla_seconds", "per_consumer_rate", "rto_seconds", "ttl_seconds", "provisioning_lag_seconds", "period_seconds",
 		"queue_name", "dead_letter_queue_name", "fleet"},
+	"queuecap_retry_storm":   {"arrival_rate", "per_consumer_rate", "consumers", "backlog", "retries_per_timeout", "timeout_window_seconds", "max_seconds", "rto_seconds"},
+	"queuecap_wait_time":     {"arrival_rate", "per_consumer_rate", "consumers", "percentile", "target_wait_seconds"},
+	"queuecap_replay_budget": {"downstream_limit", "live_usage", "retry_usage", "calls_per_job", "safety_margin", "dlq_depth"},
 }
 
 // queuecapStringInputs are the arguments that are strings, not numbers.
@@ -192,8 +195,74 @@ func (in *instance) queuecapData(r *Resource) cty.Value {
 		out["not_draining_expression"] = cty.StringVal(p.NotDrainingExpression)
 		out["not_draining_depth_floor"] = cty.NumberFloatVal(p.NotDrainingDepthFloor)
 		out["alarms"] = alarmsValue(p.Alarms)
+	case "queuecap_retry_storm":
+		in := capacity.StormInput{ArrivalRate: args["arrival_rate"], PerConsumerRate: args["per_consumer_rate"],
+			Consumers: int64(args["consumers"]), Backlog: args["backlog"], RetriesPerTimeout: args["retries_per_timeout"],
+			TimeoutWindowSeconds: orDefault(args, "timeout_window_seconds", capacity.DefaultTimeoutWindowSeconds),
+			MaxSeconds:           int64(orDefault(args, "max_seconds", capacity.DefaultStormMaxSeconds))}
+		st, err := capacity.SimulateStorm(in, nil)
+		if err != nil {
+			return cty.NilVal
+		}
+		minAll, err := capacity.MinConsumersToDrain(in, 0)
+		if err != nil {
+			return cty.NilVal
+		}
+		out["drains"] = cty.BoolVal(st.Drains)
+		out["drain_seconds"] = optionalNumber(st.DrainSeconds)
+		out["steps"] = cty.NumberIntVal(st.Steps)
+		out["peak_depth"] = cty.NumberFloatVal(st.PeakDepth)
+		out["final_depth"] = cty.NumberFloatVal(st.FinalDepth)
+		out["peak_effective_arrival_rate"] = cty.NumberFloatVal(st.PeakEffectiveArrivalRate)
+		out["min_consumers_to_drain"] = cty.NumberIntVal(minAll)
+		out["min_consumers_to_drain_within_rto"] = cty.NullVal(cty.Number)
+		if rto, ok := args["rto_seconds"]; ok {
+			minRTO, err := capacity.MinConsumersToDrain(in, int64(rto)) // as the provider: drained by t = rto_seconds − 1
+			if err != nil {
+				return cty.NilVal
+			}
+			out["min_consumers_to_drain_within_rto"] = cty.NumberIntVal(minRTO)
+		}
+	case "queuecap_wait_time":
+		w, err := capacity.WaitTime(capacity.WaitInput{ArrivalRate: args["arrival_rate"], PerConsumerRate: args["per_consumer_rate"],
+			Consumers: int64(args["consumers"]), Percentile: orDefault(args, "percentile", capacity.DefaultWaitPercentile),
+			TargetWaitSeconds: args["target_wait_seconds"]})
+		if err != nil {
+			return cty.NilVal
+		}
+		out["utilization"] = cty.NumberFloatVal(w.Utilization)
+		out["stable"] = cty.BoolVal(w.Stable)
+		out["probability_of_wait"] = optionalNumber(w.ProbabilityOfWait)
+		out["mean_wait_seconds"] = optionalNumber(w.MeanWaitSeconds)
+		out["percentile_wait_seconds"] = optionalNumber(w.PercentileWaitSeconds)
+		out["min_consumers_for_target"] = cty.NullVal(cty.Number)
+		if w.MinConsumersForTarget != nil {
+			out["min_consumers_for_target"] = cty.NumberIntVal(*w.MinConsumersForTarget)
+		}
+	case "queuecap_replay_budget":
+		var depth *float64
+		if d, ok := args["dlq_depth"]; ok {
+			depth = &d
+		}
+		rb, err := capacity.ReplayBudget(capacity.ReplayInput{DownstreamLimit: args["downstream_limit"], LiveUsage: args["live_usage"],
+			RetryUsage: args["retry_usage"], CallsPerJob: orDefault(args, "calls_per_job", 1),
+			SafetyMargin: orDefault(args, "safety_margin", capacity.DefaultReplaySafetyMargin), DLQDepth: depth})
+		if err != nil {
+			return cty.NilVal
+		}
+		out["replay_calls_per_second"] = cty.NumberFloatVal(rb.CallsPerSecond)
+		out["replay_jobs_per_second"] = cty.NumberFloatVal(rb.JobsPerSecond)
+		out["replay_seconds"] = optionalNumber(rb.ReplaySeconds)
 	}
 	return cty.ObjectVal(out)
+}
+
+// orDefault is an argument, or the provider's default when it is unset.
+func orDefault(args map[string]float64, name string, def float64) float64 {
+	if v, ok := args[name]; ok {
+		return v
+	}
+	return def
 }
 
 func optionalNumber(p *float64) cty.Value {
