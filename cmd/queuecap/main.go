@@ -1,6 +1,8 @@
 // Command queuecap is the companion CLI of the queuecap Terraform provider.
 //
 //	queuecap lint [flags] [DIR ...]
+//	queuecap size [flags]
+//	queuecap simulate [flags]
 //
 // Exit codes, as tflint's:
 //
@@ -41,9 +43,11 @@ const usage = `Usage: queuecap <command> [flags]
 
 Commands:
   lint      check Terraform configurations for queues that cannot recover from a backlog
+  size      size a consumer fleet for a backlog and an RTO: the capacity review table
+  simulate  simulate fleets through a retry storm: a summary and an SVG chart of depth
   version   print the version
 
-Run 'queuecap lint --help' for the lint flags.
+Run 'queuecap <command> --help' for its flags.
 `
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -54,6 +58,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "lint":
 		return runLint(args[1:], stdout, stderr)
+	case "size":
+		return runSize(args[1:], stdout, stderr)
+	case "simulate":
+		return runSimulate(args[1:], stdout, stderr)
 	case "version", "--version", "-v":
 		fmt.Fprintln(stdout, "queuecap "+version)
 		return exitOK

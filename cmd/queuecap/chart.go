@@ -1,0 +1,407 @@
+package main
+
+import (
+	"cmp"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// The depth chart is drawn on a log scale. A storm grows the depth a
+// hundredfold (3.6 M to 443 M in the seed) while the SLA depth (100 k) and
+// the TTL depth (36 M) sit decades apart: on a linear axis the draining
+// fleet, the SLA line and the flat steady-state fleet would all lie within
+// one percent of the axis, flat against the bottom. Each decade gets the
+// same height instead, so every series and both lines are readable at once.
+// A log axis cannot show 0, so a drained queue drops to the bottom of the
+// axis and ends in a marker labelled with its drain time.
+
+// point is the depth, in messages, t seconds into a simulation.
+type point struct{ t, depth float64 }
+
+// recordedBuckets bounds the points kept per series, about one bucket per
+// pixel of the plot's width however long the run; the SVG keeps fewer
+// still (see polyline).
+const recordedBuckets = 1000
+
+// recorder downsamples the first seconds of a simulation as it runs: of
+// every bucket of consecutive seconds it keeps the first, lowest, highest
+// and last state, so peaks and the drain itself survive.
+type recorder struct {
+	bucket, current          int64
+	until                    float64
+	first, low, high, latest point
+	open                     bool
+	kept                     []point
+}
+
+func newRecorder(seconds float64) *recorder {
+	return &recorder{bucket: max(1, int64(math.Ceil(seconds/recordedBuckets))), until: seconds}
+}
+
+// visit has the signature capacity.SimulateStorm calls.
+func (r *recorder) visit(t int64, depth, _ float64) {
+	p := point{float64(t), depth}
+	if p.t > r.until {
+		return
+	}
+	if b := t / r.bucket; !r.open || b != r.current {
+		r.flush()
+		r.current, r.first, r.low, r.high, r.open = b, p, p, p, true
+	}
+	if depth < r.low.depth {
+		r.low = p
+	}
+	if depth > r.high.depth {
+		r.high = p
+	}
+	r.latest = p
+}
+
+func (r *recorder) flush() {
+	if !r.open {
+		return
+	}
+	bucket := []point{r.first, r.low, r.high, r.latest}
+	slices.SortStableFunc(bucket, func(a, b point) int { return cmp.Compare(a.t, b.t) })
+	r.kept = append(r.kept, slices.Compact(bucket)...)
+	r.open = false
+}
+
+// points returns what was kept, in time order.
+func (r *recorder) points() []point {
+	r.flush()
+	return r.kept
+}
+
+// logScale spans whole decades, 10^lo to 10^hi messages.
+type logScale struct{ lo, hi int }
+
+// newLogScale covers every series' start, peak and (when it does not drain)
+// end, and the reference lines, with one more decade below the lowest so
+// that a draining series visibly falls away before reaching the bottom.
+func newLogScale(runs []stormRun, refs []refLine) logScale {
+	var values []float64
+	for _, r := range runs {
+		values = append(values, r.storm.PeakDepth)
+		if len(r.points) > 0 {
+			values = append(values, r.points[0].depth)
+		}
+		if !r.storm.Drains {
+			values = append(values, r.storm.FinalDepth)
+		}
+	}
+	for _, ref := range refs {
+		values = append(values, ref.depth)
+	}
+	lowest, highest := math.Inf(1), 0.0
+	for _, v := range values {
+		if v > 0 {
+			lowest, highest = min(lowest, v), max(highest, v)
+		}
+	}
+	if highest == 0 {
+		return logScale{0, 1}
+	}
+	// The tolerance keeps exact powers of ten (1e9) on their decade.
+	s := logScale{lo: int(math.Floor(math.Log10(lowest)+1e-9)) - 1, hi: int(math.Ceil(math.Log10(highest) - 1e-9))}
+	s.hi = max(s.hi, s.lo+1)
+	return s
+}
+
+func (s logScale) min() float64 { return math.Pow(10, float64(s.lo)) }
+func (s logScale) max() float64 { return math.Pow(10, float64(s.hi)) }
+
+// fraction is where depth sits between the bottom (0) and the top (1);
+// depths below the bottom, 0 included, clip to it.
+func (s logScale) fraction(depth float64) float64 {
+	if depth <= s.min() {
+		return 0
+	}
+	return min(1, (math.Log10(depth)-float64(s.lo))/float64(s.hi-s.lo))
+}
+
+// refLine is a horizontal line at a depth that means something.
+type refLine struct {
+	name    string // "SLA 10 s"
+	depth   float64
+	meaning string
+}
+
+type chartSeries struct {
+	name, outcome string // "32 consumers (12,800 msg/s), no retries", "drains in 21 min 26 s"
+	color, dash   string
+	points        []point
+	drainedAt     *float64 // seconds; nil when it never drains
+}
+
+type depthChart struct {
+	title, subtitle string
+	horizon         float64 // seconds on the time axis
+	scale           logScale
+	series          []chartSeries
+	refs            []refLine
+}
+
+// Okabe–Ito colors, distinguishable with the common color vision
+// deficiencies: one per fleet. Retry levels differ by dash pattern.
+var (
+	fleetColors = []string{"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000"}
+	retryDashes = []string{"", "12 6", "2 5", "14 5 3 5"}
+)
+
+// newDepthChart charts runs simulated for simulated seconds over their
+// first shown seconds.
+func newDepthChart(f simulateFlags, simulated, shown float64, runs []stormRun, refs []refLine, scale logScale) *depthChart {
+	c := &depthChart{
+		title: fmt.Sprintf("Queue depth: a %s-message backlog, %s arriving, %s per consumer",
+			formatCount(f.backlog), formatRate(f.arrivalRate), formatRate(f.perConsumerRate)),
+		subtitle: fmt.Sprintf("Retry storm simulated over %s in 1 s steps: a message waiting longer than %s times out and its producer retries. Log scale.",
+			formatDuration(simulated), formatDuration(f.timeoutWindowSeconds)),
+		horizon: shown, scale: scale, refs: refs,
+	}
+	for _, r := range runs {
+		s := chartSeries{
+			name:   fmt.Sprintf("%d consumers (%s), %s", r.consumers, formatRate(r.capacity), formatRetries(r.retriesPerTimeout)),
+			color:  fleetColors[r.fleetIndex%len(fleetColors)],
+			dash:   retryDashes[r.retryIndex%len(retryDashes)],
+			points: r.points, drainedAt: r.storm.DrainSeconds,
+		}
+		if r.storm.Drains {
+			s.outcome = "drains in " + formatDuration(*r.storm.DrainSeconds)
+		} else {
+			s.outcome = "never drains, peak " + formatCount(r.storm.PeakDepth)
+		}
+		c.series = append(c.series, s)
+	}
+	return c
+}
+
+// Layout, in SVG user units (pixels at 100 %).
+const (
+	chartWidth   = 1200
+	plotLeft     = 100
+	plotRight    = chartWidth - 180 // the right margin labels the reference lines
+	plotTop      = 92
+	plotHeight   = 470
+	plotBottom   = plotTop + plotHeight
+	legendTop    = plotBottom + 92
+	legendRow    = 28
+	refLabelGap  = 34 // least vertical distance between two reference labels
+	drainLabelDy = 18 // between stacked drain labels
+)
+
+func (c *depthChart) x(t float64) float64 {
+	return plotLeft + t/c.horizon*(plotRight-plotLeft)
+}
+
+func (c *depthChart) y(depth float64) float64 {
+	return plotBottom - c.scale.fraction(depth)*plotHeight
+}
+
+// writeSVG draws the chart as a standalone SVG document.
+func (c *depthChart) writeSVG(w io.Writer) error {
+	height := legendTop + legendRow*len(c.series) + 12
+	var b strings.Builder
+	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
+
+	p(`<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="DejaVu Sans, Helvetica, Arial, sans-serif" font-size="14" fill="#222">`+"\n",
+		chartWidth, height, chartWidth, height)
+	p("<title>%s</title>\n", esc(c.title))
+	p(`<rect width="100%%" height="100%%" fill="#fff"/>` + "\n")
+	p(`<text x="%d" y="34" font-size="20" font-weight="bold">%s</text>`+"\n", plotLeft, esc(c.title))
+	p(`<text x="%d" y="60" fill="#555">%s</text>`+"\n", plotLeft, esc(c.subtitle))
+
+	// Grid: every decade, and fainter lines at 2…9 times it.
+	p(`<g id="y-axis" font-size="13" text-anchor="end">` + "\n")
+	for e := c.scale.lo; e <= c.scale.hi; e++ {
+		decade := math.Pow(10, float64(e))
+		y := c.y(decade)
+		p(`<line x1="%d" x2="%d" y1="%s" y2="%s" stroke="#d0d0d0"/>`+"\n", plotLeft, plotRight, num(y), num(y))
+		p(`<text x="%d" y="%s">%s</text>`+"\n", plotLeft-10, num(y+4.5), formatCount(decade))
+		for m := 2; e < c.scale.hi && m <= 9; m++ {
+			ym := c.y(float64(m) * decade)
+			p(`<line x1="%d" x2="%d" y1="%s" y2="%s" stroke="#f0f0f0"/>`+"\n", plotLeft, plotRight, num(ym), num(ym))
+		}
+	}
+	p(`<text transform="translate(30 %d) rotate(-90)" text-anchor="middle" font-size="14">queue depth, messages (log scale)</text>`+"\n", plotTop+plotHeight/2)
+	p("</g>\n")
+
+	p(`<g id="x-axis" font-size="13" text-anchor="middle">` + "\n")
+	step, unit, unitName := timeTicks(c.horizon)
+	for t := 0.0; t <= c.horizon+1e-9; t += step {
+		x := c.x(t)
+		p(`<line x1="%s" x2="%s" y1="%d" y2="%d" stroke="#d0d0d0"/>`+"\n", num(x), num(x), plotTop, plotBottom+5)
+		label := "0"
+		if t > 0 {
+			label = trimNumber(strconv.FormatFloat(t/unit, 'f', 2, 64)) + " " + unitName
+		}
+		p(`<text x="%s" y="%d">%s</text>`+"\n", num(x), plotBottom+22, label)
+	}
+	p(`<text x="%d" y="%d" font-size="14">time since recovery started</text>`+"\n", (plotLeft+plotRight)/2, plotBottom+50)
+	p("</g>\n")
+	p(`<rect x="%d" y="%d" width="%d" height="%d" fill="none" stroke="#888"/>`+"\n", plotLeft, plotTop, plotRight-plotLeft, plotHeight)
+
+	c.writeRefLines(p)
+
+	p(`<g id="series" fill="none" stroke-width="3" stroke-linejoin="round" stroke-linecap="round">` + "\n")
+	for _, s := range c.series {
+		p(`<polyline stroke="%s"%s points="%s"><title>%s: %s</title></polyline>`+"\n", s.color, dashAttr(s.dash), c.polyline(s.points), esc(s.name), esc(s.outcome))
+	}
+	p("</g>\n")
+	c.writeDrainMarkers(p)
+	c.writeLegend(p)
+	p("</svg>\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// writeRefLines draws the SLA and TTL depths across the plot, labelled in
+// the right margin where no data can hide them.
+func (c *depthChart) writeRefLines(p func(string, ...any)) {
+	refs := slices.Clone(c.refs)
+	slices.SortFunc(refs, func(a, b refLine) int { return cmp.Compare(c.y(a.depth), c.y(b.depth)) })
+	labelY := math.Inf(-1)
+	p(`<g id="reference-lines">` + "\n")
+	for _, ref := range refs {
+		y := c.y(ref.depth)
+		labelY = max(y, labelY+refLabelGap)
+		p(`<g class="reference"><title>%s</title>`, esc(ref.meaning))
+		p(`<line x1="%d" x2="%d" y1="%s" y2="%s" stroke="#333" stroke-width="2" stroke-dasharray="2 4"/>`, plotLeft, plotRight+6, num(y), num(y))
+		p(`<text x="%d" y="%s" font-weight="bold">%s</text>`, plotRight+10, num(labelY-2), esc(ref.name))
+		p(`<text x="%d" y="%s" font-size="13" fill="#555">depth %s</text></g>`+"\n", plotRight+10, num(labelY+14), formatCount(ref.depth))
+	}
+	p("</g>\n")
+}
+
+// writeDrainMarkers ends each draining series in a dot at the bottom of
+// the axis, where the log scale cannot go, with its drain time.
+func (c *depthChart) writeDrainMarkers(p func(string, ...any)) {
+	p(`<g id="drain-markers" font-size="13">` + "\n")
+	n := 0
+	for _, s := range c.series {
+		if s.drainedAt == nil {
+			continue
+		}
+		x := c.x(*s.drainedAt)
+		anchor, dx := "start", 10.0
+		if x > (plotLeft+plotRight)/2 {
+			anchor, dx = "end", -10
+		}
+		p(`<circle cx="%s" cy="%d" r="6" fill="%s" stroke="#fff" stroke-width="2"/>`, num(x), plotBottom, s.color)
+		p(`<text x="%s" y="%s" text-anchor="%s" fill="%s">empty at %s</text>`+"\n",
+			num(x+dx), num(float64(plotBottom-10-drainLabelDy*n)), anchor, s.color, formatDuration(*s.drainedAt))
+		n++
+	}
+	p("</g>\n")
+}
+
+// writeLegend lists the series under the plot, so it never covers data.
+func (c *depthChart) writeLegend(p func(string, ...any)) {
+	p(`<g id="legend">` + "\n")
+	for i, s := range c.series {
+		y := legendTop + i*legendRow
+		p(`<g class="legend-entry"><line x1="%d" x2="%d" y1="%d" y2="%d" stroke="%s" stroke-width="3" stroke-linecap="round"%s/>`,
+			plotLeft, plotLeft+48, y-5, y-5, s.color, dashAttr(s.dash))
+		if s.drainedAt != nil {
+			p(`<circle cx="%d" cy="%d" r="5" fill="%s" stroke="#fff" stroke-width="1.5"/>`, plotLeft+48, y-5, s.color)
+		}
+		p(`<text x="%d" y="%d"><tspan font-weight="bold">%s</tspan>: %s</text></g>`+"\n", plotLeft+62, y, esc(s.name), esc(s.outcome))
+	}
+	p("</g>\n")
+}
+
+// polylineTolerance is how far, in pixels, the drawn line may stray from
+// the recorded points: below what the eye can see at 100 %.
+const polylineTolerance = 0.25
+
+// polyline maps points to pixels and keeps only those the drawing needs
+// (Ramer–Douglas–Peucker): smooth curves of a thousand points need a few
+// dozen, which keeps the SVG small.
+func (c *depthChart) polyline(points []point) string {
+	px := make([]point, len(points)) // x, y in pixels
+	for i, pt := range points {
+		px[i] = point{c.x(pt.t), c.y(pt.depth)}
+	}
+	keep := make([]bool, len(px))
+	if len(px) > 0 {
+		keep[0], keep[len(px)-1] = true, true
+	}
+	type span struct{ from, to int }
+	for stack := []span{{0, len(px) - 1}}; len(stack) > 0; {
+		s := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		far, farthest := -1, polylineTolerance
+		for i := s.from + 1; i < s.to; i++ {
+			if d := distanceToSegment(px[i], px[s.from], px[s.to]); d > farthest {
+				far, farthest = i, d
+			}
+		}
+		if far >= 0 {
+			keep[far] = true
+			stack = append(stack, span{s.from, far}, span{far, s.to})
+		}
+	}
+	var parts []string
+	for i, p := range px {
+		if keep[i] {
+			if q := num(p.t) + "," + num(p.depth); len(parts) == 0 || parts[len(parts)-1] != q {
+				parts = append(parts, q)
+			}
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// distanceToSegment is the distance from p to the segment a–b, all in
+// pixels (t as x, depth as y).
+func distanceToSegment(p, a, b point) float64 {
+	dx, dy := b.t-a.t, b.depth-a.depth
+	u := 0.0
+	if l := dx*dx + dy*dy; l > 0 {
+		u = max(0, min(1, ((p.t-a.t)*dx+(p.depth-a.depth)*dy)/l))
+	}
+	return math.Hypot(p.t-(a.t+u*dx), p.depth-(a.depth+u*dy))
+}
+
+// timeTicks picks a round tick step giving at most ten intervals, and the
+// unit its labels use: min up to two hours, h up to four days, then d.
+func timeTicks(horizon float64) (step, unit float64, unitName string) {
+	steps := []float64{1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400, 172800, 432000, 864000}
+	step = steps[len(steps)-1]
+	for _, s := range steps {
+		if horizon/s <= 10 {
+			step = s
+			break
+		}
+	}
+	switch {
+	case horizon < 120:
+		return step, 1, "s"
+	case horizon <= 7200:
+		return step, 60, "min"
+	case horizon <= 4*86400:
+		return step, 3600, "h"
+	}
+	return step, 86400, "d"
+}
+
+func dashAttr(dash string) string {
+	if dash == "" {
+		return ""
+	}
+	return ` stroke-dasharray="` + dash + `"`
+}
+
+// num prints a pixel coordinate with one decimal.
+func num(v float64) string { return trimNumber(strconv.FormatFloat(v, 'f', 1, 64)) }
+
+func esc(s string) string {
+	var b strings.Builder
+	_ = xml.EscapeText(&b, []byte(s)) // a strings.Builder does not fail
+	return b.String()
+}

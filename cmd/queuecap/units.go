@@ -1,0 +1,298 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
+)
+
+// This file holds what `size` and `simulate` share: flag values that read
+// rates, durations and lists, one-line errors, and the formatting of
+// numbers for people. No formula lives here; internal/capacity has them all.
+
+// daysPrefix splits a leading day count off a duration ("4d", "1d12h"):
+// Go durations stop at hours, but retention periods are given in days.
+var daysPrefix = regexp.MustCompile(`^(\d+(?:\.\d+)?)d(.*)$`)
+
+// parseDuration reads seconds from plain numbers ("1800", "0.5") or
+// Go/Terraform-style units ("90s", "30m", "2h", "1h30m", "4d").
+func parseDuration(s string) (float64, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return 0, errors.New("empty duration")
+	}
+	if v, err := strconv.ParseFloat(s, 64); err == nil {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return 0, fmt.Errorf("%q is not a finite number of seconds", s)
+		}
+		return v, nil
+	}
+	days := 0.0
+	if m := daysPrefix.FindStringSubmatch(s); m != nil {
+		days, _ = strconv.ParseFloat(m[1], 64) // the pattern admits only decimals
+		if s = m[2]; s == "" {
+			return days * 86400, nil
+		}
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a duration: use seconds (1800) or units such as 90s, 30m, 2h, 1h30m, 4d", s)
+	}
+	return days*86400 + d.Seconds(), nil
+}
+
+// parseNumber reads a plain number such as 10000, 0.5 or 5e6.
+func parseNumber(s string) (float64, error) {
+	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, fmt.Errorf("%q is not a number: use digits such as 10000, 0.5 or 5e6", s)
+	}
+	return v, nil
+}
+
+// parseFraction reads a fraction as a number (0.2) or a percentage (20%).
+func parseFraction(s string) (float64, error) {
+	if p, ok := strings.CutSuffix(strings.TrimSpace(s), "%"); ok {
+		v, err := parseNumber(p)
+		return v / 100, err
+	}
+	return parseNumber(s)
+}
+
+// numberFlag is a float flag read by one of the parsers above.
+type numberFlag struct {
+	v     *float64
+	parse func(string) (float64, error)
+}
+
+// String is empty for 0, so that help shows only defaults that are not.
+func (f numberFlag) String() string {
+	if f.v == nil || *f.v == 0 {
+		return ""
+	}
+	return strconv.FormatFloat(*f.v, 'g', -1, 64)
+}
+
+func (f numberFlag) Set(s string) error {
+	v, err := f.parse(s)
+	if err != nil {
+		return err
+	}
+	*f.v = v
+	return nil
+}
+
+// listFlag is a comma-separated list ("25,32"); repeating the flag appends.
+type listFlag[T any] struct {
+	v     *[]T
+	parse func(string) (T, error)
+}
+
+func (f listFlag[T]) String() string {
+	if f.v == nil {
+		return ""
+	}
+	parts := make([]string, len(*f.v))
+	for i, x := range *f.v {
+		parts[i] = fmt.Sprint(x)
+	}
+	return strings.Join(parts, ",")
+}
+
+func (f listFlag[T]) Set(s string) error {
+	if strings.TrimSpace(s) == "" {
+		return errors.New("empty list")
+	}
+	for part := range strings.SplitSeq(s, ",") {
+		if strings.TrimSpace(part) == "" {
+			return fmt.Errorf("empty item in %q", s)
+		}
+		x, err := f.parse(part)
+		if err != nil {
+			return err
+		}
+		*f.v = append(*f.v, x)
+	}
+	return nil
+}
+
+func parseCount(s string) (int64, error) {
+	v, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a whole number", s)
+	}
+	return v, nil
+}
+
+// command describes the flags of `size` or `simulate`.
+type command struct {
+	name     string // "size"
+	synopsis string // after "queuecap NAME "
+	required []string
+	fs       *flag.FlagSet
+	set      map[string]bool // flags given on the command line
+}
+
+func newCommand(name, synopsis string, required ...string) *command {
+	fs := flag.NewFlagSet("queuecap "+name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard) // errors are reported in one line, below
+	fs.Usage = func() {}
+	return &command{name: name, synopsis: synopsis, required: required, fs: fs}
+}
+
+// parse reads args; when it returns false the command is over with the
+// returned exit code: help was printed, or a one-line error.
+func (c *command) parse(args []string, stdout, stderr io.Writer) (bool, int) {
+	err := c.fs.Parse(args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		fmt.Fprintf(stdout, "Usage: queuecap %s %s\n\nFlags:\n", c.name, c.synopsis)
+		c.fs.SetOutput(stdout)
+		c.fs.PrintDefaults()
+		fmt.Fprint(stdout, "\nDurations take seconds (1800) or units (90s, 30m, 2h, 1h30m, 4d).\nExit codes: 0 success, 1 an error.\n")
+		return false, exitOK
+	case err != nil:
+		// The flag package names flags with one dash; the help uses two.
+		msg := strings.NewReplacer("for flag -", "for --", "not defined: -", "not defined: --").Replace(err.Error())
+		fmt.Fprintf(stderr, "Error: %s (see 'queuecap %s --help')\n", msg, c.name)
+		return false, exitError
+	case c.fs.NArg() > 0:
+		fmt.Fprintf(stderr, "Error: unexpected argument %q: queuecap %s takes flags only\n", c.fs.Arg(0), c.name)
+		return false, exitError
+	}
+	c.set = map[string]bool{}
+	c.fs.Visit(func(f *flag.Flag) { c.set[f.Name] = true })
+	for _, name := range c.required {
+		if !c.set[name] {
+			fmt.Fprintf(stderr, "Error: --%s is required (see 'queuecap %s --help')\n", name, c.name)
+			return false, exitError
+		}
+	}
+	return true, exitOK
+}
+
+// flagOf names the flag behind each internal/capacity input.
+var flagOf = map[string]string{
+	"arrival_rate":           "--arrival-rate",
+	"per_consumer_rate":      "--per-consumer-rate",
+	"max_backlog":            "--max-backlog",
+	"rto_seconds":            "--rto",
+	"retry_rate":             "--retry-rate",
+	"avg_retries":            "--avg-retries",
+	"min_headroom":           "--min-headroom",
+	"consumers":              "--consumers",
+	"backlog":                "--backlog",
+	"retries_per_timeout":    "--retries-per-timeout",
+	"timeout_window_seconds": "--timeout-window",
+	"max_seconds":            "--max",
+	"sla_seconds":            "--sla",
+	"ttl_seconds":            "--ttl",
+	"incident_seconds":       "--ttl",
+}
+
+// reportError prints err in one line, naming the flag an input error is
+// about, and returns the exit code.
+func reportError(stderr io.Writer, err error) int {
+	var in *capacity.InputError
+	if errors.As(err, &in) {
+		if name, ok := flagOf[in.Field]; ok {
+			err = errors.New(name + " " + in.Reason)
+		}
+	}
+	fmt.Fprintf(stderr, "Error: %v\n", err)
+	return exitError
+}
+
+// formatDuration prints seconds in the two largest units that apply,
+// rounded to the smaller one: "29 min 46 s", "1 h 30 min", "10 h".
+func formatDuration(seconds float64) string {
+	if seconds < 10 {
+		return trimNumber(strconv.FormatFloat(seconds, 'f', 2, 64)) + " s"
+	}
+	units := []struct {
+		name string
+		size int64
+	}{{"d", 86400}, {"h", 3600}, {"min", 60}, {"s", 1}}
+	for i, u := range units[:len(units)-1] {
+		small := units[i+1]
+		if seconds < float64(u.size)-float64(small.size)/2 { // 59.6 s rounds to 1 min
+			continue
+		}
+		n := int64(math.Round(seconds / float64(small.size))) // in the smaller unit
+		per := u.size / small.size
+		big, rest := n/per, n%per
+		if rest == 0 {
+			return fmt.Sprintf("%d %s", big, u.name)
+		}
+		return fmt.Sprintf("%d %s %d %s", big, u.name, rest, small.name)
+	}
+	return fmt.Sprintf("%d s", int64(math.Round(seconds)))
+}
+
+// formatCount prints a message count with a k/M/G/T suffix and three
+// significant digits: 3.6M, 443M, 100k, 950.
+func formatCount(x float64) string {
+	suffixes := []struct {
+		s string
+		v float64
+	}{{"T", 1e12}, {"G", 1e9}, {"M", 1e6}, {"k", 1e3}}
+	for _, s := range suffixes {
+		// Round first, so that 999,999 reads 1M rather than 1000k.
+		if r, _ := strconv.ParseFloat(strconv.FormatFloat(math.Abs(x), 'g', 3, 64), 64); r >= s.v {
+			return trimNumber(strconv.FormatFloat(x/s.v, 'g', 3, 64)) + s.s
+		}
+	}
+	return trimNumber(strconv.FormatFloat(x, 'g', 3, 64))
+}
+
+// formatNumber prints a number with thousands separators and at most two
+// decimals: 10,000, 2,800, 0.33.
+func formatNumber(x float64) string {
+	if math.Abs(x) >= 1e15 {
+		return strconv.FormatFloat(x, 'g', 4, 64)
+	}
+	s := trimNumber(strconv.FormatFloat(x, 'f', 2, 64))
+	sign := ""
+	if s[0] == '-' {
+		sign, s = "-", s[1:]
+	}
+	whole, frac, _ := strings.Cut(s, ".")
+	var b strings.Builder
+	for i, r := range whole {
+		if i > 0 && (len(whole)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	if frac != "" {
+		b.WriteString("." + frac)
+	}
+	if b.String() == "0" {
+		sign = "" // -0.001 rounds to 0, not -0
+	}
+	return sign + b.String()
+}
+
+func formatRate(x float64) string { return formatNumber(x) + " msg/s" }
+
+// formatPercent prints a fraction as a percentage with one decimal.
+func formatPercent(fraction float64) string {
+	return trimNumber(strconv.FormatFloat(fraction*100, 'f', 1, 64)) + " %"
+}
+
+// trimNumber drops trailing zeros after a decimal point: 2.50 → 2.5.
+func trimNumber(s string) string {
+	if !strings.Contains(s, ".") || strings.ContainsAny(s, "eE") {
+		return s
+	}
+	s = strings.TrimRight(s, "0")
+	return strings.TrimSuffix(s, ".")
+}
