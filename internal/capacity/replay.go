@@ -61,6 +61,9 @@ func ReplayBudget(in ReplayInput) (Replay, error) {
 	}
 	out.CallsPerSecond = free
 	out.JobsPerSecond = free / in.CallsPerJob
+	if err := checkResult("calls_per_job", "the replay rate replay_calls_per_second / calls_per_job", out.JobsPerSecond); err != nil {
+		return Replay{}, err
+	}
 	if in.DLQDepth != nil {
 		s := *in.DLQDepth / out.JobsPerSecond
 		if err := checkResult("dlq_depth", "the replay time dlq_depth / replay_jobs_per_second", s); err != nil {

@@ -72,10 +72,15 @@ func (in StormInput) validate() error {
 // first recorded depth of 0. visit, when not nil, sees every recorded
 // state (for charts).
 func SimulateStorm(in StormInput, visit func(t int64, depth, effectiveArrival float64)) (Storm, error) {
-	var out Storm
 	if err := in.validate(); err != nil {
-		return out, err
+		return Storm{}, err
 	}
+	return simulateStorm(in, visit)
+}
+
+// simulateStorm is SimulateStorm on validated input.
+func simulateStorm(in StormInput, visit func(t int64, depth, effectiveArrival float64)) (Storm, error) {
+	var out Storm
 	capacity, err := FleetCapacity(in.Consumers, in.PerConsumerRate)
 	if err != nil {
 		return out, err
@@ -84,6 +89,9 @@ func SimulateStorm(in StormInput, visit func(t int64, depth, effectiveArrival fl
 	out.PeakEffectiveArrivalRate = in.ArrivalRate
 	for t := int64(0); t < in.MaxSeconds; t++ {
 		arrival := stormArrival(in, depth)
+		if math.IsInf(arrival, 0) { // the next depth would be infinite
+			return out, inputErr("backlog", "makes the simulated depth overflow the float64 range")
+		}
 		if visit != nil {
 			visit(t, depth, arrival)
 		}
@@ -110,12 +118,22 @@ func stormArrival(in StormInput, depth float64) float64 {
 	if in.ArrivalRate == 0 {
 		return 0
 	}
-	timeoutProb := min(1, depth/(in.ArrivalRate*in.TimeoutWindowSeconds))
+	// The seed's arithmetic, depth / (λ · W), except where λ · W underflows
+	// to 0 (0/0 would be NaN): then any depth has timed out.
+	window := in.ArrivalRate * in.TimeoutWindowSeconds
+	if window == 0 {
+		if depth > 0 {
+			return in.ArrivalRate * (1 + in.RetriesPerTimeout)
+		}
+		return in.ArrivalRate
+	}
+	timeoutProb := min(1, depth/window)
 	return in.ArrivalRate * (1 + in.RetriesPerTimeout*timeoutProb)
 }
 
-// MinConsumersToDrain is the smallest fleet whose simulation drains within
-// withinSeconds states (in.MaxSeconds when 0), under the same storm.
+// MinConsumersToDrain is the smallest fleet whose simulation, under the
+// same storm, reaches depth 0 at some t ≤ withinSeconds (an RTO), or within
+// the simulation's MaxSeconds states when withinSeconds is 0.
 //
 // Draining is monotone in c: each step's new depth grows with the old depth
 // and shrinks with c, so a larger fleet is never deeper at any t. That
@@ -124,16 +142,19 @@ func stormArrival(in StormInput, depth float64) float64 {
 // probability at most 1, arrivals never exceed λ(1 + k), so
 // c·μ ≥ λ(1 + k) + B/(T − 1) empties the queue by the last recorded state.
 func MinConsumersToDrain(in StormInput, withinSeconds int64) (int64, error) {
-	if withinSeconds > 0 {
-		in.MaxSeconds = withinSeconds
-	}
 	in.Consumers = 0
 	if err := in.validate(); err != nil {
 		return 0, err
 	}
+	if withinSeconds < 0 || withinSeconds > maxStormSeconds {
+		return 0, inputErr("rto_seconds", "must be between 1 and %d, got %d", maxStormSeconds, withinSeconds)
+	}
+	if withinSeconds > 0 {
+		in.MaxSeconds = withinSeconds + 1 // states t = 0 … withinSeconds
+	}
 	drains := func(c int64) (bool, error) {
 		in.Consumers = c
-		s, err := SimulateStorm(in, nil)
+		s, err := simulateStorm(in, nil)
 		return s.Drains, err
 	}
 	if in.Backlog == 0 {
@@ -145,7 +166,7 @@ func MinConsumersToDrain(in StormInput, withinSeconds int64) (int64, error) {
 	worst := in.ArrivalRate * (1 + in.RetriesPerTimeout)
 	bound := (worst + in.Backlog/float64(in.MaxSeconds-1)) / in.PerConsumerRate
 	if !finite(bound) || bound >= MaxCount {
-		return 0, inputErr("backlog", "needs more than %d consumers to drain within %d s", int64(MaxCount), in.MaxSeconds)
+		return 0, inputErr("backlog", "needs more than %d consumers to drain by t = %d s", int64(MaxCount), in.MaxSeconds-1)
 	}
 	hi := int64(math.Ceil(bound)) + 1 // one more absorbs rounding in the bound
 	lo := int64(math.Floor(in.ArrivalRate / in.PerConsumerRate))
@@ -155,7 +176,7 @@ func MinConsumersToDrain(in StormInput, withinSeconds int64) (int64, error) {
 	if ok, err := drains(hi); err != nil {
 		return 0, err
 	} else if !ok {
-		return 0, inputErr("backlog", "does not drain within %d s even with %d consumers", in.MaxSeconds, hi)
+		return 0, inputErr("backlog", "does not drain by t = %d s even with %d consumers", in.MaxSeconds-1, hi)
 	}
 	for hi-lo > 1 { // invariant: lo does not drain, hi does
 		mid := lo + (hi-lo)/2

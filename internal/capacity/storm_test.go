@@ -71,7 +71,7 @@ func TestMinConsumersToDrain(t *testing.T) {
 			// The answer is the smallest: it drains, one fewer does not.
 			in := tc.in
 			if tc.within > 0 {
-				in.MaxSeconds = tc.within
+				in.MaxSeconds = tc.within + 1 // drained at some t ≤ within
 			}
 			in.Consumers = got
 			if s, _ := capacity.SimulateStorm(in, nil); !s.Drains {
@@ -84,10 +84,16 @@ func TestMinConsumersToDrain(t *testing.T) {
 		})
 	}
 	// Without retries the fluid answer holds: 3.6 M within 35,999 s needs
-	// only a surplus above 100 msg/s: 26 × 400 = 10,400.
-	got, _ := capacity.MinConsumersToDrain(seedStorm(0, 0), 0)
-	if got != 26 {
-		t.Errorf("seed without retries: %d consumers, want 26", got)
+	// only a surplus above 100 msg/s: 26 × 400 = 10,400. Within a 30-minute
+	// RTO it is the headroom formula's 25 + 3.6 M / (400 × 1800) = 30,
+	// which reaches 0 at exactly t = 1,800.
+	for _, tc := range []struct {
+		within int64
+		want   int64
+	}{{0, 26}, {1800, 30}} {
+		if got, _ := capacity.MinConsumersToDrain(seedStorm(0, 0), tc.within); got != tc.want {
+			t.Errorf("seed without retries within %d s: %d consumers, want %d", tc.within, got, tc.want)
+		}
 	}
 }
 

@@ -217,7 +217,7 @@ func (in *instance) queuecapData(r *Resource) cty.Value {
 		out["min_consumers_to_drain"] = cty.NumberIntVal(minAll)
 		out["min_consumers_to_drain_within_rto"] = cty.NullVal(cty.Number)
 		if rto, ok := args["rto_seconds"]; ok {
-			minRTO, err := capacity.MinConsumersToDrain(in, int64(rto)) // as the provider: drained by t = rto_seconds − 1
+			minRTO, err := capacity.MinConsumersToDrain(in, int64(rto))
 			if err != nil {
 				return cty.NilVal
 			}

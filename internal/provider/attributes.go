@@ -54,6 +54,24 @@ const (
 	completionRateDescShort = "Messages the fleet completes per second. Greater than 0."
 )
 
+// Descriptions of the retry storm, wait time and replay budget inputs.
+// Defaults are stated where they apply: functions take every argument.
+const (
+	stormBacklogDescription      = "Messages waiting at t = 0. At least 0."
+	retriesPerTimeoutDescription = "Retries a producer sends for each message that times out (waits longer than `timeout_window_seconds`), " +
+		"a count of at least 0, such as `1.5`. `0` is a fleet without a retry storm."
+	timeoutWindowDescription = "Timeout window W, in seconds: the producer gives up on a message that has waited this long and retries it. Greater than 0."
+	maxSecondsDescription    = "Length of the simulation, a whole number of seconds from 1 to 864000 (ten days): " +
+		"the depth is recorded at t = 0, 1, …, `max_seconds − 1`, so a backlog drains within it when its depth reaches 0 at one of those seconds."
+	waitConsumersDescription = "Consumers in the fleet, the servers c of the M/M/c queue, a whole number from 1 to 10000000."
+	percentileDescription    = "Percentile of the wait to report, a fraction greater than 0 and less than 1 (`0.99` is p99)."
+	downstreamLimitDesc      = "Calls per second the shared downstream (an API, a database, a partner) accepts, U. Greater than 0."
+	liveUsageDescription     = "Calls per second live work already makes downstream. At least 0."
+	retryUsageDescription    = "Calls per second the retries of live work make downstream. At least 0."
+	callsPerJobDescription   = "Downstream calls one replayed job makes. Greater than 0."
+	safetyMarginDescription  = "Share of `downstream_limit` kept free as a safety margin, a fraction from 0 to 1 (`0.1` keeps 10 % of the limit unused)."
+)
+
 func arrivalRateAttribute() schema.NumberAttribute {
 	return requiredNumber(atLeastZero, arrivalRateDescription)
 }

@@ -39,6 +39,17 @@ func TestFunctionDataSourceParity(t *testing.T) {
 		{"queuecap_ttl_backlog", "arrival_rate = 500\nincident_seconds = 3600\nttl_seconds = 60\ndegraded_completion_rate = 800", "ttl_bounded_backlog", "ttl_bounded_backlog(500, 3600, 60, 800)"},
 		{"queuecap_alarm_thresholds", "arrival_rate = 1\nsla_seconds = 10\nper_consumer_rate = 10\nrto_seconds = 60", "backlog_per_consumer_target", "backlog_per_consumer_target(10, 10)"},
 		{"queuecap_alarm_thresholds", "arrival_rate = 1\nsla_seconds = 0.5\nper_consumer_rate = 333.3\nrto_seconds = 60", "backlog_per_consumer_target", "backlog_per_consumer_target(0.5, 333.3)"},
+		{"queuecap_retry_storm", "arrival_rate = 10000\nper_consumer_rate = 400\nconsumers = 32\nbacklog = 3600000\nretries_per_timeout = 1.5", "min_consumers_to_drain", "min_consumers_to_drain(10000, 400, 3600000, 1.5, 30, 36000)"},
+		{"queuecap_retry_storm", "arrival_rate = 10000\nper_consumer_rate = 400\nconsumers = 25\nbacklog = 3600000\nretries_per_timeout = 0", "min_consumers_to_drain", "min_consumers_to_drain(10000, 400, 3600000, 0, 30, 36000)"},
+		{"queuecap_retry_storm", "arrival_rate = 3\nper_consumer_rate = 2\nconsumers = 0\nbacklog = 50\nretries_per_timeout = 2\ntimeout_window_seconds = 5\nmax_seconds = 100", "min_consumers_to_drain", "min_consumers_to_drain(3, 2, 50, 2, 5, 100)"},
+		{"queuecap_retry_storm", "arrival_rate = 0\nper_consumer_rate = 1\nconsumers = 0\nbacklog = 0\nretries_per_timeout = 0", "min_consumers_to_drain", "min_consumers_to_drain(0, 1, 0, 0, 30, 36000)"},
+		{"queuecap_wait_time", "arrival_rate = 2\nper_consumer_rate = 1\nconsumers = 3", "percentile_wait_seconds", "percentile_wait_seconds(2, 1, 3, 0.99)"},
+		{"queuecap_wait_time", "arrival_rate = 10\nper_consumer_rate = 1\nconsumers = 11\npercentile = 0.95", "percentile_wait_seconds", "percentile_wait_seconds(10, 1, 11, 0.95)"},
+		{"queuecap_wait_time", "arrival_rate = 99000\nper_consumer_rate = 1\nconsumers = 100000\npercentile = 0.9999", "percentile_wait_seconds", "percentile_wait_seconds(99000, 1, 100000, 0.9999)"},
+		{"queuecap_wait_time", "arrival_rate = 10000\nper_consumer_rate = 400\nconsumers = 25", "percentile_wait_seconds", "percentile_wait_seconds(10000, 400, 25, 0.99)"},
+		{"queuecap_replay_budget", "downstream_limit = 1000\nlive_usage = 700\nretry_usage = 100\ncalls_per_job = 2\nsafety_margin = 0", "replay_jobs_per_second", "replay_jobs_per_second(1000, 700, 100, 2, 0)"},
+		{"queuecap_replay_budget", "downstream_limit = 1000\nlive_usage = 333.3\nretry_usage = 0.1", "replay_jobs_per_second", "replay_jobs_per_second(1000, 333.3, 0.1, 1, 0.1)"},
+		{"queuecap_replay_budget", "downstream_limit = 1000\nlive_usage = 850\nretry_usage = 50", "replay_jobs_per_second", "replay_jobs_per_second(1000, 850, 50, 1, 0.1)"},
 	}
 	// capacity_plan against every attribute queuecap_consumers has.
 	plans := []string{

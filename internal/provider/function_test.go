@@ -2,6 +2,7 @@ package provider
 
 import (
 	"fmt"
+	"math"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -49,6 +50,21 @@ func TestFunctionsKnown(t *testing.T) {
 		{"ttl_bounded_backlog(10000, 3600, 600, 0)", num(6e6)},
 		{"ttl_bounded_backlog(1200, 900, 86400, 1000)", num(180000)},
 		{"backlog_per_consumer_target(10, 10)", num(100)},
+		// The seed's retry storm: 63 consumers under 1.5 retries per
+		// timeout, 26 without; 68 within 30 minutes; none for no backlog.
+		{"min_consumers_to_drain(10000, 400, 3600000, 1.5, 30, 36000)", knownvalue.Int64Exact(63)},
+		{"min_consumers_to_drain(10000, 400, 3600000, 0, 30, 36000)", knownvalue.Int64Exact(26)},
+		{"min_consumers_to_drain(10000, 400, 3600000, 1.5, 30, 1800)", knownvalue.Int64Exact(68)},
+		{"min_consumers_to_drain(10000, 400, 0, 1.5, 30, 36000)", knownvalue.Int64Exact(0)},
+		// M/M/3 at a = 2: C = 4/9, p99 = ln((4/9) / 0.01) s; the median does not wait.
+		{"percentile_wait_seconds(2, 1, 3, 0.99)", num(math.Log(4.0 / 9 / 0.01))},
+		{"percentile_wait_seconds(2, 1, 3, 0.5)", num(0)},
+		// Unstable (ρ = 1): no steady state, null.
+		{"percentile_wait_seconds(10000, 400, 25, 0.99) == null", knownvalue.Bool(true)},
+		{"replay_jobs_per_second(1000, 700, 100, 2, 0)", num(100)},
+		{"replay_jobs_per_second(1000, 700, 100, 1, 0.1)", num(100)},
+		// No room: 0, where the data source also warns.
+		{"replay_jobs_per_second(1000, 850, 50, 1, 0.1)", num(0)},
 	}
 	for _, tc := range cases {
 		t.Run(tc.call, func(t *testing.T) {
@@ -106,6 +122,23 @@ func TestFunctionsInvalid(t *testing.T) {
 		{"capacity_plan({ arrival_rate = 1, per_consumer_rate = 1, typo = 5 })", `inputs has no argument "typo"`},
 		{"capacity_plan({ arrival_rate = 1, per_consumer_rate = 1, retry_rate = 2 })", `inputs.retry_rate value must be between 0 and 1, got: 2`},
 		{"capacity_plan(5)", `inputs must be an object of queuecap_consumers arguments`},
+		{"min_consumers_to_drain(10000, 400, 3600000, 1.5, 30, 1.5)", `max_seconds must be a whole number, got: 1.5`},
+		{"min_consumers_to_drain(10000, 400, 3600000, 1.5, 30, 0)", `value must be at least 1, got: 0`},
+		{"min_consumers_to_drain(10000, 400, 3600000, 1.5, 30, 1000000)", `max_seconds must be between 1 and 864000, got 1000000`},
+		{"min_consumers_to_drain(10000, 400, 3600000, 1.5, 30, 1)", `max_seconds of 1 leaves no step in which a backlog could drain`},
+		{"min_consumers_to_drain(10000, 400, 3600000, -1, 30, 36000)", `value must be at least 0, got: -1`},
+		{"min_consumers_to_drain(10000, 400, 3600000, 1.5, 0, 36000)", `value must be greater than 0, got: 0`},
+		{"min_consumers_to_drain(1e300, 1, 1, 0, 30, 36000)", `backlog needs more than 9007199254740992 consumers to drain by t = 35999 s`},
+		{"min_consumers_to_drain(10000, 400, null, 1.5, 30, 36000)", `argument must not be null`},
+		{"percentile_wait_seconds(2, 1, 3, 1)", `value must be greater than 0 and less than 1, got: 1`},
+		{"percentile_wait_seconds(2, 1, 0, 0.99)", `value must be at least 1, got: 0`},
+		{"percentile_wait_seconds(2, 1, 2.5, 0.99)", `consumers must be a whole number, got: 2.5`},
+		{"percentile_wait_seconds(2, 1, 20000000, 0.99)", `consumers must be between 1 and 10000000, got 20000000`},
+		{"percentile_wait_seconds(1e300, 1e-300, 2, 0.99)", `arrival_rate makes the offered load arrival_rate / per_consumer_rate overflow the float64 range`},
+		{"replay_jobs_per_second(0, 700, 100, 2, 0)", `value must be greater than 0, got: 0`},
+		{"replay_jobs_per_second(1000, 700, 100, 0, 0)", `value must be greater than 0, got: 0`},
+		{"replay_jobs_per_second(1000, 700, 100, 2, 1.5)", `value must be between 0 and 1, got: 1.5`},
+		{"replay_jobs_per_second(null, 700, 100, 2, 0)", `argument must not be null`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.call, func(t *testing.T) {
@@ -121,6 +154,9 @@ func TestFunctionsUnknown(t *testing.T) {
 		"drain_seconds(terraform_data.n.output, 800, 1000)",
 		"required_consumers(10000, 400, terraform_data.n.output, 1800)",
 		"capacity_plan({ arrival_rate = 10000, per_consumer_rate = 400, max_backlog = terraform_data.n.output, rto_seconds = 1800 })",
+		"min_consumers_to_drain(10000, 400, 3600000, 1.5, 30, terraform_data.n.output)",
+		"percentile_wait_seconds(2, 1, terraform_data.n.output, 0.99)",
+		"replay_jobs_per_second(1000, 700, terraform_data.n.output, 2, 0)",
 	} {
 		t.Run(call, func(t *testing.T) {
 			functionTest(t, resource.TestStep{

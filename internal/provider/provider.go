@@ -37,7 +37,8 @@ func (p *queuecapProvider) Schema(_ context.Context, _ provider.SchemaRequest, r
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "The queuecap provider turns the arithmetic of queue backlog recovery into numbers at plan time: " +
 			"how many consumers a fleet needs to clear a backlog within its RTO, when a backlog drains, " +
-			"the deepest a queue may be under an SLA (Little's law) and how a message TTL bounds an incident's backlog. " +
+			"the deepest a queue may be under an SLA (Little's law), how a message TTL bounds an incident's backlog, " +
+			"whether a fleet survives a retry storm, how long messages wait at steady state (Erlang C) and how fast a dead-letter queue may be replayed. " +
 			"It takes no arguments, needs no credentials and makes no network calls.",
 	}
 }
@@ -52,6 +53,9 @@ func (p *queuecapProvider) DataSources(context.Context) []func() datasource.Data
 		newSLADepthDataSource,
 		newTTLBacklogDataSource,
 		newAlarmThresholdsDataSource,
+		newRetryStormDataSource,
+		newWaitTimeDataSource,
+		newReplayBudgetDataSource,
 	}
 }
 
@@ -68,6 +72,9 @@ func (p *queuecapProvider) Functions(context.Context) []func() function.Function
 		newTTLBoundedBacklogFunction,
 		newBacklogPerConsumerTargetFunction,
 		newCapacityPlanFunction,
+		newMinConsumersToDrainFunction,
+		newPercentileWaitSecondsFunction,
+		newReplayJobsPerSecondFunction,
 	}
 }
 

@@ -77,6 +77,27 @@ func (a approx) String() string { return strconv.FormatFloat(float64(a), 'g', -1
 
 func num(v float64) knownvalue.Check { return approx(v) }
 
+// closeTo is a knownvalue.Check for a float within an absolute tolerance,
+// for comparisons with published tables rounded to a few digits.
+type closeTo struct{ want, tol float64 }
+
+func (c closeTo) CheckValue(other any) error {
+	n, ok := other.(json.Number)
+	if !ok {
+		return fmt.Errorf("expected a number, got %T", other)
+	}
+	got, err := n.Float64()
+	if err != nil {
+		return err
+	}
+	if math.Abs(got-c.want) > c.tol {
+		return fmt.Errorf("expected %g ± %g, got %s", c.want, c.tol, n)
+	}
+	return nil
+}
+
+func (c closeTo) String() string { return fmt.Sprintf("%g ± %g", c.want, c.tol) }
+
 // errorWords matches a diagnostic's words in order across the line breaks
 // Terraform wraps its output with.
 func errorWords(words string) *regexp.Regexp {
@@ -101,7 +122,8 @@ func TestProviderSchemaIsValid(t *testing.T) {
 	for _, d := range resp.Diagnostics {
 		t.Errorf("schema diagnostic: %s: %s", d.Summary, d.Detail)
 	}
-	for _, name := range []string{"queuecap_consumers", "queuecap_drain", "queuecap_sla_depth", "queuecap_ttl_backlog"} {
+	for _, name := range []string{"queuecap_consumers", "queuecap_drain", "queuecap_sla_depth", "queuecap_ttl_backlog",
+		"queuecap_alarm_thresholds", "queuecap_retry_storm", "queuecap_wait_time", "queuecap_replay_budget"} {
 		s, ok := resp.DataSourceSchemas[name]
 		if !ok {
 			t.Errorf("data source %s is not served", name)

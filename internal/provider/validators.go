@@ -18,19 +18,26 @@ import (
 // framework Float64s, so that 1/0 or 1e400 fail here with the attribute's
 // name and a reason instead of as a conversion error blamed on the provider.
 type numberRange struct {
-	min       float64
-	exclusive bool    // min itself is not allowed
-	max       float64 // +Inf for no upper bound
+	min          float64
+	exclusive    bool    // min itself is not allowed
+	max          float64 // +Inf for no upper bound
+	exclusiveMax bool    // max itself is not allowed
 }
 
 var (
 	atLeastZero = numberRange{min: 0, max: math.Inf(1)}
+	atLeastOne  = numberRange{min: 1, max: math.Inf(1)}
 	aboveZero   = numberRange{min: 0, exclusive: true, max: math.Inf(1)}
 	fraction    = numberRange{min: 0, max: 1}
+	// openFraction is a probability that can be neither 0 nor 1, such as a
+	// percentile.
+	openFraction = numberRange{min: 0, exclusive: true, max: 1, exclusiveMax: true}
 )
 
 func (v numberRange) Description(context.Context) string {
 	switch {
+	case v.exclusive && v.exclusiveMax:
+		return fmt.Sprintf("value must be greater than %g and less than %g", v.min, v.max)
 	case !math.IsInf(v.max, 1):
 		return fmt.Sprintf("value must be between %g and %g", v.min, v.max)
 	case v.exclusive:
@@ -59,7 +66,7 @@ func (v numberRange) check(value *big.Float) (float64, string) {
 	if !ok {
 		return 0, "must be a finite number within the float64 range (magnitude between about 4.9e-324 and 1.8e308), got: " + value.Text('g', 10)
 	}
-	if f < v.min || (v.exclusive && f == v.min) || f > v.max {
+	if f < v.min || (v.exclusive && f == v.min) || f > v.max || (v.exclusiveMax && f == v.max) {
 		return 0, fmt.Sprintf("%s, got: %g", v.Description(context.Background()), f)
 	}
 	return f, ""

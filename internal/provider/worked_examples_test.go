@@ -70,6 +70,29 @@ func TestMathWorkedExamples(t *testing.T) {
 		{"queuecap_drain", "scale_out", `  backlog         = 380000
   arrival_rate    = 380
   completion_rate = 1040`, map[string]knownvalue.Check{"net_rate": num(660), "drain_seconds": num(380000.0 / 660)}},
+		// The retry storm: 25 consumers never; 32 drain in 1,287 steps
+		// (≈ 21.4 min); 32 under 1.5 retries per timeout never, peak ≈ 4.4 × 10^8.
+		{"queuecap_retry_storm", "storm_steady_state", `  arrival_rate        = 10000
+  per_consumer_rate   = 400
+  consumers           = 25
+  backlog             = 3600000
+  retries_per_timeout = 0`, map[string]knownvalue.Check{"drains": knownvalue.Bool(false)}},
+		{"queuecap_retry_storm", "storm_headroom", `  arrival_rate        = 10000
+  per_consumer_rate   = 400
+  consumers           = 32
+  backlog             = 3600000
+  retries_per_timeout = 0`, map[string]knownvalue.Check{"drains": knownvalue.Bool(true), "steps": knownvalue.Int64Exact(1287), "drain_seconds": closeTo{21.4 * 60, 30}}},
+		{"queuecap_retry_storm", "storm", `  arrival_rate        = 10000
+  per_consumer_rate   = 400
+  consumers           = 32
+  backlog             = 3600000
+  retries_per_timeout = 1.5`, map[string]knownvalue.Check{"drains": knownvalue.Bool(false), "peak_depth": closeTo{4.4e8, 0.05e8}}},
+		// The replay budget: 200 calls/s, at most 100 jobs/s.
+		{"queuecap_replay_budget", "replay", `  downstream_limit = 1000
+  live_usage       = 700
+  retry_usage      = 100
+  calls_per_job    = 2
+  safety_margin    = 0`, map[string]knownvalue.Check{"replay_calls_per_second": num(200), "replay_jobs_per_second": num(100)}},
 	}
 	var config strings.Builder
 	var checks []statecheck.StateCheck
