@@ -232,49 +232,42 @@ func (in *instance) dataValue(typ, name string) cty.Value {
 	if r.Repeated || !isQueuecapData(typ) {
 		return marked
 	}
-	m := in.data[local]
+	return memoize(in.data, local, marked, func() cty.Value {
+		if v := in.queuecapData(r); v != cty.NilVal {
+			return v.Mark(origin(in.absAddr(local)))
+		}
+		return marked
+	})
+}
+
+// memoize evaluates memos[name] once. A reference back to a name still
+// being evaluated is a cycle, which Terraform rejects: it reads as
+// cycleValue instead of recursing.
+func memoize(memos map[string]*memo, name string, cycleValue cty.Value, compute func() cty.Value) cty.Value {
+	m := memos[name]
 	if m == nil {
 		m = &memo{}
-		in.data[local] = m
+		memos[name] = m
 	}
 	switch m.state {
 	case evaluated:
 		return m.val
 	case inProgress:
-		return marked
+		return cycleValue
 	}
 	m.state = inProgress
-	m.val = in.queuecapData(r)
-	if m.val == cty.NilVal {
-		m.val = marked
-	} else {
-		m.val = m.val.Mark(origin(in.absAddr(local)))
-	}
+	m.val = compute()
 	m.state = evaluated
 	return m.val
 }
 
 func (in *instance) local(name string) cty.Value {
-	m := in.locals[name]
-	if m == nil {
-		m = &memo{}
-		in.locals[name] = m
-	}
-	switch m.state {
-	case evaluated:
-		return m.val
-	case inProgress:
+	return memoize(in.locals, name, cty.DynamicVal, func() cty.Value {
+		if attr, ok := in.mod.Locals[name]; ok {
+			return in.eval(attr.Expr)
+		}
 		return cty.DynamicVal
-	}
-	attr, ok := in.mod.Locals[name]
-	if !ok {
-		m.state, m.val = evaluated, cty.DynamicVal
-		return m.val
-	}
-	m.state = inProgress
-	m.val = in.eval(attr.Expr)
-	m.state = evaluated
-	return m.val
+	})
 }
 
 // moduleValue is `module.NAME`, holding the one output asked for.
@@ -312,53 +305,25 @@ func (in *instance) variable(name string) cty.Value {
 		}
 		return cty.DynamicVal
 	}
-	m := in.inputs[name]
-	if m == nil {
-		m = &memo{}
-		in.inputs[name] = m
-	}
-	switch m.state {
-	case evaluated:
-		return m.val
-	case inProgress:
-		return cty.DynamicVal
-	}
-	decl, ok := in.mod.Variables[name]
-	if !ok {
-		m.state, m.val = evaluated, cty.DynamicVal
-		return m.val
-	}
-	m.state = inProgress
-	if arg, ok := in.call.Args[name]; ok {
-		m.val = convertVariable(decl, in.parent.eval(arg.Expr))
-	} else {
-		m.val = variableDefault(decl)
-	}
-	m.state = evaluated
-	return m.val
+	return memoize(in.inputs, name, cty.DynamicVal, func() cty.Value {
+		decl, ok := in.mod.Variables[name]
+		if !ok {
+			return cty.DynamicVal
+		}
+		if arg, ok := in.call.Args[name]; ok {
+			return convertVariable(decl, in.parent.eval(arg.Expr))
+		}
+		return variableDefault(decl)
+	})
 }
 
 func (in *instance) output(name string) cty.Value {
-	m := in.outputs[name]
-	if m == nil {
-		m = &memo{}
-		in.outputs[name] = m
-	}
-	switch m.state {
-	case evaluated:
-		return m.val
-	case inProgress:
+	return memoize(in.outputs, name, cty.DynamicVal, func() cty.Value {
+		if attr, ok := in.mod.Outputs[name]; ok {
+			return in.eval(attr.Expr)
+		}
 		return cty.DynamicVal
-	}
-	attr, ok := in.mod.Outputs[name]
-	if !ok {
-		m.state, m.val = evaluated, cty.DynamicVal
-		return m.val
-	}
-	m.state = inProgress
-	m.val = in.eval(attr.Expr)
-	m.state = evaluated
-	return m.val
+	})
 }
 
 // variableDefault is a variable's default, or unknown without one.
