@@ -6,10 +6,12 @@
 #
 #   tools/install-cli.sh terraform   # Terraform 1.5.7, about 4 min cold
 #   tools/install-cli.sh tofu        # OpenTofu 1.12.6, about 10 min cold
+#   tools/install-cli.sh tflint      # TFLint 0.64.0 (make bench), a few min cold
 set -euo pipefail
 
 TERRAFORM_VERSION=1.5.7
 TOFU_VERSION=1.12.6
+TFLINT_VERSION=0.64.0
 cache=${QUEUECAP_CACHE:-$HOME/.cache/queuecap}
 bin=$cache/bin
 mkdir -p "$bin"
@@ -40,8 +42,18 @@ tofu)
 		rm -rf "$src"
 	fi
 	;;
+tflint)
+	out=$bin/tflint-$TFLINT_VERSION
+	if [ ! -x "$out" ]; then
+		echo "installing TFLint $TFLINT_VERSION into $bin (cached for later runs)" >&2
+		tmp=$(mktemp -d)
+		(cd "$tmp" && GOBIN=$tmp GOFLAGS=-mod=mod go install "github.com/terraform-linters/tflint@v$TFLINT_VERSION") >&2
+		mv "$tmp/tflint" "$out"
+		rm -rf "$tmp"
+	fi
+	;;
 *)
-	echo "usage: $0 terraform|tofu" >&2
+	echo "usage: $0 terraform|tofu|tflint" >&2
 	exit 2
 	;;
 esac

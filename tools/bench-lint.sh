@@ -1,0 +1,273 @@
+#!/usr/bin/env bash
+# Benchmarks `queuecap lint --recursive` against a bare HCL parse of the same
+# files and against `tflint --recursive`, over a scaled copy of the shared
+# corpus (about 20,000 files), and prints wall time, peak memory and the
+# ratios the spec sets targets for:
+#
+#   linter within 2x the bare parse, at least 10x faster than tflint,
+#   peak memory under 1 GiB.
+#
+# The scaled copy is the corpus tree copied N times into numbered
+# subdirectories of $QUEUECAP_CACHE/bench (default $HOME/.cache/queuecap),
+# built once and reused while the corpus is unchanged; never in the repo.
+# TFLint is installed by tools/install-cli.sh when missing, GNU time by apt.
+#
+# Environment:
+#   BENCH_CORPUS   source corpus (default ../shared/corpus/real beside the repo)
+#   BENCH_FILES    files wanted in the scaled copy (default 20000)
+#   BENCH_REPEAT   timed runs of each command; the median is shown (default 3)
+#   BENCH_TFLINT   0 skips TFLint: the linter against the parse only, in a
+#                  minute instead of half an hour (default 1)
+#
+# The bare parse is BenchmarkParseCorpus in internal/lint/bench_test.go, run
+# once per timing: the linter's walk, then read and parse each file, on one
+# worker and on GOMAXPROCS workers (the linter lints root modules on as
+# many); a third variant keeps every parsed file, as the linter's file cache
+# does, to show what that costs. TFLint runs with an empty config: only its
+# bundled terraform ruleset, nothing downloaded. A full run takes about 25
+# minutes on 2 CPUs, nearly all of it TFLint.
+#
+# Each repetition runs the commands one after the other, so that noise on
+# the machine falls on all of them alike. Exit status: 0 when every run
+# succeeded (a missed target is reported, not failed), 1 when a command
+# crashed or failed early.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+corpus=${BENCH_CORPUS:-$root/../shared/corpus/real}
+want=${BENCH_FILES:-20000}
+repeat=${BENCH_REPEAT:-3}
+cache=${QUEUECAP_CACHE:-$HOME/.cache/queuecap}
+
+die() { echo "bench-lint: $*" >&2; exit 1; }
+
+[ -d "$corpus" ] || die "no corpus at $corpus (set BENCH_CORPUS)"
+corpus=$(cd "$corpus" && pwd)
+
+# GNU time gives each run's peak RSS.
+if [ ! -x /usr/bin/time ]; then
+	echo "installing GNU time (Debian package time)" >&2
+	if [ "$(id -u)" = 0 ]; then
+		{ apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y time; } >&2
+	else
+		{ sudo apt-get update && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y time; } >&2
+	fi
+fi
+with_tflint=${BENCH_TFLINT:-1}
+if [ "$with_tflint" != 0 ]; then
+	tflint=$("$root/tools/install-cli.sh" tflint)
+fi
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# --- the scaled corpus -------------------------------------------------------
+# Named after the corpus's listing (paths, sizes, times) and the copy count,
+# so a changed corpus or BENCH_FILES builds a new one; stale ones are removed.
+nfiles=$(find "$corpus" -type f | wc -l)
+[ "$nfiles" -gt 0 ] || die "$corpus holds no files"
+copies=$(((want + nfiles / 2) / nfiles))
+[ "$copies" -ge 1 ] || copies=1
+sum=$(cd "$corpus" && find . -type f -printf '%P %s %T@\n' | LC_ALL=C sort | cksum | cut -d' ' -f1)
+benchdir=$cache/bench
+scaled=$benchdir/corpus-$sum-x$copies
+if [ ! -d "$scaled" ]; then
+	echo "building the scaled corpus: $copies copies of $corpus ($nfiles files) in $scaled" >&2
+	mkdir -p "$benchdir"
+	for old in "$benchdir"/corpus-* "$benchdir"/.building.*; do
+		if [ -d "$old" ]; then rm -rf "$old"; fi
+	done
+	tmp=$(mktemp -d "$benchdir/.building.XXXXXX")
+	for i in $(seq -w 1 "$copies"); do
+		# The shared corpus is read-only; the copies must be removable.
+		cp -R --no-preserve=mode,ownership "$corpus/." "$tmp/copy$i"
+	done
+	mv "$tmp" "$scaled" # whole or not at all
+fi
+total=$(find "$scaled" -type f | wc -l)
+tffiles=$(find "$scaled" -type f \( -name '*.tf' -o -name '*.tf.json' \) | wc -l)
+moddirs=$(find "$scaled" -type f \( -name '*.tf' -o -name '*.tf.json' \) -printf '%h\n' | sort -u | wc -l)
+size=$(find "$scaled" -type f -printf '%s\n' | awk '{n += $1} END {printf "%.0f", n / 1048576}')
+
+# --- the commands -------------------------------------------------------------
+echo "building queuecap and the benchmark binary" >&2
+(cd "$root" && go build -trimpath -o "$work/queuecap" ./cmd/queuecap)
+(cd "$root" && go test -c -o "$work/lint.test" ./internal/lint)
+: >"$work/empty.tflint.hcl" # no plugins: the bundled terraform ruleset, offline
+
+# A tiny JSON reader (both linters print {"issues": [...], "errors": [...]}),
+# so a run counts as linted only when its output is a whole report.
+mkdir -p "$work/jsoncount"
+cat >"$work/jsoncount/main.go" <<'EOF'
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+)
+
+func main() {
+	var doc struct {
+		Issues *[]json.RawMessage `json:"issues"`
+		Errors []struct {
+			Message string `json:"message"`
+		} `json:"errors"`
+	}
+	if err := json.NewDecoder(os.Stdin).Decode(&doc); err != nil || doc.Issues == nil {
+		fmt.Println("invalid")
+		os.Exit(1)
+	}
+	perDir := 0 // tflint's "Failed to run in DIR": one module it could not evaluate
+	for _, e := range doc.Errors {
+		if len(e.Message) > 17 && e.Message[:17] == "Failed to run in " {
+			perDir++
+		}
+	}
+	fmt.Println(len(*doc.Issues), len(doc.Errors), perDir)
+}
+EOF
+(cd "$work/jsoncount" && go build -o "$work/jsoncount.bin" main.go)
+
+# command NAME sets cmd to the command line; each runs in the scaled corpus.
+command_for() {
+	case $1 in
+	lint) cmd=("$work/queuecap" lint --recursive --format json .) ;;
+	parse_seq) cmd=(env "QUEUECAP_BENCH_CORPUS=$scaled" "$work/lint.test" -test.run '^$' -test.bench '^BenchmarkParseCorpus$/^seq$' -test.benchtime 1x) ;;
+	parse_par) cmd=(env "QUEUECAP_BENCH_CORPUS=$scaled" "$work/lint.test" -test.run '^$' -test.bench '^BenchmarkParseCorpus$/^par$' -test.benchtime 1x) ;;
+	parse_keep) cmd=(env "QUEUECAP_BENCH_CORPUS=$scaled" "$work/lint.test" -test.run '^$' -test.bench '^BenchmarkParseCorpus$/^par-keep$' -test.benchtime 1x) ;;
+	tflint) cmd=("$tflint" --recursive --config="$work/empty.tflint.hcl" --format json) ;;
+	esac
+}
+
+# check NAME RC OUT ERR prints a note on a good run, or fails the benchmark.
+check() {
+	local name=$1 rc=$2 out=$3 err=$4 counts issues errors perdir
+	case $name in
+	lint)
+		# 0 clean, 2 findings, 1 errors in the configuration (still a full
+		# report); a crash (Go exits 2 too) leaves no report.
+		counts=$("$work/jsoncount.bin" <"$out") || counts=invalid
+		if [ "$counts" = invalid ] || [ "$rc" -gt 2 ]; then
+			echo "bench-lint: queuecap lint failed (exit $rc):" >&2
+			head -c 3000 "$err" >&2
+			exit 1
+		fi
+		read -r issues errors perdir <<<"$counts"
+		echo "$issues issues, $errors errors"
+		;;
+	parse_seq | parse_par | parse_keep)
+		if [ "$rc" != 0 ] || ! grep -q '^PASS$' "$out"; then
+			echo "bench-lint: the parse benchmark failed (exit $rc):" >&2
+			cat "$out" "$err" | head -c 3000 >&2
+			exit 1
+		fi
+		local n
+		n=$(awk '{for (i = 2; i <= NF; i++) if ($i == "files/op") print $(i-1)}' "$out")
+		[ "${n%.*}" = "$tffiles" ] || die "the parse read ${n:-no} files, not $tffiles"
+		echo "$tffiles files"
+		;;
+	tflint)
+		# 0 clean, 2 issues; 1 also when a few modules could not be
+		# evaluated ("Failed to run in DIR", at most 5% of them) and the
+		# rest were linted. A run that stops early (bad config, a plugin
+		# to fetch) fails everywhere or not per directory, and is not timed.
+		counts=$("$work/jsoncount.bin" <"$out") || counts=invalid
+		if [ "$counts" != invalid ]; then
+			read -r issues errors perdir <<<"$counts"
+		fi
+		if [ "$counts" = invalid ] || [ "$rc" -gt 2 ] ||
+			{ [ "$rc" = 1 ] && { [ "$errors" != "$perdir" ] || [ $((perdir * 20)) -gt "$moddirs" ]; }; }; then
+			echo "bench-lint: tflint failed (exit $rc):" >&2
+			head -c 3000 "$out" >&2
+			head -c 3000 "$err" >&2
+			exit 1
+		fi
+		echo "$issues issues, $errors of $moddirs modules not evaluated"
+		;;
+	esac
+}
+
+# measure NAME runs one command under GNU time and records
+# "wall rss_kib cpu_s" (cpu: user + system).
+measure() {
+	local name=$1 rc=0 note wall_s rss_kib user_s sys_s cpu_s
+	command_for "$name"
+	(cd "$scaled" && /usr/bin/time -f '%e %M %U %S' -o "$work/$name.time" "${cmd[@]}" >"$work/$name.out" 2>"$work/$name.err") || rc=$?
+	note=$(check "$name" "$rc" "$work/$name.out" "$work/$name.err")
+	read -r wall_s rss_kib user_s sys_s < <(tail -n 1 "$work/$name.time")
+	cpu_s=$(awk -v u="$user_s" -v s="$sys_s" 'BEGIN {print u + s}')
+	echo "$wall_s $rss_kib $cpu_s" >>"$work/$name.runs"
+	echo "$note" >"$work/$name.note"
+	printf '  %-10s %7.2f s %8.1f MiB %7.2f cpu s  %s\n' "$name" "$wall_s" "$(awk -v k="$rss_kib" 'BEGIN {print k / 1024}')" "$cpu_s" "$note" >&2
+}
+
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+echo "warming the page cache" >&2
+find "$scaled" -type f -exec cat {} + >/dev/null
+
+names=(lint parse_seq parse_par parse_keep)
+if [ "$with_tflint" != 0 ]; then
+	names+=(tflint)
+fi
+for r in $(seq 1 "$repeat"); do
+	echo "run $r of $repeat" >&2
+	for name in "${names[@]}"; do
+		measure "$name"
+	done
+done
+
+# Median wall and CPU time; peak RSS is the highest of the runs.
+median() { cut -d' ' -f"${2:-1}" "$work/$1.runs" | sort -n | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+peak() { cut -d' ' -f2 "$work/$1.runs" | sort -n | tail -n 1 | awk '{printf "%.1f", $1 / 1024}'; }
+declare -A wall rss cpu
+for name in "${names[@]}"; do
+	wall[$name]=$(median "$name")
+	cpu[$name]=$(median "$name" 3)
+	rss[$name]=$(peak "$name")
+done
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", (b > 0) ? a / b : 0}'; }
+verdict() { awk -v v="$1" -v lim="$2" -v op="$3" 'BEGIN {ok = (op == "<=") ? v <= lim : (op == ">=") ? v >= lim : v < lim; print ok ? "met" : "MISSED"}'; }
+cpus=$(getconf _NPROCESSORS_ONLN)
+
+lint_parse=$(ratio "${wall[lint]}" "${wall[parse_par]}")
+lint_parse_seq=$(ratio "${wall[lint]}" "${wall[parse_seq]}")
+lint_parse_keep=$(ratio "${wall[lint]}" "${wall[parse_keep]}")
+lint_parse_cpu=$(ratio "${cpu[lint]}" "${cpu[parse_par]}")
+tflint_lint=$(ratio "${wall[tflint]:-0}" "${wall[lint]}")
+
+cat <<EOF
+
+queuecap lint benchmark: $scaled
+  $copies copies of $corpus: $total files ($size MiB),
+  $tffiles .tf/.tf.json in $moddirs directories; $cpus CPUs
+  wall and CPU (user + system) seconds: median of $repeat runs; peak RSS: highest
+  of the runs (for tflint, its largest process: the bundled ruleset runs as a
+  child process). Load average before / after: $load_before / $(cut -d' ' -f1-3 /proc/loadavg)
+  (with more than $cpus, other work shared the CPUs and wall times are noisy;
+  the CPU-time ratio is the steadier one)
+
+  command                                    wall s   peak RSS MiB    cpu s   result
+EOF
+row() { printf '  %-40s %8.2f %14.1f %8.2f   %s\n' "$1" "${wall[$2]}" "${rss[$2]}" "${cpu[$2]}" "$(cat "$work/$2.note")"; }
+row "queuecap lint --recursive --format json" lint
+row "bare HCL parse, 1 worker" parse_seq
+row "bare HCL parse, $cpus workers (GOMAXPROCS)" parse_par
+row "  the same, keeping every parsed file" parse_keep
+if [ "$with_tflint" != 0 ]; then
+	row "tflint --recursive --format json" tflint
+fi
+cat <<EOF
+
+  ratio                                       value   target   verdict
+EOF
+printf '  %-40s %7sx   <= 2x    %s\n' "linter / parse ($cpus workers)" "$lint_parse" "$(verdict "$lint_parse" 2 '<=')"
+printf '  %-40s %7sx   (info)\n' "linter / parse, CPU time ($cpus workers)" "$lint_parse_cpu"
+printf '  %-40s %7sx   (info)\n' "linter / parse (1 worker)" "$lint_parse_seq"
+printf '  %-40s %7sx   (info)\n' "linter / parse keeping every file" "$lint_parse_keep"
+if [ "$with_tflint" != 0 ]; then
+	printf '  %-40s %7sx   >= 10x   %s\n' "tflint / linter" "$tflint_lint" "$(verdict "$tflint_lint" 10 '>=')"
+else
+	printf '  %-40s %8s   >= 10x   %s\n' "tflint / linter" "-" "not measured (BENCH_TFLINT=0)"
+fi
+printf '  %-40s %7s MiB < 1024  %s\n' "linter peak RSS" "${rss[lint]}" "$(verdict "${rss[lint]}" 1024 '<')"
