@@ -26,8 +26,7 @@ const maxFileBytes = 16 << 20
 // check.
 const maxModuleDepth = 16
 
-// parsedFile is one configuration file, parsed once however many root
-// modules include it.
+// parsedFile is one configuration file as read and parsed.
 type parsedFile struct {
 	path  string
 	src   []byte
@@ -35,30 +34,33 @@ type parsedFile struct {
 	diags hcl.Diagnostics
 }
 
-// fileCache parses each path once. Safe for concurrent use.
-type fileCache struct {
+// sourceCache keeps the bytes of every configuration file read, for ignore
+// comments and source snippets. Syntax trees are not kept: once a module is
+// decoded, only the expressions the linter may evaluate stay alive, which
+// keeps memory near the size of the source on large trees. Safe for
+// concurrent use.
+type sourceCache struct {
 	mu    sync.Mutex
-	files map[string]*parsedFile
+	files map[string][]byte
 }
 
-func newFileCache() *fileCache { return &fileCache{files: make(map[string]*parsedFile)} }
+func newSourceCache() *sourceCache { return &sourceCache{files: make(map[string][]byte)} }
 
-func (c *fileCache) get(path string) *parsedFile {
+func (c *sourceCache) put(path string, src []byte) {
 	c.mu.Lock()
-	f, ok := c.files[path]
+	c.files[path] = src
 	c.mu.Unlock()
-	if ok {
-		return f
-	}
-	f = parseFile(path)
+}
+
+// lookup returns a file as parsed for its comments, or nil.
+func (c *sourceCache) lookup(path string) *parsedFile {
 	c.mu.Lock()
-	if prev, ok := c.files[path]; ok {
-		f = prev
-	} else {
-		c.files[path] = f
-	}
+	src, ok := c.files[path]
 	c.mu.Unlock()
-	return f
+	if !ok {
+		return nil
+	}
+	return &parsedFile{path: path, src: src}
 }
 
 // parseFile reads and parses one .tf, .tf.json, .tfvars or .tfvars.json
@@ -163,7 +165,6 @@ func isRegularOrLink(dir string, e fs.DirEntry) bool {
 // Module is one module's configuration, before evaluation.
 type Module struct {
 	Dir       string
-	Files     []*parsedFile
 	Variables map[string]*Variable
 	Locals    map[string]*hcl.Attribute
 	Outputs   map[string]*hcl.Attribute
@@ -184,10 +185,9 @@ type Resource struct {
 	Mode     string // "resource" or "data"
 	Type     string
 	Name     string
-	Body     hcl.Body
+	Body     hcl.Body // nil for types the linter does not read
 	DefRange hcl.Range
 	Repeated bool // has count or for_each
-	file     *parsedFile
 }
 
 // LocalAddr is the resource's address within its module.
@@ -232,13 +232,25 @@ var outputSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "val
 
 var metaArguments = map[string]bool{"source": true, "version": true, "count": true, "for_each": true, "providers": true, "depends_on": true}
 
-// loader builds module trees from directories, sharing one file cache.
+// loader builds module trees from directories. Each directory is read,
+// parsed and decoded once however many root modules reach it (with
+// --recursive, most modules are also a root of their own).
 type loader struct {
-	files *fileCache
+	sources *sourceCache
+	modules sync.Map // directory → *moduleEntry
+	dirs    sync.Map // directory → its canonical form
 	// errs collects problems; the caller turns them into ErrorEntries.
 	mu   sync.Mutex
 	errs hcl.Diagnostics
 }
+
+type moduleEntry struct {
+	once sync.Once
+	decl *Module
+	err  error
+}
+
+func newLoader() *loader { return &loader{sources: newSourceCache()} }
 
 func (l *loader) addDiags(diags hcl.Diagnostics) {
 	if !diags.HasErrors() {
@@ -259,19 +271,18 @@ func (l *loader) addDiags(diags hcl.Diagnostics) {
 // ("" for the root, "a.b" for module.a.module.b); callers are the
 // directories of the modules on the way here, the root's first.
 func (l *loader) loadModule(dir, rootDir, key string, callers []string, manifest map[string]string) (*Module, error) {
-	paths, err := configFiles(dir)
+	decl, err := l.moduleDecl(dir)
 	if err != nil {
 		return nil, err
 	}
-	m := &Module{Dir: dir, Variables: map[string]*Variable{}, Locals: map[string]*hcl.Attribute{}, Outputs: map[string]*hcl.Attribute{}}
-	for _, p := range paths {
-		pf := l.files.get(p)
-		l.addDiags(pf.diags)
-		if pf.file == nil {
-			continue
-		}
-		m.Files = append(m.Files, pf)
-		l.readFile(m, pf)
+	// The declaration is shared; the calls' children depend on the root
+	// (remote modules resolve through its manifest), so they are this
+	// load's own.
+	m := *decl
+	m.Calls = make([]*ModuleCall, len(decl.Calls))
+	for i, c := range decl.Calls {
+		call := *c
+		m.Calls[i] = &call
 	}
 	for _, call := range m.Calls {
 		childKey := call.Name
@@ -285,13 +296,13 @@ func (l *loader) loadModule(dir, rootDir, key string, callers []string, manifest
 		// A module that calls itself, directly or through others, would
 		// be instantiated without end (and, with two such calls, in
 		// exponentially many copies): Terraform rejects it, so do we.
-		if slices.Contains(callers, canonicalDir(call.ChildDir)) || canonicalDir(call.ChildDir) == canonicalDir(dir) {
+		if childCanon := l.canonicalDir(call.ChildDir); slices.Contains(callers, childCanon) || childCanon == l.canonicalDir(dir) {
 			l.addDiags(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Module cycle",
 				Detail: fmt.Sprintf("module %q calls %s, which is the calling module itself or one of its callers", call.Name, call.ChildDir), Subject: call.DefRange.Ptr()}})
 			call.ChildDir = ""
 			continue
 		}
-		child, err := l.loadModule(call.ChildDir, rootDir, childKey, append(slices.Clip(callers), canonicalDir(dir)), manifest)
+		child, err := l.loadModule(call.ChildDir, rootDir, childKey, append(slices.Clip(callers), l.canonicalDir(dir)), manifest)
 		if err != nil {
 			l.addDiags(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot load module " + call.Name,
 				Detail: err.Error(), Subject: call.DefRange.Ptr()}})
@@ -299,7 +310,33 @@ func (l *loader) loadModule(dir, rootDir, key string, callers []string, manifest
 		}
 		call.Child = child
 	}
-	return m, nil
+	return &m, nil
+}
+
+// moduleDecl reads and decodes a directory once.
+func (l *loader) moduleDecl(dir string) (*Module, error) {
+	e, _ := l.modules.LoadOrStore(dir, &moduleEntry{})
+	entry := e.(*moduleEntry)
+	entry.once.Do(func() {
+		paths, err := configFiles(dir)
+		if err != nil {
+			entry.err = err
+			return
+		}
+		m := &Module{Dir: dir, Variables: map[string]*Variable{}, Locals: map[string]*hcl.Attribute{}, Outputs: map[string]*hcl.Attribute{}}
+		for _, p := range paths {
+			pf := parseFile(p)
+			l.addDiags(pf.diags)
+			if pf.src != nil {
+				l.sources.put(p, pf.src)
+			}
+			if pf.file != nil {
+				l.readFile(m, pf)
+			}
+		}
+		entry.decl = m
+	})
+	return entry.decl, entry.err
 }
 
 func (l *loader) readFile(m *Module, pf *parsedFile) {
@@ -337,10 +374,14 @@ func (l *loader) readFile(m *Module, pf *parsedFile) {
 		case "module":
 			m.Calls = append(m.Calls, l.readModuleCall(b))
 		case "resource", "data":
-			m.Resources = append(m.Resources, &Resource{
-				Mode: b.Type, Type: b.Labels[0], Name: b.Labels[1], Body: b.Body, DefRange: b.DefRange,
-				Repeated: hasAnyAttribute(b.Body, "count", "for_each"), file: pf,
-			})
+			r := &Resource{Mode: b.Type, Type: b.Labels[0], Name: b.Labels[1], DefRange: b.DefRange,
+				Repeated: hasAnyAttribute(b.Body, "count", "for_each")}
+			// Only the bodies the linter reads are kept; the rest of a
+			// large configuration's syntax tree is left to the collector.
+			if (b.Type == "resource" && resourceSchemas[r.Type] != nil) || (b.Type == "data" && isQueuecapData(r.Type)) {
+				r.Body = b.Body
+			}
+			m.Resources = append(m.Resources, r)
 		}
 	}
 }
@@ -365,6 +406,14 @@ func (l *loader) readModuleCall(b *hcl.Block) *ModuleCall {
 }
 
 func hasAnyAttribute(body hcl.Body, names ...string) bool {
+	if native, ok := body.(*hclsyntax.Body); ok { // no schema, no copies
+		for _, n := range names {
+			if _, ok := native.Attributes[n]; ok {
+				return true
+			}
+		}
+		return false
+	}
 	schema := &hcl.BodySchema{}
 	for _, n := range names {
 		schema.Attributes = append(schema.Attributes, hcl.AttributeSchema{Name: n})
@@ -398,15 +447,21 @@ func resolveSource(callerDir, rootDir, key, source string, manifest map[string]s
 }
 
 // canonicalDir is a directory's absolute path with symbolic links
-// resolved, so that two spellings of one directory compare equal.
-func canonicalDir(dir string) string {
-	if abs, err := filepath.Abs(dir); err == nil {
-		dir = abs
+// resolved, so that two spellings of one directory compare equal. It is
+// memoized: resolving links costs a system call per path component.
+func (l *loader) canonicalDir(dir string) string {
+	if c, ok := l.dirs.Load(dir); ok {
+		return c.(string)
 	}
-	if real, err := filepath.EvalSymlinks(dir); err == nil {
-		dir = real
+	c := dir
+	if abs, err := filepath.Abs(c); err == nil {
+		c = abs
 	}
-	return dir
+	if real, err := filepath.EvalSymlinks(c); err == nil {
+		c = real
+	}
+	l.dirs.Store(dir, c)
+	return c
 }
 
 // readModuleManifest reads .terraform/modules/modules.json under a root
@@ -488,11 +543,4 @@ func tfvarsFiles(dir string) []string {
 func fileExists(p string) bool {
 	info, err := os.Stat(p)
 	return err == nil && info.Mode().IsRegular()
-}
-
-// lookup returns a file parsed earlier, or nil.
-func (c *fileCache) lookup(path string) *parsedFile {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.files[path]
 }

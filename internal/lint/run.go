@@ -62,7 +62,7 @@ func Run(opts Options) (*Result, error) {
 		res.Rules = append(res.Rules, RuleInfo{Name: a.rule.Name(), Severity: a.severity, Link: a.rule.Link(), Summary: a.rule.Summary()})
 	}
 
-	l := &loader{files: newFileCache()}
+	l := newLoader()
 	var roots []string
 	for _, dir := range opts.Dirs {
 		info, err := os.Stat(dir)
@@ -111,7 +111,7 @@ func Run(opts Options) (*Result, error) {
 			seen[key] = true
 			a, ok := anns[is.Range.Filename]
 			if !ok {
-				a = annotations(l.files.lookup(is.Range.Filename))
+				a = annotations(l.sources.lookup(is.Range.Filename))
 				anns[is.Range.Filename] = a
 			}
 			if !ignores(a, is.Rule, is.Range.Start.Line) {
@@ -252,7 +252,7 @@ func rootVariables(l *loader, mod *Module, dir string, varFiles []string, cliVar
 	}
 	var diags hcl.Diagnostics
 	for _, path := range append(tfvarsFiles(dir), varFiles...) {
-		pf := l.files.get(path)
+		pf := parseFile(path) // variable files are small and read once per root
 		if pf.file == nil || pf.diags.HasErrors() {
 			diags = append(diags, pf.diags...)
 			continue
