@@ -97,10 +97,10 @@ func WaitTime(in WaitInput) (Wait, error) {
 	}
 	for n := int64(1); n <= limit; n++ {
 		b = erlangB(a, n, b)
-		if float64(n) <= a {
+		surplus := NetRate(float64(n)*in.PerConsumerRate, in.ArrivalRate)
+		if float64(n) <= a || surplus <= 0 {
 			continue // unstable: no steady state
 		}
-		surplus := float64(n)*in.PerConsumerRate - in.ArrivalRate
 		c := erlangC(a, n, b)
 		if n == in.Consumers {
 			pw, mean, pct, atFleet = c, c/surplus, percentileWait(c, in.Percentile, surplus), true

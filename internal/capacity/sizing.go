@@ -152,12 +152,8 @@ func Size(in SizingInput) (Sizing, error) {
 	if out.Capacity > 0 {
 		out.Utilization = eff / out.Capacity
 	}
-	if eff > 0 {
-		h := out.Surplus / eff
-		if err := checkResult("arrival_rate", "the headroom surplus / effective arrival", h); err != nil {
-			return out, err
-		}
-		out.Headroom = &h
+	if out.Headroom, err = Headroom(out.Capacity, eff); err != nil {
+		return out, err
 	}
 	if out.SteadyStateConsumers > 0 {
 		o := float64(required)/float64(out.SteadyStateConsumers) - 1

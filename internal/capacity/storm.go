@@ -6,9 +6,9 @@ import "math"
 const (
 	DefaultTimeoutWindowSeconds = 30
 	DefaultStormMaxSeconds      = 36000
-	// maxStormSeconds bounds the simulation's length: ten days of
+	// MaxStormSeconds bounds the simulation's length: ten days of
 	// one-second steps keeps a call well under a second.
-	maxStormSeconds = 864000
+	MaxStormSeconds = 864000
 )
 
 // StormInput describes a backlog, a fleet and a retry storm: a message
@@ -56,8 +56,8 @@ func (in StormInput) validate() error {
 	if err := checkPositive("timeout_window_seconds", in.TimeoutWindowSeconds); err != nil {
 		return err
 	}
-	if in.MaxSeconds < 1 || in.MaxSeconds > maxStormSeconds {
-		return inputErr("max_seconds", "must be between 1 and %d, got %d", maxStormSeconds, in.MaxSeconds)
+	if in.MaxSeconds < 1 || in.MaxSeconds > MaxStormSeconds {
+		return inputErr("max_seconds", "must be between 1 and %d, got %d", MaxStormSeconds, in.MaxSeconds)
 	}
 	return nil
 }
@@ -146,8 +146,8 @@ func MinConsumersToDrain(in StormInput, withinSeconds int64) (int64, error) {
 	if err := in.validate(); err != nil {
 		return 0, err
 	}
-	if withinSeconds < 0 || withinSeconds > maxStormSeconds {
-		return 0, inputErr("rto_seconds", "must be between 1 and %d, got %d", maxStormSeconds, withinSeconds)
+	if withinSeconds < 0 || withinSeconds > MaxStormSeconds {
+		return 0, inputErr("rto_seconds", "must be between 1 and %d, got %d", MaxStormSeconds, withinSeconds) // 0 means none
 	}
 	if withinSeconds > 0 {
 		in.MaxSeconds = withinSeconds + 1 // states t = 0 … withinSeconds

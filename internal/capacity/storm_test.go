@@ -95,6 +95,17 @@ func TestMinConsumersToDrain(t *testing.T) {
 			t.Errorf("seed without retries within %d s: %d consumers, want %d", tc.within, got, tc.want)
 		}
 	}
+	// Under the storm every message times out past depth 300,000, arrivals
+	// reach 25,000 msg/s and only 25,000 / 400 = 62.5 → 63 consumers drain
+	// it within 10 h; 68 within 30 minutes.
+	for _, tc := range []struct {
+		within int64
+		want   int64
+	}{{0, 63}, {1800, 68}} {
+		if got, _ := capacity.MinConsumersToDrain(seedStorm(0, 1.5), tc.within); got != tc.want {
+			t.Errorf("seed storm within %d s: %d consumers, want %d", tc.within, got, tc.want)
+		}
+	}
 }
 
 func TestSimulateStormInvalid(t *testing.T) {

@@ -125,7 +125,7 @@ func (in *instance) queuecapData(r *Resource) cty.Value {
 		}
 		step := args["forecast_step_seconds"]
 		if step == 0 {
-			step = 300
+			step = capacity.DefaultForecastStepSeconds
 		}
 		d, err := capacity.DrainBacklog(capacity.DrainInput{Backlog: args["backlog"], ArrivalRate: args["arrival_rate"],
 			CompletionRate: completion, Retries: retries, TTLSeconds: args["ttl_seconds"], Forecast: forecast, ForecastStepSeconds: step})
@@ -245,7 +245,7 @@ func (in *instance) queuecapData(r *Resource) cty.Value {
 			depth = &d
 		}
 		rb, err := capacity.ReplayBudget(capacity.ReplayInput{DownstreamLimit: args["downstream_limit"], LiveUsage: args["live_usage"],
-			RetryUsage: args["retry_usage"], CallsPerJob: orDefault(args, "calls_per_job", 1),
+			RetryUsage: args["retry_usage"], CallsPerJob: orDefault(args, "calls_per_job", capacity.DefaultCallsPerJob),
 			SafetyMargin: orDefault(args, "safety_margin", capacity.DefaultReplaySafetyMargin), DLQDepth: depth})
 		if err != nil {
 			return cty.NilVal

@@ -20,9 +20,6 @@ var (
 	_ datasource.DataSourceWithConfigValidators = (*drainDataSource)(nil)
 )
 
-// defaultForecastStepSeconds is five minutes, a common dashboard resolution.
-const defaultForecastStepSeconds = 300
-
 func newDrainDataSource() datasource.DataSource { return &drainDataSource{} }
 
 // drainDataSource says where a backlog stands and when it clears.
@@ -66,7 +63,7 @@ func (d *drainDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, 
 			"arrival_rate": arrivalRateAttribute(),
 			"completion_rate": defaultedNumber(aboveZero,
 				"Messages the fleet completes per second. Greater than 0. Give either this or `consumers` with `per_consumer_rate`; "+
-					"when those are given instead it is computed as `consumers × per_consumer_rate`."),
+					"when those are given instead it is computed as `consumers × per_consumer_rate` (0 when `consumers` is 0)."),
 			"consumers": schema.Int64Attribute{
 				Optional:            true,
 				MarkdownDescription: "Consumers in the fleet, a whole number of at least 0. Requires `per_consumer_rate`; conflicts with `completion_rate`.",
@@ -145,7 +142,7 @@ func (d *drainDataSource) Read(ctx context.Context, req datasource.ReadRequest, 
 		TTLSeconds:     float64Of(m.TTLSeconds),
 	}
 	if !m.ArrivalForecast.IsNull() {
-		m.ForecastStepSeconds = withDefault(m.ForecastStepSeconds, defaultForecastStepSeconds)
+		m.ForecastStepSeconds = withDefault(m.ForecastStepSeconds, capacity.DefaultForecastStepSeconds)
 		in.ForecastStepSeconds = float64Of(m.ForecastStepSeconds)
 		var forecast []types.Number
 		resp.Diagnostics.Append(m.ArrivalForecast.ElementsAs(ctx, &forecast, false)...)

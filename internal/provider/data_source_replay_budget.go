@@ -68,7 +68,7 @@ func (d *replayBudgetDataSource) Read(ctx context.Context, req datasource.ReadRe
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	m.CallsPerJob = withDefault(m.CallsPerJob, 1)
+	m.CallsPerJob = withDefault(m.CallsPerJob, capacity.DefaultCallsPerJob)
 	m.SafetyMargin = withDefault(m.SafetyMargin, capacity.DefaultReplaySafetyMargin)
 	in := capacity.ReplayInput{
 		DownstreamLimit: float64Of(m.DownstreamLimit),

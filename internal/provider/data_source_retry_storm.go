@@ -78,13 +78,13 @@ func (d *retryStormDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 				Optional:            true,
 				Computed:            true,
 				MarkdownDescription: maxSecondsDescription + " Default `36000` (ten hours).",
-				Validators:          []validator.Int64{int64validator.AtLeast(1)},
+				Validators:          []validator.Int64{int64validator.Between(1, capacity.MaxStormSeconds)},
 			},
 			"rto_seconds": schema.Int64Attribute{
 				Optional: true,
 				MarkdownDescription: "Time allowed to clear the backlog, a whole number of seconds from 1 to 864000. " +
 					"The depth must reach 0 by t = `rto_seconds`, as the headroom formula counts it. Enables `min_consumers_to_drain_within_rto`.",
-				Validators: []validator.Int64{int64validator.AtLeast(1)},
+				Validators: []validator.Int64{int64validator.Between(1, capacity.MaxStormSeconds)},
 			},
 
 			"drains": schema.BoolAttribute{

@@ -92,7 +92,7 @@ func (capacityPlanFunction) Run(ctx context.Context, req function.RunRequest, re
 	}
 	s, err := capacity.Size(in)
 	if err != nil {
-		resp.Error = function.NewArgumentFuncError(0, err.Error())
+		resp.Error = function.NewArgumentFuncError(0, "inputs."+err.Error())
 		return
 	}
 	result, diags := types.ObjectValue(capacityPlanAttrTypes, map[string]attr.Value{

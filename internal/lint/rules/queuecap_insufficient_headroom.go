@@ -54,11 +54,16 @@ func checkBacklogWithinRTO(s *supply, r lint.Reporter) bool {
 		r.Skip(rto.Range, "rto_seconds of "+s.queue.Addr+" is not known before apply")
 		return false
 	}
+	required, err := capacity.RequiredSurplus(b.V, rto.V)
+	if err != nil {
+		r.Skip(rto.Range, "declared rates of "+s.queue.Addr+" are invalid: "+err.Error())
+		return false
+	}
 	drain, _, err := capacity.DrainSeconds(b.V, s.surplus)
 	if err != nil || drain <= rto.V {
 		return false
 	}
-	needed := fmt.Sprintf("it needs a surplus of %s / %s = %s msg/s", num(b.V), num(rto.V), num(b.V/rto.V))
+	needed := fmt.Sprintf("it needs a surplus of %s / %s = %s msg/s", num(b.V), num(rto.V), num(required))
 	facts := []lint.Fact{fact("max_backlog", b.V), fact("rto_seconds", rto.V), fact("drain_seconds", drain)}
 	if len(s.fleets) == 1 {
 		mu := s.fleets[0].rate
@@ -85,11 +90,20 @@ func checkMinHeadroom(s *supply, r lint.Reporter) {
 		r.Skip(h.Range, "min_headroom of "+s.queue.Addr+" is not known before apply")
 		return
 	}
-	headroom := s.surplus / s.effective
+	headroomPtr, err := capacity.Headroom(s.capacity, s.effective)
+	if err != nil || headroomPtr == nil {
+		return
+	}
+	headroom := *headroomPtr
 	if headroom >= h.V {
 		return
 	}
-	needed := fmt.Sprintf("%s × (1 + %s) = %s msg/s of capacity gives it", num(s.effective), num(h.V), num(s.effective*(1+h.V)))
+	target, err := capacity.HeadroomCapacity(s.effective, h.V)
+	if err != nil {
+		r.Skip(h.Range, "declared rates of "+s.queue.Addr+" are invalid: "+err.Error())
+		return
+	}
+	needed := fmt.Sprintf("%s × (1 + %s) = %s msg/s of capacity gives it", num(s.effective), num(h.V), num(target))
 	facts := []lint.Fact{fact("headroom", headroom), fact("min_headroom", h.V)}
 	if len(s.fleets) == 1 {
 		mu := s.fleets[0].rate

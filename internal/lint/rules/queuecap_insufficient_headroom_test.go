@@ -47,6 +47,13 @@ func TestInsufficientHeadroom(t *testing.T) {
 			skips: []skip{{Reason: "max_backlog of aws_sqs_queue.orders is declared without rto_seconds, the time allowed to clear it", Line: 3}},
 		},
 		{
+			// A tag of 0 would divide by zero: the rule skips it instead
+			// of stating an infinite surplus.
+			name:  "rto_seconds of 0",
+			files: map[string]string{"main.tf": tagged(`"queuecap:arrival_rate" = 10000, "queuecap:max_backlog" = 5000000, "queuecap:rto_seconds" = 0`, "", "30")},
+			skips: []skip{{Reason: "declared rates of aws_sqs_queue.orders are invalid: rto_seconds must be greater than 0, got 0", Line: 3}},
+		},
+		{
 			name:  "rto_seconds unknown before apply",
 			files: map[string]string{"main.tf": tagged(`"queuecap:arrival_rate" = 10000, "queuecap:max_backlog" = 5000000, "queuecap:rto_seconds" = var.rto`, `visibility_timeout_seconds = 60`, "30") + "variable \"rto\" {}\n"},
 			skips: []skip{{Reason: "rto_seconds of aws_sqs_queue.orders is not known before apply", Line: 3}},

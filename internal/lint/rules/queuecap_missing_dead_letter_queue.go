@@ -3,10 +3,9 @@ package rules
 import (
 	"fmt"
 
+	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
 )
-
-const secondsPerDay = 86400
 
 // missingDeadLetterQueue flags a consumed queue without a redrive policy: a
 // message that always fails is received again every visibility timeout,
@@ -35,17 +34,17 @@ func (missingDeadLetterQueue) Check(m *lint.Model, r lint.Reporter) {
 			consumer += fmt.Sprintf(" and %d more", len(q.Consumers)-1)
 		}
 		vis := q.Visibility
-		if !vis.Known || vis.V <= 0 {
+		perDay, err := capacity.ReceivesPerDay(vis.V)
+		if !vis.Known || err != nil {
 			r.Report(q.DefRange, fmt.Sprintf("%s is consumed by %s but has no redrive_policy: a message that always fails is received again after every visibility timeout, forever", q.Addr, consumer))
 			continue
 		}
-		perDay := secondsPerDay / vis.V
 		visText := "visibility_timeout_seconds"
 		if vis.From != "visibility_timeout_seconds" {
 			visText += ", the default"
 		}
 		r.Report(q.DefRange, fmt.Sprintf("%s is consumed by %s but has no redrive_policy: a message that always fails is received again every %s s (%s), %s / %s = %s times a day, until retention drops it",
-			q.Addr, consumer, num(vis.V), visText, num(secondsPerDay), num(vis.V), num(perDay)),
+			q.Addr, consumer, num(vis.V), visText, num(capacity.SecondsPerDay), num(vis.V), num(perDay)),
 			fact("visibility_timeout_seconds", vis.V), fact("receives_per_day", perDay))
 	}
 }

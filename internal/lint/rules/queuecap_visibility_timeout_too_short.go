@@ -3,12 +3,9 @@ package rules
 import (
 	"fmt"
 
+	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
 )
-
-// lambdaVisibilityFactor is AWS's guidance for SQS event sources: a queue's
-// visibility timeout at least six times the function's timeout.
-const lambdaVisibilityFactor = 6
 
 // visibilityTimeoutTooShort flags a queue consumed by a Lambda event source
 // mapping whose visibility timeout is under six times the function's
@@ -38,7 +35,11 @@ func (visibilityTimeoutTooShort) Check(m *lint.Model, r lint.Reporter) {
 			r.Skip(timeout.Range, "timeout of "+f.Addr+" is not known before apply")
 			continue
 		}
-		need := lambdaVisibilityFactor * timeout.V
+		need, err := capacity.MinVisibilityTimeout(timeout.V)
+		if err != nil {
+			r.Skip(timeout.Range, "timeout of "+f.Addr+" is invalid: "+err.Error())
+			continue
+		}
 		if vis.V >= need {
 			continue
 		}
@@ -50,7 +51,7 @@ func (visibilityTimeoutTooShort) Check(m *lint.Model, r lint.Reporter) {
 			timeoutText += " (the default)"
 		}
 		r.Report(vis.Range, fmt.Sprintf("%s is under %d × the %s of %s = %s s: a message still being processed becomes visible again and is delivered a second time, raising the effective arrival rate",
-			visText, lambdaVisibilityFactor, timeoutText, f.Addr, num(need)),
+			visText, capacity.LambdaVisibilityFactor, timeoutText, f.Addr, num(need)),
 			fact("visibility_timeout_seconds", vis.V), fact("function_timeout_seconds", timeout.V), fact("required_visibility_timeout_seconds", need))
 	}
 }

@@ -127,6 +127,7 @@ func supplyOf(q *lint.Queue, r lint.Reporter) (*supply, bool) {
 		return nil, false
 	}
 	s.effective = eff
+	var capacities []float64
 	for _, f := range q.Consumers {
 		mu := f.Rates.PerConsumerRate
 		if !mu.Set {
@@ -152,9 +153,15 @@ func supplyOf(q *lint.Queue, r lint.Reporter) (*supply, bool) {
 			return nil, false
 		}
 		s.fleets = append(s.fleets, fleetSupply{fleet: f, size: f.MaxSize.V, rate: mu.V})
-		s.capacity += c
+		capacities = append(capacities, c)
 		s.consumers += f.MaxSize.V
 	}
+	total, err := capacity.TotalCapacity(capacities...)
+	if err != nil {
+		r.Skip(q.DefRange, "consumers of "+q.Addr+": "+err.Error())
+		return nil, false
+	}
+	s.capacity = total
 	s.surplus = capacity.NetRate(s.capacity, s.effective)
 	if len(s.fleets) == 1 {
 		s.at, s.sizeAttr = s.fleets[0].fleet.MaxSize.Range, s.fleets[0].fleet.SizeAttr
