@@ -3,6 +3,8 @@ package provider
 import (
 	"context"
 	"errors"
+	"fmt"
+	"math"
 	"slices"
 
 	"github.com/hashicorp/terraform-plugin-framework/function"
@@ -58,8 +60,16 @@ func (f *numberFunction) Run(ctx context.Context, req function.RunRequest, resp 
 	args := make([]float64, len(values))
 	for i, v := range values {
 		args[i] = float64Of(v)
-		if f.params[i].whole && args[i] != float64(int64(args[i])) {
+		if !f.params[i].whole {
+			continue
+		}
+		// Checked as a float first: converting 1e30 to int64 is undefined.
+		if args[i] != math.Trunc(args[i]) {
 			resp.Error = function.NewArgumentFuncError(int64(i), f.params[i].name+" must be a whole number, got: "+v.ValueBigFloat().Text('g', 10))
+			return
+		}
+		if args[i] > capacity.MaxCount {
+			resp.Error = function.NewArgumentFuncError(int64(i), fmt.Sprintf("%s must be at most %d, got: %s", f.params[i].name, int64(capacity.MaxCount), v.ValueBigFloat().Text('g', 10)))
 			return
 		}
 	}

@@ -109,6 +109,7 @@ func TestFunctionCapacityPlan(t *testing.T) {
 func TestFunctionsInvalid(t *testing.T) {
 	cases := []struct{ call, err string }{
 		{"surplus(2.5, 400, 10000)", `consumers must be a whole number, got: 2.5`},
+		{"surplus(1e30, 400, 10000)", `consumers must be at most 9007199254740992, got: 1e+30`},
 		{"surplus(-1, 400, 10000)", `value must be at least 0, got: -1`},
 		{"surplus(3, 0, 10000)", `value must be greater than 0, got: 0`},
 		{"effective_arrival_rate(10000, 1.5, 1)", `value must be between 0 and 1, got: 1.5`},
