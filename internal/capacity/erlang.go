@@ -81,7 +81,10 @@ func WaitTime(in WaitInput) (Wait, error) {
 		return out, err
 	}
 	out.Utilization = a / float64(in.Consumers)
-	out.Stable = out.Utilization < 1
+	// Stable on the snapped surplus, like every other capacity figure: a
+	// fleet whose capacity equals arrivals within rounding has no steady
+	// state, even when ρ reads 0.9999999999999.
+	out.Stable = out.Utilization < 1 && NetRate(capacity, in.ArrivalRate) > 0
 	// One pass of the recursion serves both the fleet's figures and the
 	// smallest fleet meeting the target: C(n) is computed at every n > a.
 	var (
