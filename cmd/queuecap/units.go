@@ -39,14 +39,14 @@ func parseDuration(s string) (float64, error) {
 	if m := daysPrefix.FindStringSubmatch(s); m != nil {
 		days, _ = strconv.ParseFloat(m[1], 64) // the pattern admits only decimals
 		if s = m[2]; s == "" {
-			return days * 86400, nil
+			return days * capacity.SecondsPerDay, nil
 		}
 	}
 	d, err := time.ParseDuration(s)
 	if err != nil {
 		return 0, fmt.Errorf("%q is not a duration: use seconds (1800) or units such as 90s, 30m, 2h, 1h30m, 4d", s)
 	}
-	return days*86400 + d.Seconds(), nil
+	return days*capacity.SecondsPerDay + d.Seconds(), nil
 }
 
 // parseNumber reads a plain number such as 10000, 0.5 or 5e6.
@@ -220,7 +220,7 @@ func formatDuration(seconds float64) string {
 	units := []struct {
 		name string
 		size int64
-	}{{"d", 86400}, {"h", 3600}, {"min", 60}, {"s", 1}}
+	}{{"d", capacity.SecondsPerDay}, {"h", 3600}, {"min", 60}, {"s", 1}}
 	for i, u := range units[:len(units)-1] {
 		small := units[i+1]
 		if seconds < float64(u.size)-float64(small.size)/2 { // 59.6 s rounds to 1 min

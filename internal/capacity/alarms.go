@@ -250,7 +250,7 @@ func checkPeriod(period float64) error {
 	}
 	switch {
 	case period == 10 || period == 20 || period == 30:
-	case period >= 60 && math.Mod(period, 60) == 0 && period <= 86400:
+	case period >= 60 && math.Mod(period, 60) == 0 && period <= SecondsPerDay:
 	default:
 		return inputErr("period_seconds", "must be 10, 20, 30 or a multiple of 60 up to 86400, as CloudWatch alarms require, got %v", period)
 	}

@@ -98,7 +98,7 @@ func (b *builder) walk(in *instance) {
 		case "aws_appautoscaling_target":
 			tags := b.tagRates(in, n.attrs["tags"])
 			t := &scalingTarget{addr: addr, maxCap: evalNum(in, n, "max_capacity"),
-				rates: tags.rates, resourceID: evalAttr(in, n, "resource_id"), marks: []string{addr}}
+				rates: tags.rates, resourceID: evalAttr(in, n, "resource_id")}
 			if tags.queue != "" {
 				t.queue = resolveAddr(in, tags.queue)
 			}
@@ -264,7 +264,7 @@ func (b *builder) addQueue(in *instance, addr string, r *Resource, n *node) {
 }
 
 func (b *builder) addFleet(in *instance, addr string, r *Resource, n *node) {
-	f := &Fleet{Kind: FleetKind(r.Type), Addr: addr, DefRange: r.DefRange, marks: []string{addr}}
+	f := &Fleet{Kind: FleetKind(r.Type), Addr: addr, DefRange: r.DefRange}
 	var tags taggedRates
 	switch f.Kind {
 	case FleetASG:
@@ -317,7 +317,7 @@ func (b *builder) dataSourceRates(size Num) Rates {
 }
 
 func (b *builder) addPolicy(in *instance, addr string, r *Resource, n *node) {
-	p := &Policy{Addr: addr, DefRange: r.DefRange, ScaleOut: true, marks: []string{addr}}
+	p := &Policy{Addr: addr, DefRange: r.DefRange, ScaleOut: true}
 	ref := "autoscaling_group_name"
 	kind := knownString(evalAttr(in, n, "policy_type"))
 	if r.Type == "aws_appautoscaling_policy" {

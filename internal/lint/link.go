@@ -58,8 +58,6 @@ func (b *builder) link() {
 		if f == nil || f.Kind != FleetECS {
 			continue
 		}
-		f.targets = append(f.targets, t)
-		f.marks = append(f.marks, t.addr)
 		if t.maxCap.Set {
 			f.MaxSize, f.SizeAttr = t.maxCap, "max_capacity"
 			f.Rates.merge(b.dataSourceRates(t.maxCap))
@@ -105,14 +103,12 @@ func (b *builder) link() {
 		refs := b.mappingRefs[m]
 		if qs := queuesOf(refs[0]); len(qs) == 1 {
 			m.Queue = qs[0]
-			m.Queue.Mappings = append(m.Queue.Mappings, m)
 		}
 		m.Function = b.fleetFor(refs[1], fleetsByName)
 		if m.Function == nil {
 			m.Function = fleetsByName[string(FleetLambda)+"/"+lambdaFunctionName(knownString(refs[1]))]
 		}
 		if m.Function != nil && m.Function.Kind == FleetLambda {
-			m.Function.Mappings = append(m.Function.Mappings, m)
 			if m.MaximumConcurrency.Set {
 				m.Function.MaxSize, m.Function.SizeAttr = m.MaximumConcurrency, "maximum_concurrency"
 				m.Function.Rates.merge(b.dataSourceRates(m.MaximumConcurrency))

@@ -101,9 +101,7 @@ type Queue struct {
 	// IsDeadLetter is true when another queue's redrive policy targets it.
 	IsDeadLetter bool
 	Consumers    []*Fleet
-	Mappings     []*EventSourceMapping
 	Alarms       []*Alarm
-	marks        []string
 }
 
 // FleetKind is the compute behind a fleet.
@@ -134,11 +132,8 @@ type Fleet struct {
 	QueueAddr string
 	Queues    []*Queue
 	Policies  []*Policy
-	Mappings  []*EventSourceMapping
 	// TimeoutSeconds is a Lambda function's timeout (default 3 s).
 	TimeoutSeconds Num
-	targets        []*scalingTarget
-	marks          []string
 }
 
 // scalingTarget is an aws_appautoscaling_target.
@@ -148,7 +143,6 @@ type scalingTarget struct {
 	rates      Rates
 	resourceID cty.Value
 	queue      string // queuecap:queue tag, made absolute
-	marks      []string
 }
 
 // PolicyKind says how a scaling policy decides.
@@ -174,7 +168,6 @@ type Policy struct {
 	// predefined metric type (CPU, request count...) if it uses one.
 	Metrics    MetricSet
 	Predefined string
-	marks      []string
 }
 
 // MetricSet is what an alarm or a target tracking policy reads.

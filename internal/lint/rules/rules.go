@@ -95,7 +95,6 @@ type supply struct {
 	surplus     float64
 	consumers   float64 // Σ c
 	at          hcl.Range
-	sizeAttr    string
 	fromRetries bool
 }
 
@@ -112,9 +111,12 @@ func supplyOf(q *lint.Queue, r lint.Reporter) (*supply, bool) {
 		r.Skip(q.Rates.ArrivalRate.Range, "arrival_rate of "+q.Addr+" is not known before apply")
 		return nil, false
 	}
-	for _, name := range []string{"retry_rate", "avg_retries"} {
-		if n := rateOf(&s.rates, name); n.Set && !n.Known {
-			r.Skip(n.Range, name+" of "+q.Addr+" is not known before apply")
+	for _, rate := range []struct {
+		name string
+		n    lint.Num
+	}{{"retry_rate", s.rates.RetryRate}, {"avg_retries", s.rates.AvgRetries}} {
+		if rate.n.Set && !rate.n.Known {
+			r.Skip(rate.n.Range, rate.name+" of "+q.Addr+" is not known before apply")
 			return nil, false
 		}
 	}
@@ -163,23 +165,11 @@ func supplyOf(q *lint.Queue, r lint.Reporter) (*supply, bool) {
 	}
 	s.capacity = total
 	s.surplus = capacity.NetRate(s.capacity, s.effective)
+	s.at = q.DefRange
 	if len(s.fleets) == 1 {
-		s.at, s.sizeAttr = s.fleets[0].fleet.MaxSize.Range, s.fleets[0].fleet.SizeAttr
-		s.rates.PerConsumerRate = lint.Num{V: s.fleets[0].rate, Set: true, Known: true}
-	} else {
-		s.at, s.sizeAttr = q.DefRange, "consumers"
+		s.at = s.fleets[0].fleet.MaxSize.Range
 	}
 	return s, true
-}
-
-func rateOf(r *lint.Rates, name string) lint.Num {
-	switch name {
-	case "retry_rate":
-		return r.RetryRate
-	case "avg_retries":
-		return r.AvgRetries
-	}
-	return lint.Num{}
 }
 
 // capacityTerms says how capacity is made: "max_size 25 × 400 msg/s =
