@@ -125,7 +125,7 @@ func TestConsumersDataSourceInvalid(t *testing.T) {
   retry_rate = 1.5`, `Attribute retry_rate value must be between 0 and 1, got: 1.5`},
 		"max_backlog without rto_seconds": {`arrival_rate = 10000
   per_consumer_rate = 400
-  max_backlog = 5000000`, `max_backlog is 5000000: rto_seconds is required when max_backlog is greater than 0`},
+  max_backlog = 5000000`, `Attribute rto_seconds is required when max_backlog is greater than 0 (it is 5000000): the time allowed to clear that backlog`},
 		"infinite arrival rate": {`arrival_rate = 1/0
   per_consumer_rate = 400`, `Attribute arrival_rate must be a finite number within the float64 range`},
 		"beyond float64": {`arrival_rate = 1e400

@@ -142,7 +142,7 @@ func TestDrainDataSourceInvalid(t *testing.T) {
 arrival_rate = 1
 completion_rate = 10
 consumers = 2
-per_consumer_rate = 5`, `completion_rate is set together with consumers or per_consumer_rate: give the fleet's completion rate either as completion_rate, or as consumers together with per_consumer_rate, not both`},
+per_consumer_rate = 5`, `Attribute completion_rate is set together with consumers and per_consumer_rate: give the fleet's completion rate either as completion_rate, or as consumers together with per_consumer_rate, not both`},
 		"neither completion form": {`backlog = 1
 arrival_rate = 1`, `No completion rate is set: give the fleet's completion rate either as completion_rate`},
 		"consumers without per_consumer_rate": {`backlog = 1
@@ -165,7 +165,7 @@ arrival_forecast = [5, -1]`, `Attribute arrival_forecast[1] value must be at lea
 		"null forecast entry": {`backlog = 1
 arrival_rate = 1
 completion_rate = 10
-arrival_forecast = [5, null]`, `Null List Value with data.queuecap_drain.test, on terraform_plugin_test.tf line 15, in data "queuecap_drain" "test": 15: arrival_forecast = [5, null] This attribute contains a null value.`},
+arrival_forecast = [5, null]`, `on terraform_plugin_test.tf line 15, in data "queuecap_drain" "test": 15: arrival_forecast = [5, null] Attribute arrival_forecast[1] must not be null`},
 		"empty forecast": {`backlog = 1
 arrival_rate = 1
 completion_rate = 10
@@ -176,7 +176,7 @@ per_consumer_rate = 2`, `per_consumer_rate is set without consumers`},
 		"step without forecast": {`backlog = 1
 arrival_rate = 1
 completion_rate = 10
-forecast_step_seconds = 60`, `Attribute "arrival_forecast" must be specified when "forecast_step_seconds" is specified`},
+forecast_step_seconds = 60`, `Attribute forecast_step_seconds requires arrival_forecast`},
 		"infinite backlog": {`backlog = 1/0
 arrival_rate = 1
 completion_rate = 10`, `Attribute backlog must be a finite number within the float64 range`},

@@ -11,10 +11,12 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
 )
 
 const replayAddr = "data.queuecap_replay_budget.test"
@@ -98,20 +100,20 @@ func TestReplayBudgetNoRoomWarning(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			state, diags := readDataSource(t, newReplayBudgetDataSource(), tc.config)
-			var jobs types.Float64
+			state, diags := readDataSource(t, newDataSource(capacity.ReplayBudgetFormula), tc.config)
+			var jobs types.Number
 			diags.Append(state.GetAttribute(t.Context(), path.Root("replay_jobs_per_second"), &jobs)...)
 			if diags.HasError() {
 				t.Fatalf("errors: %v", diags)
 			}
 			warnings := diags.Warnings()
 			if tc.detail == nil {
-				if len(warnings) != 0 || jobs.ValueFloat64() == 0 {
+				if len(warnings) != 0 || jobs.ValueBigFloat().Sign() == 0 {
 					t.Errorf("replay_jobs_per_second = %v with warnings %v, want a rate and no warning", jobs, warnings)
 				}
 				return
 			}
-			if len(warnings) != 1 || jobs.ValueFloat64() != 0 {
+			if len(warnings) != 1 || jobs.ValueBigFloat().Sign() != 0 {
 				t.Fatalf("replay_jobs_per_second = %v with warnings %v, want 0 and one warning", jobs, warnings)
 			}
 			if got := warnings[0].Summary(); got != "No room to replay the dead-letter queue" {

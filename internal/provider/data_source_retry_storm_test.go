@@ -154,7 +154,7 @@ func TestRetryStormDataSourceInvalid(t *testing.T) {
 		"zero per-consumer rate":    {"arrival_rate = 1\nper_consumer_rate = 0\nconsumers = 32\nbacklog = 1\nretries_per_timeout = 0", `Attribute per_consumer_rate value must be greater than 0, got: 0`},
 		"negative consumers":        {"arrival_rate = 1\nper_consumer_rate = 1\nconsumers = -1\nbacklog = 1\nretries_per_timeout = 0", `Attribute consumers value must be at least 0, got: -1`},
 		"fractional consumers":      {"arrival_rate = 1\nper_consumer_rate = 1\nconsumers = 2.5\nbacklog = 1\nretries_per_timeout = 0", `consumers`},
-		"too many consumers":        {"arrival_rate = 1\nper_consumer_rate = 1\nconsumers = 1e17\nbacklog = 1\nretries_per_timeout = 0", `consumers must be between 0 and 9007199254740992, got 100000000000000000`},
+		"too many consumers":        {"arrival_rate = 1\nper_consumer_rate = 1\nconsumers = 1e17\nbacklog = 1\nretries_per_timeout = 0", `Attribute consumers value must be at most 9007199254740992 (2^53, the largest count a float64 holds exactly), got: 100000000000000000`},
 		"negative backlog":          {"arrival_rate = 1\nper_consumer_rate = 1\nconsumers = 2\nbacklog = -1\nretries_per_timeout = 0", `Attribute backlog value must be at least 0, got: -1`},
 		"infinite backlog":          {"arrival_rate = 1\nper_consumer_rate = 1\nconsumers = 2\nbacklog = 1/0\nretries_per_timeout = 0", `Attribute backlog must be a finite number within the float64 range`},
 		"negative retries":          {"arrival_rate = 1\nper_consumer_rate = 1\nconsumers = 2\nbacklog = 1\nretries_per_timeout = -1", `Attribute retries_per_timeout value must be at least 0, got: -1`},

@@ -158,9 +158,9 @@ func TestWaitTimeDataSourceInvalid(t *testing.T) {
 	cases := map[string]struct{ body, err string }{
 		"negative arrival rate":  {"arrival_rate = -1\nper_consumer_rate = 1\nconsumers = 1", `Attribute arrival_rate value must be at least 0, got: -1`},
 		"zero per-consumer rate": {"arrival_rate = 1\nper_consumer_rate = 0\nconsumers = 1", `Attribute per_consumer_rate value must be greater than 0, got: 0`},
-		"no consumers":           {"arrival_rate = 1\nper_consumer_rate = 1\nconsumers = 0", `Attribute consumers value must be at least 1, got: 0`},
+		"no consumers":           {"arrival_rate = 1\nper_consumer_rate = 1\nconsumers = 0", `Attribute consumers value must be between 1 and 10000000, got: 0`},
 		"fractional consumers":   {"arrival_rate = 1\nper_consumer_rate = 1\nconsumers = 1.5", `consumers`},
-		"too many consumers":     {"arrival_rate = 1\nper_consumer_rate = 1\nconsumers = 20000000", `consumers must be between 1 and 10000000, got 20000000`},
+		"too many consumers":     {"arrival_rate = 1\nper_consumer_rate = 1\nconsumers = 20000000", `Attribute consumers value must be between 1 and 10000000, got: 20000000`},
 		"percentile of 1":        {"arrival_rate = 1\nper_consumer_rate = 1\nconsumers = 2\npercentile = 1", `Attribute percentile value must be greater than 0 and less than 1, got: 1`},
 		"percentile of 0":        {"arrival_rate = 1\nper_consumer_rate = 1\nconsumers = 2\npercentile = 0", `Attribute percentile value must be greater than 0 and less than 1, got: 0`},
 		"zero target":            {"arrival_rate = 1\nper_consumer_rate = 1\nconsumers = 2\ntarget_wait_seconds = 0", `Attribute target_wait_seconds value must be greater than 0, got: 0`},

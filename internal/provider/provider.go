@@ -46,36 +46,24 @@ func (p *queuecapProvider) Schema(_ context.Context, _ provider.SchemaRequest, r
 func (p *queuecapProvider) Configure(context.Context, provider.ConfigureRequest, *provider.ConfigureResponse) {
 }
 
+// DataSources are the catalog's formulas, one data source each, built from
+// internal/capacity's catalog.
 func (p *queuecapProvider) DataSources(context.Context) []func() datasource.DataSource {
-	return []func() datasource.DataSource{
-		newConsumersDataSource,
-		newDrainDataSource,
-		newSLADepthDataSource,
-		newTTLBacklogDataSource,
-		newAlarmThresholdsDataSource,
-		newRetryStormDataSource,
-		newWaitTimeDataSource,
-		newReplayBudgetDataSource,
+	out := make([]func() datasource.DataSource, len(dataSources))
+	for i, d := range dataSources {
+		out[i] = func() datasource.DataSource { return d }
 	}
+	return out
 }
 
 // Functions are the same formulas as the data sources, for Terraform 1.8+
-// and OpenTofu 1.7+. OpenTofu does not pass provider functions into child
-// modules; modules use the data sources.
+// and OpenTofu 1.7+.
 func (p *queuecapProvider) Functions(context.Context) []func() function.Function {
-	return []func() function.Function{
-		newEffectiveArrivalRateFunction,
-		newSurplusFunction,
-		newDrainSecondsFunction,
-		newRequiredConsumersFunction,
-		newSLAMaxDepthFunction,
-		newTTLBoundedBacklogFunction,
-		newBacklogPerConsumerTargetFunction,
-		newCapacityPlanFunction,
-		newMinConsumersToDrainFunction,
-		newPercentileWaitSecondsFunction,
-		newReplayJobsPerSecondFunction,
+	out := make([]func() function.Function, len(functions))
+	for i, f := range functions {
+		out[i] = func() function.Function { return f }
 	}
+	return out
 }
 
 func (p *queuecapProvider) Resources(context.Context) []func() resource.Resource {
