@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/hcl/v2/ext/typeexpr"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
+	"github.com/zclconf/go-cty/cty/function"
 )
 
 // origin marks a value with the absolute address of the resource or data
@@ -54,8 +55,14 @@ type instance struct {
 	data      map[string]*memo     // queuecap_* data source results
 	calls     map[string]*ModuleCall
 	// dataArgs, on the root instance only, holds the arguments of every
-	// queuecap data source evaluated so far, by absolute address.
+	// queuecap data source and provider function call evaluated so far,
+	// by absolute address (or call key).
 	dataArgs map[string]Rates
+	// funcs (root only) are the functions expressions may call; evalRange
+	// (root only) is the expression being evaluated, where a provider
+	// function call's rates are declared.
+	funcs     map[string]function.Function
+	evalRange hcl.Range
 }
 
 func newInstance(mod *Module, addr string, root *instance, vars map[string]cty.Value) *instance {
@@ -97,7 +104,10 @@ func (in *instance) eval(expr hcl.Expression) cty.Value {
 		return cty.NullVal(cty.DynamicPseudoType)
 	}
 	ctx := in.contextFor(expr.Variables())
+	outer := in.root.evalRange
+	in.root.evalRange = expr.Range()
 	v, diags := expr.Value(ctx)
+	in.root.evalRange = outer
 	if diags.HasErrors() {
 		// Unknown, but still derived from what it references: a redrive
 		// policy built with templatefile() names its dead-letter queue.
@@ -191,7 +201,7 @@ func (in *instance) contextFor(traversals []hcl.Traversal) *hcl.EvalContext {
 		}
 		vars["data"] = cty.ObjectVal(types)
 	}
-	return &hcl.EvalContext{Variables: vars, Functions: functions}
+	return &hcl.EvalContext{Variables: vars, Functions: in.evalFunctions()}
 }
 
 // attrName returns the attribute name at position i of a traversal.

@@ -19,6 +19,7 @@ resource "aws_sqs_queue" "notifications" {
   tags = {
     team                    = "messaging"
     "queuecap:arrival_rate" = 300
+    "queuecap:min_headroom" = 0.2 # at least 20 % spare capacity
   }
 }
 

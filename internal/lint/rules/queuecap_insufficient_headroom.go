@@ -7,10 +7,6 @@ import (
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
 )
 
-// defaultMinHeadroom is the spare capacity expected when a queue declares
-// none: 20 % over the effective arrival rate.
-const defaultMinHeadroom = 0.2
-
 // insufficientHeadroom flags a fleet that drains, but too slowly: below the
 // headroom formula's consumers for the declared max_backlog and
 // rto_seconds, or with less spare capacity than min_headroom.
@@ -79,13 +75,15 @@ func checkBacklogWithinRTO(s *supply, r lint.Reporter) bool {
 	return true
 }
 
-// checkMinHeadroom reports spare capacity below min_headroom (20 % when the
-// queue declares none).
+// checkMinHeadroom reports spare capacity below min_headroom. Undeclared, it
+// is the catalog's default (capacity.DefaultMinHeadroom, 0), as in the
+// provider, its functions and the CLI: a fleet sized exactly by
+// queuecap_consumers is never reported for headroom it was not asked for.
 func checkMinHeadroom(s *supply, r lint.Reporter) {
 	h := s.rates.MinHeadroom
 	switch {
 	case !h.Set:
-		h = lint.Num{V: defaultMinHeadroom, Set: true, Known: true}
+		h = lint.Num{V: capacity.DefaultMinHeadroom, Set: true, Known: true}
 	case !h.Known:
 		r.Skip(h.Range, "min_headroom of "+s.queue.Addr+" is not known before apply")
 		return

@@ -20,13 +20,43 @@ func TestInsufficientHeadroom(t *testing.T) {
 			issues: []issue{{Message: "max_size 32 × 400 msg/s = 12800 msg/s leaves a surplus of 800 msg/s over the effective arrival rate 10000 × (1 + 0.1 × 2) = 12000 msg/s, which clears max_backlog 5000000 in 6250 s, more than rto_seconds 1800: the headroom formula ceil(12000 / 400 + 5000000 / (400 × 1800)) needs 37 consumers", Start: at(9, 3), End: at(9, 16), Facts: facts("arrival_rate", 10000, "effective_arrival_rate", 12000, "per_consumer_rate", 400, "max_consumers", 32, "capacity", 12800, "surplus", 800, "max_backlog", 5000000, "rto_seconds", 1800, "drain_seconds", 6250, "required_consumers", 37)}},
 		},
 		{
-			name:   "below the default minimum headroom of 20 %",
-			files:  map[string]string{"main.tf": tagged(`"queuecap:arrival_rate" = 10000`, "", "26")},
+			name:   "below a declared minimum headroom of 20 %",
+			files:  map[string]string{"main.tf": tagged(`"queuecap:arrival_rate" = 10000, "queuecap:min_headroom" = 0.2`, "", "26")},
 			issues: []issue{{Message: "max_size 26 × 400 msg/s = 10400 msg/s is only 4 % above the declared arrival rate 10000 msg/s, below the minimum headroom of 20 %: ceil(10000 × (1 + 0.2) / 400) = 30 consumers give it", Start: at(9, 3), End: at(9, 16), Facts: facts("arrival_rate", 10000, "effective_arrival_rate", 10000, "per_consumer_rate", 400, "max_consumers", 26, "capacity", 10400, "surplus", 400, "headroom", 0.04, "min_headroom", 0.2, "required_consumers", 30)}},
 		},
 		{
-			name:  "exactly the default minimum headroom",
-			files: map[string]string{"main.tf": tagged(`"queuecap:arrival_rate" = 10000`, "", "30")},
+			name:  "exactly a declared minimum headroom",
+			files: map[string]string{"main.tf": tagged(`"queuecap:arrival_rate" = 10000, "queuecap:min_headroom" = 0.2`, "", "30")},
+		},
+		{
+			// One default everywhere: min_headroom is 0 unless declared,
+			// as in queuecap_consumers, so any surplus passes this check.
+			name:  "no minimum headroom unless declared",
+			files: map[string]string{"main.tf": tagged(`"queuecap:arrival_rate" = 10000`, "", "26")},
+		},
+		{
+			// The data source that sizes the fleet declares it.
+			name: "min_headroom of the sizing data source",
+			files: map[string]string{"main.tf": `data "queuecap_consumers" "orders" {
+  arrival_rate      = 10000
+  per_consumer_rate = 400
+  min_headroom      = 0.2
+}
+
+resource "aws_sqs_queue" "orders" {
+  name = "orders"
+}
+
+resource "aws_autoscaling_group" "workers" {
+  max_size = data.queuecap_consumers.orders.required_consumers - 4
+  tag {
+    key                 = "queuecap:queue"
+    value               = "aws_sqs_queue.orders"
+    propagate_at_launch = false
+  }
+}
+`},
+			issues: []issue{{Message: "max_size 26 × 400 msg/s = 10400 msg/s is only 4 % above the declared arrival rate 10000 msg/s, below the minimum headroom of 20 %: ceil(10000 × (1 + 0.2) / 400) = 30 consumers give it", Start: at(12, 3), End: at(12, 67), Facts: facts("arrival_rate", 10000, "effective_arrival_rate", 10000, "per_consumer_rate", 400, "max_consumers", 26, "capacity", 10400, "surplus", 400, "headroom", 0.04, "min_headroom", 0.2, "required_consumers", 30)}},
 		},
 		{
 			name:  "a declared min_headroom lowers the bar",

@@ -274,6 +274,46 @@ resource "aws_lambda_event_source_mapping" "m" {
 				Start: at(18, 5), End: at(18, 75), Facts: facts("arrival_rate", 300, "effective_arrival_rate", 300, "per_consumer_rate", 10, "max_consumers", 30, "capacity", 300, "surplus", 0)}},
 		},
 		{
+			// The function docs teach this: the linter calls the provider
+			// function with the catalog code the provider runs, and its
+			// arguments declare the rates as a data source's do.
+			name: "fleet sized by provider::queuecap::required_consumers",
+			files: map[string]string{"main.tf": `resource "aws_sqs_queue" "orders" {
+  name = "orders"
+}
+
+resource "aws_autoscaling_group" "workers" {
+  max_size = provider::queuecap::required_consumers(10000, 400, 0, 1800)
+  tag {
+    key                 = "queuecap:queue"
+    value               = "aws_sqs_queue.orders"
+    propagate_at_launch = false
+  }
+}
+`},
+			issues: []issue{{Message: zero, Start: at(6, 3), End: at(6, 73), Facts: facts("arrival_rate", 10000, "effective_arrival_rate", 10000, "per_consumer_rate", 400, "max_consumers", 25, "capacity", 10000, "surplus", 0)}},
+		},
+		{
+			name: "fleet sized by provider::queuecap::capacity_plan has a surplus",
+			files: map[string]string{"main.tf": `locals {
+  plan = provider::queuecap::capacity_plan({ arrival_rate = "10000", per_consumer_rate = 400, max_backlog = 5e6, rto_seconds = 1800 })
+}
+
+resource "aws_sqs_queue" "orders" {
+  name = "orders"
+}
+
+resource "aws_autoscaling_group" "workers" {
+  max_size = local.plan.required_consumers
+  tag {
+    key                 = "queuecap:queue"
+    value               = "aws_sqs_queue.orders"
+    propagate_at_launch = false
+  }
+}
+`},
+		},
+		{
 			name: "fleet sized to required_consumers has a surplus",
 			files: map[string]string{"main.tf": `data "queuecap_consumers" "orders" {
   arrival_rate      = 10000
