@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint/rules"
 )
 
@@ -121,6 +122,7 @@ var generatedSections = []struct {
 }{
 	{"../../README.md", "rules", func() string { return ruleTable("docs/rules/") }},
 	{"../../docs/rules/README.md", "rules", func() string { return ruleTable("") }},
+	{"../../docs/rules/README.md", "rate-precedence", ratePrecedenceTable},
 }
 
 // ruleTable lists every rule with its default severity and summary, each
@@ -130,6 +132,18 @@ func ruleTable(dir string) string {
 	b.WriteString("| Rule | Default severity | Flags |\n|---|---|---|\n")
 	for _, r := range rules.All() {
 		fmt.Fprintf(&b, "| [`%s`](%s%s.md) | %s | %s |\n", r.Name(), dir, r.Name(), r.DefaultSeverity(), r.Summary())
+	}
+	return b.String()
+}
+
+// ratePrecedenceTable lists where rates are declared, the winning
+// declaration first, and whose rates each place declares.
+func ratePrecedenceTable() string {
+	mark := map[bool]string{true: "✓"}
+	var b strings.Builder
+	b.WriteString("| Order | Declared by | A queue's rates | A fleet's rates |\n|---|---|---|---|\n")
+	for i, s := range lint.RatePrecedence() {
+		fmt.Fprintf(&b, "| %d | %s | %s | %s |\n", i+1, s.Doc, mark[s.Queue], mark[s.Fleet])
 	}
 	return b.String()
 }

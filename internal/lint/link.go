@@ -13,7 +13,7 @@ import (
 // names. The order matters: a step may read what an earlier one linked
 // (alarms reach fleets through the policies linked before them), the steps
 // that find consumers fix the order of a queue's Consumers, and rates are
-// inherited only once every consumer is known.
+// resolved only once every declaration and every consumer is known.
 func (b *builder) link() {
 	l := b.newLinker()
 	l.linkRedrives()
@@ -24,7 +24,7 @@ func (b *builder) link() {
 	l.linkQueueTags()
 	l.linkConfigQueues()
 	l.linkScaleOutConsumers()
-	l.inheritRates()
+	l.resolveRates()
 }
 
 // linker is the builder while it links, with queues and fleets indexed by
@@ -79,9 +79,9 @@ func (l *linker) linkScalingTargets() {
 		}
 		if t.maxCap.Set {
 			f.MaxSize, f.SizeAttr = t.maxCap, "max_capacity"
-			f.Rates.merge(l.dataSourceRates(t.maxCap))
+			f.declared.add(rateDataSource, l.dataSourceRates(t.maxCap))
 		}
-		f.Rates.merge(t.rates)
+		f.declared.add(rateTargetTags, t.rates)
 		if f.QueueAddr == "" {
 			f.QueueAddr = t.queue
 		}
@@ -135,7 +135,7 @@ func (l *linker) linkEventSourceMappings() {
 		if m.Function != nil && m.Function.Kind == FleetLambda {
 			if m.MaximumConcurrency.Set {
 				m.Function.MaxSize, m.Function.SizeAttr = m.MaximumConcurrency, "maximum_concurrency"
-				m.Function.Rates.merge(l.dataSourceRates(m.MaximumConcurrency))
+				m.Function.declared.add(rateDataSource, l.dataSourceRates(m.MaximumConcurrency))
 			}
 			l.consume(m.Queue, m.Function)
 		}
@@ -161,7 +161,7 @@ func (l *linker) linkConfigQueues() {
 		if q == nil {
 			continue
 		}
-		q.Rates.merge(qc.Rates)
+		q.declared.add(rateConfig, qc.Rates)
 		l.configMatched[addr] = qc.Consumer == "" || l.fleets[qc.Consumer] != nil
 		if qc.Consumer != "" {
 			l.consume(q, l.fleets[qc.Consumer])
@@ -192,14 +192,17 @@ func (l *linker) linkScaleOutConsumers() {
 	}
 }
 
-// inheritRates gives each queue the rates its consumers declare (through
-// their tags or the queuecap data source that sizes them) where the queue
-// declares none itself.
-func (l *linker) inheritRates() {
+// resolveRates settles each fleet's rates, then each queue's, which take
+// in what its consumers declare, in the order of ratePrecedence.
+func (l *linker) resolveRates() {
+	for _, f := range l.model.Fleets {
+		f.Rates = f.declared.resolve(forFleet)
+	}
 	for _, q := range l.model.Queues {
 		for _, f := range q.Consumers {
-			q.Rates.merge(f.Rates)
+			q.declared.add(rateConsumers, f.Rates)
 		}
+		q.Rates = q.declared.resolve(forQueue)
 	}
 }
 

@@ -85,7 +85,9 @@ type Queue struct {
 	Addr     string
 	DefRange hcl.Range
 	Name     string // known name, or ""
+	// Rates are the queue's declared rates, resolved by ratePrecedence.
 	Rates    Rates
+	declared declaredRates
 	// Retention and Visibility are the configured values, or AWS's
 	// defaults (345,600 s and 30 s) when the attribute is absent.
 	Retention  Num
@@ -124,9 +126,10 @@ type Fleet struct {
 	// maximum_concurrency, reserved_concurrent_executions).
 	MaxSize  Num
 	SizeAttr string
-	// Rates holds per_consumer_rate (and anything else) declared on the
-	// fleet: its tags, or the queuecap data source its size references.
-	Rates Rates
+	// Rates holds per_consumer_rate (and anything else) declared for the
+	// fleet, resolved by ratePrecedence; RatesFor adds a queue's.
+	Rates    Rates
+	declared declaredRates
 	// QueueAddr is the queuecap:queue tag, made absolute.
 	QueueAddr string
 	Queues    []*Queue

@@ -29,3 +29,21 @@ func TestRateFields(t *testing.T) {
 		t.Error("field returns a rate for a name that is not one")
 	}
 }
+
+// TestRatePrecedenceSources checks that ratePrecedence places every source
+// once and says whose rates each declares.
+func TestRatePrecedenceSources(t *testing.T) {
+	seen := map[rateSource]bool{}
+	for _, p := range ratePrecedence {
+		if seen[p.source] {
+			t.Errorf("source %d listed twice", p.source)
+		}
+		seen[p.source] = true
+		if p.of&(forQueue|forFleet) == 0 || p.doc == "" {
+			t.Errorf("source %d: no owner or no doc", p.source)
+		}
+	}
+	if len(seen) != int(numRateSources) {
+		t.Errorf("%d sources listed, want %d", len(seen), numRateSources)
+	}
+}

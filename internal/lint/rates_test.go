@@ -119,8 +119,8 @@ resource "aws_lambda_event_source_mapping" "m" {
 		tf     string
 		config string
 		// queue and fleet are the wanted values by rate name; fleet is the
-		// model's only fleet.
-		queue, fleet map[string]float64
+		// model's only fleet, and asConsumer its RatesFor the queue.
+		queue, fleet, asConsumer map[string]float64
 	}{
 		{name: "queue tag before the config file",
 			tf:     ratesQueue + hclTags("arrival_rate", "100") + "}\n",
@@ -132,9 +132,10 @@ resource "aws_lambda_event_source_mapping" "m" {
 			queue:  map[string]float64{"arrival_rate": 200, "max_backlog": 7},
 			fleet:  map[string]float64{"arrival_rate": 300, "max_backlog": 7}},
 		{name: "queue tag before a consumer's data source",
-			tf:    ratesQueue + hclTags("per_consumer_rate", "5") + "}\n" + consumersDS("ds", "20") + asg("data.queuecap_consumers.ds.required_consumers", ""),
-			queue: map[string]float64{"per_consumer_rate": 5, "arrival_rate": 1000},
-			fleet: map[string]float64{"per_consumer_rate": 20, "arrival_rate": 1000}},
+			tf:         ratesQueue + hclTags("per_consumer_rate", "5") + "}\n" + consumersDS("ds", "20") + asg("data.queuecap_consumers.ds.required_consumers", ""),
+			queue:      map[string]float64{"per_consumer_rate": 5, "arrival_rate": 1000},
+			fleet:      map[string]float64{"per_consumer_rate": 20, "arrival_rate": 1000},
+			asConsumer: map[string]float64{"per_consumer_rate": 20, "arrival_rate": 1000}},
 		{name: "fleet tag before the data source sizing it",
 			tf:    ratesQueue + "}\n" + consumersDS("ds", "20") + asg("data.queuecap_consumers.ds.required_consumers", asgTag("per_consumer_rate", "10")),
 			queue: map[string]float64{"per_consumer_rate": 10, "arrival_rate": 1000},
@@ -181,9 +182,15 @@ resource "aws_appautoscaling_target" "svc" {
 			tf:    ratesQueue + "}\n" + asg("4", asgTag("arrival_rate", "600")) + lambda("5", "5", hclTags("arrival_rate", "500")),
 			queue: map[string]float64{"arrival_rate": 500}},
 		{name: "a queue's per_consumer_rate is not a fleet's",
-			tf:    ratesQueue + hclTags("per_consumer_rate", "5") + "}\n" + asg("4", ""),
-			queue: map[string]float64{"per_consumer_rate": 5},
-			fleet: map[string]float64{}},
+			tf:         ratesQueue + hclTags("per_consumer_rate", "5") + "}\n" + asg("4", ""),
+			queue:      map[string]float64{"per_consumer_rate": 5},
+			fleet:      map[string]float64{},
+			asConsumer: map[string]float64{"per_consumer_rate": 5}},
+		{name: "a fleet takes the queue's rates it does not declare",
+			tf:         ratesQueue + hclTags("per_consumer_rate", "5", "arrival_rate", "100") + "}\n" + asg("4", asgTag("arrival_rate", "300")),
+			queue:      map[string]float64{"per_consumer_rate": 5, "arrival_rate": 100},
+			fleet:      map[string]float64{"arrival_rate": 300},
+			asConsumer: map[string]float64{"per_consumer_rate": 5, "arrival_rate": 300}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -200,6 +207,9 @@ resource "aws_appautoscaling_target" "svc" {
 				if len(m.Queues[0].Consumers) != 1 {
 					t.Errorf("the fleet does not consume the queue")
 				}
+			}
+			if c.asConsumer != nil {
+				checkRates(t, "fleet as a consumer", m.Fleets[0].RatesFor(m.Queues[0]), c.asConsumer)
 			}
 		})
 	}

@@ -131,10 +131,7 @@ func supplyOf(q *lint.Queue, r lint.Reporter) (*supply, bool) {
 	s.effective = eff
 	var capacities []float64
 	for _, f := range q.Consumers {
-		mu := f.Rates.PerConsumerRate
-		if !mu.Set {
-			mu = q.Rates.PerConsumerRate
-		}
+		mu := f.RatesFor(q).PerConsumerRate
 		switch {
 		case !mu.Set:
 			r.Skip(f.DefRange, "per_consumer_rate is not declared for "+f.Addr+" (tag queuecap:per_consumer_rate, a queue block in .queuecap.hcl, or a queuecap data source)")
