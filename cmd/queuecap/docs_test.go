@@ -3,11 +3,15 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint/rules"
 )
 
 // docExample is a configuration in the docs and the output the docs say
@@ -107,5 +111,63 @@ func TestDocsExamples(t *testing.T) {
 	}
 	if count < 7 {
 		t.Errorf("found %d examples in docs/rules, want at least one per rule", count)
+	}
+}
+
+// generatedSections are the parts of the docs written from code, each
+// between a line starting "<!-- BEGIN name" and the line "<!-- END name -->".
+var generatedSections = []struct {
+	file, name string
+	content    func() string
+}{
+	{"../../README.md", "rules", func() string { return ruleTable("docs/rules/") }},
+	{"../../docs/rules/README.md", "rules", func() string { return ruleTable("") }},
+	{"../../docs/rules/README.md", "rate-precedence", ratePrecedenceTable},
+}
+
+// ruleTable lists every rule with its default severity and summary, each
+// linked to its page under dir.
+func ruleTable(dir string) string {
+	var b strings.Builder
+	b.WriteString("| Rule | Default severity | Flags |\n|---|---|---|\n")
+	for _, r := range rules.All() {
+		fmt.Fprintf(&b, "| [`%s`](%s%s.md) | %s | %s |\n", r.Name(), dir, r.Name(), r.DefaultSeverity(), r.Summary())
+	}
+	return b.String()
+}
+
+// ratePrecedenceTable lists where rates are declared, the winning
+// declaration first, and whose rates each place declares.
+func ratePrecedenceTable() string {
+	mark := map[bool]string{true: "✓"}
+	var b strings.Builder
+	b.WriteString("| Order | Declared by | A queue's rates | A fleet's rates |\n|---|---|---|---|\n")
+	for i, s := range lint.RatePrecedence() {
+		fmt.Fprintf(&b, "| %d | %s | %s | %s |\n", i+1, s.Doc, mark[s.Queue], mark[s.Fleet])
+	}
+	return b.String()
+}
+
+// TestGeneratedDocs checks that the generated sections of the docs are
+// current; -update (make generate) rewrites them.
+func TestGeneratedDocs(t *testing.T) {
+	for _, s := range generatedSections {
+		t.Run(strings.TrimPrefix(s.file, "../../")+":"+s.name, func(t *testing.T) {
+			src, err := os.ReadFile(s.file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			begin, end := "<!-- BEGIN "+s.name, "<!-- END "+s.name+" -->"
+			i := bytes.Index(src, []byte("\n"+begin))
+			if i < 0 {
+				t.Fatalf("no line starting %q", begin)
+			}
+			i += bytes.IndexByte(src[i+1:], '\n') + 2 // past the BEGIN line
+			j := bytes.Index(src[i:], []byte(end+"\n"))
+			if j < 0 {
+				t.Fatalf("no line %q after %q", end, begin)
+			}
+			golden(t, s.file, string(src[:i])+s.content()+string(src[i+j:]))
+		})
 	}
 }

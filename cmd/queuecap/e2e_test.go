@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden result.json files")
+var update = flag.Bool("update", false, "rewrite the golden files and the generated sections of the docs")
 
 // TestEndToEnd runs `queuecap lint --format json` in each folder of
 // internal/lint/testdata/e2e, as a user would from that folder (so its

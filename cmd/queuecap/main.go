@@ -32,9 +32,6 @@ const (
 	exitFindings = 2
 )
 
-// version is set at build time.
-var version = "dev"
-
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
@@ -63,7 +60,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "simulate":
 		return runSimulate(args[1:], stdout, stderr)
 	case "version", "--version", "-v":
-		fmt.Fprintln(stdout, "queuecap "+version)
+		fmt.Fprintln(stdout, "queuecap "+lint.BuildVersion())
 		return exitOK
 	case "help", "--help", "-h":
 		fmt.Fprint(stdout, usage)

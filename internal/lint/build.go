@@ -245,7 +245,7 @@ func (t *taggedRates) add(in *instance, key string, val cty.Value, rng hcl.Range
 
 func (b *builder) addQueue(in *instance, addr string, r *Resource, n *node) {
 	q := &Queue{Addr: addr, DefRange: r.DefRange, Name: knownString(evalAttr(in, n, "name"))}
-	q.Rates = b.tagRates(in, n.attrs["tags"]).rates
+	q.declared.add(rateTags, b.tagRates(in, n.attrs["tags"]).rates)
 	q.Retention = withDefault(evalNum(in, n, "message_retention_seconds"), defaultRetentionSeconds, r.DefRange, "message_retention_seconds")
 	q.Visibility = withDefault(evalNum(in, n, "visibility_timeout_seconds"), defaultVisibilitySeconds, r.DefRange, "visibility_timeout_seconds")
 	if a := n.attrs["redrive_policy"]; a != nil {
@@ -286,11 +286,11 @@ func (b *builder) addFleet(in *instance, addr string, r *Resource, n *node) {
 		f.TimeoutSeconds = withDefault(evalNum(in, n, "timeout"), defaultLambdaTimeout, r.DefRange, "timeout")
 		tags = b.tagRates(in, n.attrs["tags"])
 	}
-	f.Rates = tags.rates
+	f.declared.add(rateTags, tags.rates)
 	if tags.queue != "" {
 		f.QueueAddr = resolveAddr(in, tags.queue)
 	}
-	f.Rates.merge(b.dataSourceRates(f.MaxSize))
+	f.declared.add(rateDataSource, b.dataSourceRates(f.MaxSize))
 	b.fleets[addr] = f
 	b.model.Fleets = append(b.model.Fleets, f)
 }

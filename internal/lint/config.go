@@ -53,8 +53,8 @@ var ruleBlockSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "
 
 var queueBlockSchema = func() *hcl.BodySchema {
 	s := &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "consumer"}}}
-	for _, n := range rateNames {
-		s.Attributes = append(s.Attributes, hcl.AttributeSchema{Name: n})
+	for _, f := range rateFields {
+		s.Attributes = append(s.Attributes, hcl.AttributeSchema{Name: f.name})
 	}
 	return s
 }()

@@ -7,83 +7,109 @@ import (
 	"github.com/zclconf/go-cty/cty"
 )
 
-// link resolves every reference collected during the walk. References are
-// followed through value origins first (they survive modules, locals and
-// string interpolation), then through known names.
+// link resolves every reference collected during the walk, one kind of
+// link per step. References are followed through value origins first (they
+// survive modules, locals and string interpolation), then through known
+// names. The order matters: a step may read what an earlier one linked
+// (alarms reach fleets through the policies linked before them), the steps
+// that find consumers fix the order of a queue's Consumers, and rates are
+// resolved only once every declaration and every consumer is known.
 func (b *builder) link() {
-	queuesByName := map[string][]*Queue{}
+	l := b.newLinker()
+	l.linkRedrives()
+	l.linkScalingTargets()
+	l.linkPolicies()
+	l.linkAlarms()
+	l.linkEventSourceMappings()
+	l.linkQueueTags()
+	l.linkConfigQueues()
+	l.linkScaleOutConsumers()
+	l.resolveRates()
+}
+
+// linker is the builder while it links, with queues and fleets indexed by
+// their known names.
+type linker struct {
+	*builder
+	queuesByName map[string][]*Queue
+	fleetsByName map[string]*Fleet // by kind/name
+}
+
+func (b *builder) newLinker() *linker {
+	l := &linker{builder: b, queuesByName: map[string][]*Queue{}, fleetsByName: map[string]*Fleet{}}
 	for _, q := range b.model.Queues {
 		if q.Name != "" {
-			queuesByName[q.Name] = append(queuesByName[q.Name], q)
+			l.queuesByName[q.Name] = append(l.queuesByName[q.Name], q)
 		}
 	}
-	fleetsByName := map[string]*Fleet{}
 	for _, f := range b.model.Fleets {
 		if f.Name != "" {
-			fleetsByName[string(f.Kind)+"/"+f.Name] = f
+			l.fleetsByName[string(f.Kind)+"/"+f.Name] = f
 		}
 	}
-	queuesOf := func(v cty.Value) []*Queue {
-		var out []*Queue
-		for _, o := range origins(v) {
-			if q := b.queues[o]; q != nil && !slices.Contains(out, q) {
-				out = append(out, q)
-			}
-		}
-		if len(out) == 0 {
-			name := knownString(v)
-			if strings.HasPrefix(name, "arn:") {
-				name = name[strings.LastIndex(name, ":")+1:] // arn:aws:sqs:region:account:name
-			}
-			out = queuesByName[name]
-		}
-		return out
-	}
+	return l
+}
 
-	for _, rd := range b.redrives {
+// linkRedrives marks the queues a redrive policy targets as dead-letter
+// queues, and the queues an aws_sqs_queue_redrive_policy applies to as
+// having one.
+func (l *linker) linkRedrives() {
+	for _, rd := range l.redrives {
 		for _, o := range origins(rd.policy) {
-			if q := b.queues[o]; q != nil && o != rd.inline {
+			if q := l.queues[o]; q != nil && o != rd.inline {
 				q.IsDeadLetter = true
 			}
 		}
 		if rd.inline == "" {
-			for _, q := range queuesOf(rd.queue) {
+			for _, q := range l.queuesOf(rd.queue) {
 				q.HasRedrive, q.RedriveUnknown = true, false
 			}
 		}
 	}
+}
 
-	for _, t := range sortedValues(b.targets) {
-		f := b.fleetFor(t.resourceID, fleetsByName)
+// linkScalingTargets gives an ECS service its aws_appautoscaling_target's
+// max_capacity as its maximum size, the target's declared rates, and its
+// queuecap:queue tag when the service has none.
+func (l *linker) linkScalingTargets() {
+	for _, t := range sortedValues(l.targets) {
+		f := l.fleetFor(t.resourceID)
 		if f == nil || f.Kind != FleetECS {
 			continue
 		}
 		if t.maxCap.Set {
 			f.MaxSize, f.SizeAttr = t.maxCap, "max_capacity"
-			f.Rates.merge(b.dataSourceRates(t.maxCap))
+			f.declared.add(rateDataSource, l.dataSourceRates(t.maxCap))
 		}
-		f.Rates.merge(t.rates)
+		f.declared.add(rateTargetTags, t.rates)
 		if f.QueueAddr == "" {
 			f.QueueAddr = t.queue
 		}
 	}
+}
 
-	for _, p := range b.model.Policies {
-		if f := b.fleetFor(b.policyRefs[p], fleetsByName); f != nil {
+// linkPolicies links each scaling policy to the fleet it resizes.
+func (l *linker) linkPolicies() {
+	for _, p := range l.model.Policies {
+		if f := l.fleetFor(l.policyRefs[p]); f != nil {
 			p.Fleet = f
 			f.Policies = append(f.Policies, p)
 		}
 	}
+}
 
-	for _, a := range b.model.Alarms {
-		for _, o := range origins(b.alarmActs[a]) {
-			if p := b.policies[o]; p != nil && !slices.Contains(a.Policies, p) {
+// linkAlarms links each alarm to the policies its alarm_actions name and
+// to the queues its QueueName dimensions name.
+func (l *linker) linkAlarms() {
+	for _, a := range l.model.Alarms {
+		for _, o := range origins(l.alarmActs[a]) {
+			if p := l.policies[o]; p != nil && !slices.Contains(a.Policies, p) {
 				a.Policies = append(a.Policies, p)
 				p.Alarms = append(p.Alarms, a)
 			}
 		}
-		for _, d := range b.alarmDims[a] {
-			for _, q := range queuesOf(d) {
+		for _, d := range l.alarmDims[a] {
+			for _, q := range l.queuesOf(d) {
 				if !slices.Contains(a.Queues, q) {
 					a.Queues = append(a.Queues, q)
 					q.Alarms = append(q.Alarms, a)
@@ -91,114 +117,160 @@ func (b *builder) link() {
 			}
 		}
 	}
+}
 
-	consume := func(q *Queue, f *Fleet) {
-		if q != nil && f != nil && !slices.Contains(q.Consumers, f) {
-			q.Consumers = append(q.Consumers, f)
-			f.Queues = append(f.Queues, q)
-		}
-	}
-
-	for _, m := range b.model.Mappings {
-		refs := b.mappingRefs[m]
-		if qs := queuesOf(refs[0]); len(qs) == 1 {
+// linkEventSourceMappings links each mapping to its queue and function; the
+// function consumes the queue, and a maximum_concurrency is its maximum
+// size.
+func (l *linker) linkEventSourceMappings() {
+	for _, m := range l.model.Mappings {
+		refs := l.mappingRefs[m]
+		if qs := l.queuesOf(refs[0]); len(qs) == 1 {
 			m.Queue = qs[0]
 		}
-		m.Function = b.fleetFor(refs[1], fleetsByName)
+		m.Function = l.fleetFor(refs[1])
 		if m.Function == nil {
-			m.Function = fleetsByName[string(FleetLambda)+"/"+lambdaFunctionName(knownString(refs[1]))]
+			m.Function = l.fleetsByName[string(FleetLambda)+"/"+lambdaFunctionName(knownString(refs[1]))]
 		}
 		if m.Function != nil && m.Function.Kind == FleetLambda {
 			if m.MaximumConcurrency.Set {
 				m.Function.MaxSize, m.Function.SizeAttr = m.MaximumConcurrency, "maximum_concurrency"
-				m.Function.Rates.merge(b.dataSourceRates(m.MaximumConcurrency))
+				m.Function.declared.add(rateDataSource, l.dataSourceRates(m.MaximumConcurrency))
 			}
-			consume(m.Queue, m.Function)
+			l.consume(m.Queue, m.Function)
 		}
 	}
+}
 
-	for _, f := range b.model.Fleets {
+// linkQueueTags makes a fleet consume the queue its queuecap:queue tag
+// names.
+func (l *linker) linkQueueTags() {
+	for _, f := range l.model.Fleets {
 		if f.QueueAddr != "" {
-			consume(b.queues[f.QueueAddr], f)
+			l.consume(l.queues[f.QueueAddr], f)
 		}
 	}
-	for addr, qc := range b.config.Queues {
-		q := b.queues[addr]
+}
+
+// linkConfigQueues gives each queue the rates of its .queuecap.hcl queue
+// block and makes the block's consumer consume it, recording whether the
+// block matched this root module.
+func (l *linker) linkConfigQueues() {
+	for addr, qc := range l.config.Queues {
+		q := l.queues[addr]
 		if q == nil {
 			continue
 		}
-		q.Rates.merge(qc.Rates)
-		b.configMatched[addr] = qc.Consumer == "" || b.fleets[qc.Consumer] != nil
+		q.declared.add(rateConfig, qc.Rates)
+		l.configMatched[addr] = qc.Consumer == "" || l.fleets[qc.Consumer] != nil
 		if qc.Consumer != "" {
-			consume(q, b.fleets[qc.Consumer])
+			l.consume(q, l.fleets[qc.Consumer])
 		}
 	}
-	// A fleet scaled out by an alarm on a queue, or tracking a metric of
-	// that queue, consumes it.
-	for _, p := range b.model.Policies {
+}
+
+// linkScaleOutConsumers makes a fleet consume a queue when one of its
+// scale-out policies is driven by an alarm on that queue or tracks a metric
+// of it.
+func (l *linker) linkScaleOutConsumers() {
+	for _, p := range l.model.Policies {
 		if p.Fleet == nil || !p.ScaleOut {
 			continue
 		}
 		for _, a := range p.Alarms {
 			if scalesOut(a) {
 				for _, q := range a.Queues {
-					consume(q, p.Fleet)
+					l.consume(q, p.Fleet)
 				}
 			}
 		}
-		for _, d := range b.policyDims[p] {
-			for _, q := range queuesOf(d) {
-				consume(q, p.Fleet)
+		for _, d := range l.policyDims[p] {
+			for _, q := range l.queuesOf(d) {
+				l.consume(q, p.Fleet)
 			}
-		}
-	}
-	// Rates declared through a consumer's queuecap data source describe
-	// the queue too.
-	for _, q := range b.model.Queues {
-		for _, f := range q.Consumers {
-			q.Rates.merge(f.Rates)
 		}
 	}
 }
 
+// resolveRates settles each fleet's rates, then each queue's, which take
+// in what its consumers declare, in the order of ratePrecedence.
+func (l *linker) resolveRates() {
+	for _, f := range l.model.Fleets {
+		f.Rates = f.declared.resolve(forFleet)
+	}
+	for _, q := range l.model.Queues {
+		for _, f := range q.Consumers {
+			q.declared.add(rateConsumers, f.Rates)
+		}
+		q.Rates = q.declared.resolve(forQueue)
+	}
+}
+
+// consume records that f consumes q, once.
+func (l *linker) consume(q *Queue, f *Fleet) {
+	if q != nil && f != nil && !slices.Contains(q.Consumers, f) {
+		q.Consumers = append(q.Consumers, f)
+		f.Queues = append(f.Queues, q)
+	}
+}
+
+// queuesOf finds the queues a value names: by origin, else by a known name
+// or ARN.
+func (l *linker) queuesOf(v cty.Value) []*Queue {
+	var out []*Queue
+	for _, o := range origins(v) {
+		if q := l.queues[o]; q != nil && !slices.Contains(out, q) {
+			out = append(out, q)
+		}
+	}
+	if len(out) == 0 {
+		name := knownString(v)
+		if strings.HasPrefix(name, "arn:") {
+			name = name[strings.LastIndex(name, ":")+1:] // arn:aws:sqs:region:account:name
+		}
+		out = l.queuesByName[name]
+	}
+	return out
+}
+
 // fleetFor finds the fleet a reference names: by origin (the fleet itself,
 // or a scaling target of it), else by a known name or resource ID.
-func (b *builder) fleetFor(v cty.Value, byName map[string]*Fleet) *Fleet {
-	if f := b.fleetByOrigin(v, byName); f != nil {
+func (l *linker) fleetFor(v cty.Value) *Fleet {
+	if f := l.fleetByOrigin(v); f != nil {
 		return f
 	}
 	s := knownString(v)
 	if s == "" {
 		return nil
 	}
-	if f := byName[string(FleetASG)+"/"+s]; f != nil {
+	if f := l.fleetsByName[string(FleetASG)+"/"+s]; f != nil {
 		return f
 	}
-	if f := ecsByResourceID(s, byName); f != nil {
+	if f := l.ecsByResourceID(s); f != nil {
 		return f
 	}
-	for _, t := range sortedValues(b.targets) {
+	for _, t := range sortedValues(l.targets) {
 		if knownString(t.resourceID) == s {
-			if f := b.fleetByOrigin(t.resourceID, byName); f != nil {
+			if f := l.fleetByOrigin(t.resourceID); f != nil {
 				return f
 			}
 		}
 	}
-	return byName[string(FleetLambda)+"/"+s]
+	return l.fleetsByName[string(FleetLambda)+"/"+s]
 }
 
-func (b *builder) fleetByOrigin(v cty.Value, byName map[string]*Fleet) *Fleet {
+func (l *linker) fleetByOrigin(v cty.Value) *Fleet {
 	for _, o := range origins(v) {
-		if f := b.fleets[o]; f != nil {
+		if f := l.fleets[o]; f != nil {
 			return f
 		}
-		if t := b.targets[o]; t != nil {
+		if t := l.targets[o]; t != nil {
 			for _, to := range origins(t.resourceID) {
-				if f := b.fleets[to]; f != nil {
+				if f := l.fleets[to]; f != nil {
 					return f
 				}
 			}
-			if f := ecsByResourceID(knownString(t.resourceID), byName); f != nil {
+			if f := l.ecsByResourceID(knownString(t.resourceID)); f != nil {
 				return f
 			}
 		}
@@ -208,9 +280,9 @@ func (b *builder) fleetByOrigin(v cty.Value, byName map[string]*Fleet) *Fleet {
 
 // ecsByResourceID reads an Application Auto Scaling resource ID of the
 // form service/<cluster>/<service>.
-func ecsByResourceID(s string, byName map[string]*Fleet) *Fleet {
+func (l *linker) ecsByResourceID(s string) *Fleet {
 	if parts := strings.Split(s, "/"); len(parts) == 3 && parts[0] == "service" {
-		return byName[string(FleetECS)+"/"+parts[2]]
+		return l.fleetsByName[string(FleetECS)+"/"+parts[2]]
 	}
 	return nil
 }

@@ -42,40 +42,39 @@ type Rates struct {
 	TimeoutWindowSeconds Num
 }
 
-// rateNames are the declared rates by their tag and config names.
-var rateNames = []string{"arrival_rate", "per_consumer_rate", "max_backlog", "rto_seconds", "sla_seconds", "retry_rate", "avg_retries", "min_headroom",
-	"retries_per_timeout", "timeout_window_seconds"}
+// rateFields are the declared rates by the names they have in queuecap:*
+// tags, .queuecap.hcl queue blocks and queuecap data sources, in the order
+// of the fields of Rates: a new rate is a field there and one line here.
+var rateFields = []struct {
+	name string
+	of   func(*Rates) *Num
+}{
+	{"arrival_rate", func(r *Rates) *Num { return &r.ArrivalRate }},
+	{"per_consumer_rate", func(r *Rates) *Num { return &r.PerConsumerRate }},
+	{"max_backlog", func(r *Rates) *Num { return &r.MaxBacklog }},
+	{"rto_seconds", func(r *Rates) *Num { return &r.RTOSeconds }},
+	{"sla_seconds", func(r *Rates) *Num { return &r.SLASeconds }},
+	{"retry_rate", func(r *Rates) *Num { return &r.RetryRate }},
+	{"avg_retries", func(r *Rates) *Num { return &r.AvgRetries }},
+	{"min_headroom", func(r *Rates) *Num { return &r.MinHeadroom }},
+	{"retries_per_timeout", func(r *Rates) *Num { return &r.RetriesPerTimeout }},
+	{"timeout_window_seconds", func(r *Rates) *Num { return &r.TimeoutWindowSeconds }},
+}
 
+// field is the rate of that name, or nil for a name that is not a rate.
 func (r *Rates) field(name string) *Num {
-	switch name {
-	case "arrival_rate":
-		return &r.ArrivalRate
-	case "per_consumer_rate":
-		return &r.PerConsumerRate
-	case "max_backlog":
-		return &r.MaxBacklog
-	case "rto_seconds":
-		return &r.RTOSeconds
-	case "sla_seconds":
-		return &r.SLASeconds
-	case "retry_rate":
-		return &r.RetryRate
-	case "avg_retries":
-		return &r.AvgRetries
-	case "min_headroom":
-		return &r.MinHeadroom
-	case "retries_per_timeout":
-		return &r.RetriesPerTimeout
-	case "timeout_window_seconds":
-		return &r.TimeoutWindowSeconds
+	for _, f := range rateFields {
+		if f.name == name {
+			return f.of(r)
+		}
 	}
 	return nil
 }
 
 // merge fills rates not yet set from other.
 func (r *Rates) merge(other Rates) {
-	for _, name := range rateNames {
-		if dst, src := r.field(name), other.field(name); !dst.Set && src.Set {
+	for _, f := range rateFields {
+		if dst, src := f.of(r), f.of(&other); !dst.Set && src.Set {
 			*dst = *src
 		}
 	}
@@ -86,7 +85,9 @@ type Queue struct {
 	Addr     string
 	DefRange hcl.Range
 	Name     string // known name, or ""
+	// Rates are the queue's declared rates, resolved by ratePrecedence.
 	Rates    Rates
+	declared declaredRates
 	// Retention and Visibility are the configured values, or AWS's
 	// defaults (345,600 s and 30 s) when the attribute is absent.
 	Retention  Num
@@ -125,9 +126,10 @@ type Fleet struct {
 	// maximum_concurrency, reserved_concurrent_executions).
 	MaxSize  Num
 	SizeAttr string
-	// Rates holds per_consumer_rate (and anything else) declared on the
-	// fleet: its tags, or the queuecap data source its size references.
-	Rates Rates
+	// Rates holds per_consumer_rate (and anything else) declared for the
+	// fleet, resolved by ratePrecedence; RatesFor adds a queue's.
+	Rates    Rates
+	declared declaredRates
 	// QueueAddr is the queuecap:queue tag, made absolute.
 	QueueAddr string
 	Queues    []*Queue

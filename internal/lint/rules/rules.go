@@ -15,8 +15,15 @@ import (
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
 )
 
-// docBase is where each rule's page lives, docs/rules/<id>.md.
-const docBase = "https://github.com/queuecap/terraform-provider-queuecap/blob/main/docs/rules/"
+// docBase is where the rule pages of a version live, docs/rules/<id>.md:
+// in the release's tag for a release, on main for any other build.
+func docBase(version string) string {
+	ref := lint.ReleaseTag(version)
+	if ref == "" {
+		ref = "main"
+	}
+	return "https://github.com/queuecap/terraform-provider-queuecap/blob/" + ref + "/docs/rules/"
+}
 
 // All returns every rule, in the order they are documented.
 func All() []lint.Rule {
@@ -42,7 +49,7 @@ type meta struct {
 func (m meta) Name() string                   { return m.name }
 func (m meta) DefaultSeverity() lint.Severity { return m.severity }
 func (m meta) EnabledByDefault() bool         { return true }
-func (m meta) Link() string                   { return docBase + m.name + ".md" }
+func (m meta) Link() string                   { return docBase(lint.BuildVersion()) + m.name + ".md" }
 func (m meta) Summary() string                { return m.summary }
 
 // num formats a number for a message: integers as integers, others with
@@ -131,10 +138,7 @@ func supplyOf(q *lint.Queue, r lint.Reporter) (*supply, bool) {
 	s.effective = eff
 	var capacities []float64
 	for _, f := range q.Consumers {
-		mu := f.Rates.PerConsumerRate
-		if !mu.Set {
-			mu = q.Rates.PerConsumerRate
-		}
+		mu := f.RatesFor(q).PerConsumerRate
 		switch {
 		case !mu.Set:
 			r.Skip(f.DefRange, "per_consumer_rate is not declared for "+f.Addr+" (tag queuecap:per_consumer_rate, a queue block in .queuecap.hcl, or a queuecap data source)")
