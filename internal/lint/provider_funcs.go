@@ -112,6 +112,6 @@ func (root *instance) objectFunction(fn *capacity.Function) function.Function {
 // marks its result, at the range of the expression being evaluated.
 func (root *instance) recordCall(name string, given map[string]any) string {
 	key := fmt.Sprintf("%s%s#%d", providerPrefix, name, len(root.dataArgs))
-	root.dataArgs[key] = declaredRates(given, root.evalRange, providerPrefix+name)
+	root.dataArgs[key] = ratesOfArgs(given, root.evalRange, providerPrefix+name)
 	return key
 }

@@ -53,7 +53,7 @@ func (in *instance) queuecapData(r *Resource) cty.Value {
 	}
 	// Keep the arguments as given: a fleet sized from this data source
 	// declares its rates through them.
-	in.root.dataArgs[in.absAddr(r.LocalAddr())] = declaredRates(raw, r.DefRange, in.absAddr(r.LocalAddr()))
+	in.root.dataArgs[in.absAddr(r.LocalAddr())] = ratesOfArgs(raw, r.DefRange, in.absAddr(r.LocalAddr()))
 	return formulaObject(f, args, res)
 }
 
@@ -84,8 +84,8 @@ func catalogArg(input *capacity.Input, v cty.Value) (any, bool) {
 	return f, true
 }
 
-// declaredRates are the rates among a formula's arguments.
-func declaredRates(args map[string]any, rng hcl.Range, from string) Rates {
+// ratesOfArgs are the rates among a formula's arguments.
+func ratesOfArgs(args map[string]any, rng hcl.Range, from string) Rates {
 	var rates Rates
 	for name, v := range args {
 		if f, isNum := v.(float64); isNum {
