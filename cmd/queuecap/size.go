@@ -2,8 +2,11 @@ package main
 
 import (
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
@@ -14,6 +17,13 @@ import (
 type sizeFlags struct {
 	in     capacity.SizingInput
 	format string
+}
+
+// sizeFlagNames are the flags of `queuecap size` by the catalog input of
+// queuecap_consumers each sets.
+var sizeFlagNames = map[string]string{
+	"arrival-rate": "arrival_rate", "per-consumer-rate": "per_consumer_rate", "max-backlog": "max_backlog",
+	"rto": "rto_seconds", "retry-rate": "retry_rate", "avg-retries": "avg_retries", "min-headroom": "min_headroom",
 }
 
 func runSize(args []string, stdout, stderr io.Writer) int {
@@ -27,7 +37,7 @@ func runSize(args []string, stdout, stderr io.Writer) int {
 	fs.Var(numberFlag{&f.in.RTOSeconds, parseDuration}, "rto", "time allowed to clear --max-backlog, a `duration` (required with it)")
 	fs.Var(numberFlag{&f.in.Retries.Rate, parseFraction}, "retry-rate", "share of messages retried, a `fraction` 0..1 or a percentage")
 	fs.Var(numberFlag{&f.in.Retries.Average, parseNumber}, "avg-retries", "retries per retried message, a `number`")
-	fs.Var(numberFlag{&f.in.MinHeadroom, parseFraction}, "min-headroom", "least spare capacity over arrivals, a `fraction` or a percentage")
+	fs.Var(numberFlag{&f.in.MinHeadroom, parseFraction}, "min-headroom", "least spare capacity over arrivals, a `fraction` or a percentage (default 0, as in queuecap_consumers)")
 	fs.StringVar(&f.format, "format", "text", "output `format`: text|json")
 	if ok, code := cmd.parse(args, stdout, stderr); !ok {
 		return code
@@ -36,58 +46,103 @@ func runSize(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "Error: unknown format %q: valid formats are text, json\n", f.format)
 		return exitError
 	}
-	out, err := capacity.Size(f.in)
+	// The flags given are the data source's arguments: the catalog checks
+	// them, fills in the defaults and computes, as the provider does.
+	given := map[string]any{}
+	fs.Visit(func(fl *flag.Flag) {
+		if name, ok := sizeFlagNames[fl.Name]; ok {
+			given[name] = *fl.Value.(numberFlag).v
+		}
+	})
+	res, bound, err := capacity.Consumers.Run(given)
 	if err != nil {
 		return reportError(stderr, err)
 	}
+	out := sizingOf(res.Values)
 	if f.format == "json" {
-		err = writeSizeJSON(stdout, f.in, out)
+		err = writeSizeJSON(stdout, bound, res)
 	} else {
 		err = writeSizeText(stdout, f.in, out)
 	}
 	if err != nil {
 		return reportError(stderr, err)
 	}
+	for _, w := range res.Warnings {
+		fmt.Fprintf(stderr, "Warning: %s\n\n%s\n", w.Summary, wrap(w.Detail, 78))
+	}
 	return exitOK
 }
 
-// sizeJSON has the provider's attribute names and raw numbers (seconds,
-// messages per second, fractions); null where a quantity is undefined.
-type sizeJSON struct {
-	ArrivalRate          float64  `json:"arrival_rate"`
-	PerConsumerRate      float64  `json:"per_consumer_rate"`
-	MaxBacklog           float64  `json:"max_backlog"`
-	RTOSeconds           *float64 `json:"rto_seconds"`
-	RetryRate            float64  `json:"retry_rate"`
-	AvgRetries           float64  `json:"avg_retries"`
-	MinHeadroom          float64  `json:"min_headroom"`
-	EffectiveArrivalRate float64  `json:"effective_arrival_rate"`
-	SteadyStateConsumers int64    `json:"steady_state_consumers"`
-	RequiredConsumers    int64    `json:"required_consumers"`
-	Overhead             *float64 `json:"overhead"`
-	Capacity             float64  `json:"capacity"`
-	Surplus              float64  `json:"surplus"`
-	Utilization          float64  `json:"utilization"`
-	Headroom             *float64 `json:"headroom"`
-	Drains               bool     `json:"drains"`
-	DrainSeconds         *float64 `json:"drain_seconds"`
+// sizingOf reads the catalog's queuecap_consumers values for the table.
+func sizingOf(v capacity.Values) capacity.Sizing {
+	ptr := func(x any) *float64 {
+		if f, ok := x.(float64); ok {
+			return &f
+		}
+		return nil
+	}
+	return capacity.Sizing{
+		EffectiveArrivalRate: v["effective_arrival_rate"].(float64), SteadyStateConsumers: v["steady_state_consumers"].(int64),
+		RequiredConsumers: v["required_consumers"].(int64), Capacity: v["capacity"].(float64), Surplus: v["surplus"].(float64),
+		Utilization: v["utilization"].(float64), Headroom: ptr(v["headroom"]), Overhead: ptr(v["overhead"]), DrainSeconds: ptr(v["drain_seconds"]),
+	}
 }
 
-func writeSizeJSON(w io.Writer, in capacity.SizingInput, out capacity.Sizing) error {
-	j := sizeJSON{
-		ArrivalRate: in.ArrivalRate, PerConsumerRate: in.PerConsumerRate, MaxBacklog: in.MaxBacklog,
-		RetryRate: in.Retries.Rate, AvgRetries: in.Retries.Average, MinHeadroom: in.MinHeadroom,
-		EffectiveArrivalRate: out.EffectiveArrivalRate, SteadyStateConsumers: out.SteadyStateConsumers,
-		RequiredConsumers: out.RequiredConsumers, Overhead: out.Overhead, Capacity: out.Capacity,
-		Surplus: out.Surplus, Utilization: out.Utilization, Headroom: out.Headroom,
-		Drains: out.DrainSeconds != nil, DrainSeconds: out.DrainSeconds,
+// writeSizeJSON writes the queuecap_consumers data source's whole result
+// as the catalog declares it, in its order: the inputs with defaults
+// filled in, then the outputs, with the provider's attribute names and
+// its decimal-clean numbers; null where a quantity is undefined.
+func writeSizeJSON(w io.Writer, args capacity.Args, res capacity.Result) error {
+	var b strings.Builder
+	b.WriteString("{\n")
+	attrs := capacity.Consumers.ObjectType().Attrs
+	for i, a := range attrs {
+		v, ok := res.Values[a.Name]
+		if !ok {
+			v = args[a.Name]
+		}
+		fmt.Fprintf(&b, "  %q: %s", a.Name, jsonNumber(v))
+		if i < len(attrs)-1 {
+			b.WriteString(",")
+		}
+		b.WriteString("\n")
 	}
-	if in.RTOSeconds != 0 {
-		j.RTOSeconds = &in.RTOSeconds
+	b.WriteString("}\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func jsonNumber(v any) string {
+	switch n := v.(type) {
+	case nil:
+		return "null"
+	case int64:
+		return strconv.FormatInt(n, 10)
+	case float64:
+		return capacity.Decimal(n)
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(j)
+	enc, _ := json.Marshal(v)
+	return string(enc)
+}
+
+// wrap breaks text into indented lines of at most width characters.
+func wrap(text string, width int) string {
+	var lines []string
+	line := ""
+	for _, word := range strings.Fields(text) {
+		if line != "" && len(line)+1+len(word) > width {
+			lines = append(lines, "  "+line)
+			line = ""
+		}
+		if line != "" {
+			line += " "
+		}
+		line += word
+	}
+	if line != "" {
+		lines = append(lines, "  "+line)
+	}
+	return strings.Join(lines, "\n")
 }
 
 func writeSizeText(w io.Writer, in capacity.SizingInput, out capacity.Sizing) error {

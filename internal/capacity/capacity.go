@@ -83,6 +83,34 @@ func checkResult(field, what string, v float64) error {
 	return nil
 }
 
+// term is one input of a product or ratio, with its power in it: 1 for a
+// factor, −1 for a divisor.
+type term struct {
+	field string
+	v     float64
+	power float64
+}
+
+// culprit names the input most responsible for a product or ratio leaving
+// the float64 range: the term whose magnitude pushes it furthest, so that
+// 10000 / 5e-324 blames the tiny per_consumer_rate, not the ordinary
+// arrival_rate.
+func culprit(terms ...term) string {
+	best, worst := "", math.Inf(-1)
+	for _, t := range terms {
+		if t.v == 0 {
+			continue
+		}
+		if push := t.power * math.Log10(math.Abs(t.v)); push > worst {
+			best, worst = t.field, push
+		}
+	}
+	if best == "" && len(terms) > 0 {
+		return terms[0].field
+	}
+	return best
+}
+
 // ceilCount is the ceiling of a non-negative ratio, with the tolerance above,
 // as a count. It fails when the count exceeds MaxCount.
 func ceilCount(field, what string, x float64) (int64, error) {
@@ -169,7 +197,7 @@ func SLAMaxDepth(arrivalRate, slaSeconds float64) (float64, error) {
 		return 0, err
 	}
 	d := arrivalRate * slaSeconds
-	if err := checkResult("sla_seconds", "the maximum depth arrival_rate × sla_seconds", d); err != nil {
+	if err := checkResult(culprit(term{"arrival_rate", arrivalRate, 1}, term{"sla_seconds", slaSeconds, 1}), "the maximum depth arrival_rate × sla_seconds", d); err != nil {
 		return 0, err
 	}
 	return d, nil

@@ -453,7 +453,7 @@ func TestOutOfRange(t *testing.T) {
 			_, _, err := capacity.WaitSeconds(1e300, 1e-10)
 			return err
 		}},
-		{"SLA depth overflows", "sla_seconds", func() error {
+		{"SLA depth overflows", "arrival_rate", func() error {
 			_, err := capacity.SLAMaxDepth(1e300, 1e10)
 			return err
 		}},
@@ -502,4 +502,32 @@ func drainErr(in capacity.DrainInput) func() error {
 
 func ttlErr(in capacity.TTLInput) func() error {
 	return func() error { _, err := capacity.BacklogWithTTL(in); return err }
+}
+
+// TestOverflowNamesTheCulprit: an overflow names the input whose size
+// causes it, not the first input of the formula.
+func TestOverflowNamesTheCulprit(t *testing.T) {
+	cases := []struct {
+		name string
+		in   capacity.SizingInput
+		want string
+	}{
+		{"tiny per-consumer rate", capacity.SizingInput{ArrivalRate: 10000, PerConsumerRate: 5e-324}, "per_consumer_rate"},
+		{"huge arrival rate", capacity.SizingInput{ArrivalRate: 1e308, PerConsumerRate: 0.5}, "arrival_rate"},
+		{"tiny rto", capacity.SizingInput{ArrivalRate: 1, PerConsumerRate: 1, MaxBacklog: 1e10, RTOSeconds: 5e-324}, "rto_seconds"},
+		{"huge backlog", capacity.SizingInput{ArrivalRate: 1, PerConsumerRate: 1, MaxBacklog: 1e308, RTOSeconds: 0.1}, "max_backlog"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := capacity.Size(tc.in)
+			var in *capacity.InputError
+			if !errors.As(err, &in) || in.Field != tc.want {
+				t.Errorf("Size(%+v) = %v, want an error naming %s", tc.in, err, tc.want)
+			}
+		})
+	}
+	var in *capacity.InputError
+	if _, err := capacity.SLAMaxDepth(1e300, 1e10); !errors.As(err, &in) || in.Field != "arrival_rate" {
+		t.Errorf("SLAMaxDepth(1e300, 1e10) = %v, want an error naming arrival_rate", err)
+	}
 }

@@ -73,7 +73,7 @@ func WaitTime(in WaitInput) (Wait, error) {
 		}
 	}
 	a := in.ArrivalRate / in.PerConsumerRate
-	if err := checkResult("arrival_rate", "the offered load arrival_rate / per_consumer_rate", a); err != nil {
+	if err := checkResult(culprit(term{"arrival_rate", in.ArrivalRate, 1}, term{"per_consumer_rate", in.PerConsumerRate, -1}), "the offered load arrival_rate / per_consumer_rate", a); err != nil {
 		return out, err
 	}
 	capacity := float64(in.Consumers) * in.PerConsumerRate

@@ -90,10 +90,11 @@ func Size(in SizingInput) (Sizing, error) {
 	mu := in.PerConsumerRate
 
 	steadyRatio := eff / mu
-	if err := checkResult("arrival_rate", "the steady-state ratio effective arrival / per_consumer_rate", steadyRatio); err != nil {
+	steadyCulprit := culprit(term{"arrival_rate", eff, 1}, term{"per_consumer_rate", mu, -1})
+	if err := checkResult(steadyCulprit, "the steady-state ratio effective arrival / per_consumer_rate", steadyRatio); err != nil {
 		return out, err
 	}
-	if out.SteadyStateConsumers, err = ceilCount("arrival_rate", "steady_state_consumers", steadyRatio); err != nil {
+	if out.SteadyStateConsumers, err = ceilCount(steadyCulprit, "steady_state_consumers", steadyRatio); err != nil {
 		return out, err
 	}
 	// A ratio below the float64 range underflows to 0, but any positive
@@ -106,10 +107,13 @@ func Size(in SizingInput) (Sizing, error) {
 	if in.MaxBacklog > 0 {
 		// Divide in two steps: μ · RTO may overflow where B/μ/RTO does not.
 		backlogRatio = in.MaxBacklog / mu / in.RTOSeconds
-		if err := checkResult("max_backlog", "the backlog term max_backlog / (per_consumer_rate × rto_seconds)", backlogRatio); err != nil {
+		if err := checkResult(culprit(term{"max_backlog", in.MaxBacklog, 1}, term{"per_consumer_rate", mu, -1}, term{"rto_seconds", in.RTOSeconds, -1}),
+			"the backlog term max_backlog / (per_consumer_rate × rto_seconds)", backlogRatio); err != nil {
 			return out, err
 		}
 	}
+	// The steady state alone fits (it was counted above), so a sum beyond
+	// the largest count is the backlog's doing.
 	required, err := ceilCount("max_backlog", "required_consumers", steadyRatio+backlogRatio)
 	if err != nil {
 		return out, err
