@@ -134,7 +134,7 @@ func TestAlarmThresholdsDataSourceInvalid(t *testing.T) {
 		"zero rto":       {"arrival_rate = 100\nsla_seconds = 10\nper_consumer_rate = 5\nrto_seconds = 0", `Attribute rto_seconds value must be greater than 0, got: 0`},
 		"missing μ":      {"arrival_rate = 100\nsla_seconds = 10\nrto_seconds = 60", `The argument "per_consumer_rate" is required`},
 		"infinite sla":   {"arrival_rate = 100\nsla_seconds = 1/0\nper_consumer_rate = 5\nrto_seconds = 60", `Attribute sla_seconds must be a finite number within the float64 range`},
-		"depth overflow": {"arrival_rate = 1e300\nsla_seconds = 1e300\nper_consumer_rate = 5\nrto_seconds = 60", `sla_seconds makes the maximum depth arrival_rate × sla_seconds overflow the float64 range`},
+		"depth overflow": {"arrival_rate = 1e300\nsla_seconds = 1e300\nper_consumer_rate = 5\nrto_seconds = 60", `arrival_rate makes the maximum depth arrival_rate × sla_seconds overflow the float64 range`},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {

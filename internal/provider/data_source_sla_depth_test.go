@@ -32,7 +32,7 @@ func TestSLADepthDataSourceInvalid(t *testing.T) {
 	cases := map[string]struct{ body, err string }{
 		"zero sla":     {"arrival_rate = 5000\nsla_seconds = 0", `Attribute sla_seconds value must be greater than 0, got: 0`},
 		"missing sla":  {"arrival_rate = 5000", `The argument "sla_seconds" is required`},
-		"overflow":     {"arrival_rate = 1e300\nsla_seconds = 1e300", `sla_seconds makes the maximum depth arrival_rate × sla_seconds overflow the float64 range`},
+		"overflow":     {"arrival_rate = 1e300\nsla_seconds = 1e300", `arrival_rate makes the maximum depth arrival_rate × sla_seconds overflow the float64 range`},
 		"negative λ":   {"arrival_rate = -0.5\nsla_seconds = 10", `Attribute arrival_rate value must be at least 0, got: -0.5`},
 		"not a number": {"arrival_rate = \"fast\"\nsla_seconds = 10", `Inappropriate value for attribute "arrival_rate"`},
 	}
