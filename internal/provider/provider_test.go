@@ -41,7 +41,11 @@ func unitTestCase(t *testing.T, tc resource.TestCase) {
 			t.Skip("no Terraform CLI: set TF_ACC_TERRAFORM_PATH or run `make test`")
 		}
 	}
-	tc.ProtoV6ProviderFactories = protoV6ProviderFactories
+	// Steps that serve the provider themselves keep it (see moduleStep); the
+	// others share the case's.
+	if tc.Steps[0].ProtoV6ProviderFactories == nil {
+		tc.ProtoV6ProviderFactories = protoV6ProviderFactories
+	}
 	resource.UnitTest(t, tc)
 }
 
@@ -99,13 +103,18 @@ func (c closeTo) CheckValue(other any) error {
 func (c closeTo) String() string { return fmt.Sprintf("%g ± %g", c.want, c.tol) }
 
 // errorWords matches a diagnostic's words in order across the line breaks
-// Terraform wraps its output with.
-func errorWords(words string) *regexp.Regexp {
-	parts := strings.Fields(words)
-	for i, w := range parts {
-		parts[i] = regexp.QuoteMeta(w)
+// Terraform wraps its output with; given several wordings (one per CLI), it
+// matches any of them.
+func errorWords(wordings ...string) *regexp.Regexp {
+	alternatives := make([]string, len(wordings))
+	for i, words := range wordings {
+		parts := strings.Fields(words)
+		for j, w := range parts {
+			parts[j] = regexp.QuoteMeta(w)
+		}
+		alternatives[i] = strings.Join(parts, `\s+`)
 	}
-	return regexp.MustCompile(`(?s)` + strings.Join(parts, `\s+`))
+	return regexp.MustCompile(`(?s)` + strings.Join(alternatives, "|"))
 }
 
 func TestProviderSchemaIsValid(t *testing.T) {
