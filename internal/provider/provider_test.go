@@ -17,6 +17,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
 )
 
 // protoV6ProviderFactories serve the provider in-process to the real
@@ -131,8 +133,8 @@ func TestProviderSchemaIsValid(t *testing.T) {
 	for _, d := range resp.Diagnostics {
 		t.Errorf("schema diagnostic: %s: %s", d.Summary, d.Detail)
 	}
-	for _, name := range []string{"queuecap_consumers", "queuecap_drain", "queuecap_sla_depth", "queuecap_ttl_backlog",
-		"queuecap_alarm_thresholds", "queuecap_retry_storm", "queuecap_wait_time", "queuecap_replay_budget"} {
+	for _, f := range capacity.Formulas {
+		name := "queuecap_" + f.Name
 		s, ok := resp.DataSourceSchemas[name]
 		if !ok {
 			t.Errorf("data source %s is not served", name)
