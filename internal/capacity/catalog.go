@@ -420,7 +420,9 @@ func view(f *Formula, name, summary, description string, params []string, result
 	fn := &Function{Name: name, Summary: summary, Description: description}
 	for _, p := range params {
 		in := *f.Input(p)
-		in.Required, in.Default = true, nil
+		// A positional argument is always given: the data source's notes
+		// on how its optional arguments combine do not apply.
+		in.Required, in.Default, in.Note = true, nil, ""
 		fn.Params = append(fn.Params, in)
 	}
 	fn.Result = *f.Output(result)
