@@ -619,7 +619,7 @@ var Functions = []*Function{
 			"A backlog of 3.6 M at 10,000 msg/s and 400 msg/s per consumer (with a 30 s window) needs 26 consumers within ten hours without retries and 63 with 1.5 retries per timeout; " +
 			"30 and 68 within 30 minutes. " +
 			"Matches `min_consumers_to_drain_within_rto` of the `queuecap_retry_storm` data source.",
-		Params: []Input{inArrivalRate, inPerConsumerRate, withBacklog(), inRetriesPerTimeout, required(inTimeoutWindow), required(inStormRTO)},
+		Params: []Input{inArrivalRate, inPerConsumerRate, withBacklog(), inRetriesPerTimeout, required(inTimeoutWindow), withNote(required(inStormRTO), "")},
 		Result: *RetryStorm.Output("min_consumers_to_drain_within_rto"),
 		Compute: func(a Args) (any, error) {
 			in := stormInput(a)
