@@ -121,7 +121,7 @@ func approx(v float64) string {
 		return num(math.Round(v))
 	}
 	exp := math.Floor(math.Log10(math.Abs(v)))
-	m := math.Round(v/math.Pow(10, exp)*100) / 100
+	m := math.Round(capacity.Clean(v/math.Pow(10, exp)*100)) / 100 // half up, as num rounds
 	if math.Abs(m) >= 10 {
 		m, exp = m/10, exp+1
 	}

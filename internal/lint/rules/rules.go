@@ -52,20 +52,24 @@ func (m meta) EnabledByDefault() bool         { return true }
 func (m meta) Link() string                   { return docBase(lint.BuildVersion()) + m.name + ".md" }
 func (m meta) Summary() string                { return m.summary }
 
-// num formats a number for a message: integers as integers, others with
-// at most two decimals, never in exponent form below 1e15.
+// num formats a number for a message as its fact carries it, decimal-clean
+// (capacity.Clean): integers as integers, others rounded half up to two
+// decimals, never in exponent form below 1e15.
 func num(v float64) string {
+	v = capacity.Clean(v)
 	if math.Abs(v) >= 1e15 {
 		return strconv.FormatFloat(v, 'g', 4, 64)
 	}
 	if v == math.Trunc(v) {
 		return strconv.FormatFloat(v, 'f', 0, 64)
 	}
-	r := math.Round(v*100) / 100
+	// Clean first: 0.145 × 100 is 14.499999999999998 in float64.
+	r := math.Round(capacity.Clean(v*100)) / 100
 	if r == 0 || r == math.Trunc(r) {
 		// Two decimals would hide the very difference a message is about:
-		// 60001 / 500 is 120.002 s, over a 120 s SLA, not "120 s".
-		return strconv.FormatFloat(v, 'g', 6, 64)
+		// 60001 / 500 is 120.002 s, over a 120 s SLA, not "120 s". Then
+		// the message states the fact's decimal itself.
+		return capacity.Decimal(v)
 	}
 	return strconv.FormatFloat(r, 'f', -1, 64)
 }
@@ -80,7 +84,9 @@ func messages(v float64) string {
 
 func percent(v float64) string { return num(v*100) + " %" }
 
-func fact(name string, v float64) lint.Fact { return lint.Fact{Name: name, Value: v} }
+// fact is where every fact is made, decimal-clean: 0.1 + 0.2 is the 0.3 a
+// message states, not 0.30000000000000004.
+func fact(name string, v float64) lint.Fact { return lint.Fact{Name: name, Value: capacity.Clean(v)} }
 
 // fleetSupply is one consumer fleet at its maximum size.
 type fleetSupply struct {
