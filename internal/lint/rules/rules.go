@@ -96,7 +96,9 @@ type fleetSupply struct {
 }
 
 // supply is what a queue's consumers can do at their maximum size against
-// the queue's declared arrivals.
+// the queue's declared arrivals. Every rule reads the capacity, the surplus
+// and the drain time from here, decimal-clean, so that the findings on a
+// queue state one number for each.
 type supply struct {
 	queue       *lint.Queue
 	rates       lint.Rates
@@ -107,8 +109,16 @@ type supply struct {
 	capacity    float64 // Σ c·μ
 	surplus     float64
 	consumers   float64 // Σ c
+	drain       *backlogDrain
 	at          hcl.Range
 	fromRetries bool
+}
+
+// backlogDrain is how the declared max_backlog clears at the surplus; a
+// supply without a known max_backlog has none.
+type backlogDrain struct {
+	drains  bool
+	seconds float64 // max_backlog / surplus; 0 when it never drains
 }
 
 // supplyOf gathers the numbers the capacity rules share. It returns false
@@ -141,7 +151,7 @@ func supplyOf(q *lint.Queue, r lint.Reporter) (*supply, bool) {
 		r.Skip(q.DefRange, "declared rates of "+q.Addr+" are invalid: "+err.Error())
 		return nil, false
 	}
-	s.effective = eff
+	s.effective = capacity.Clean(eff)
 	var capacities []float64
 	for _, f := range q.Consumers {
 		mu := f.RatesFor(q).PerConsumerRate
@@ -173,8 +183,15 @@ func supplyOf(q *lint.Queue, r lint.Reporter) (*supply, bool) {
 		r.Skip(q.DefRange, "consumers of "+q.Addr+": "+err.Error())
 		return nil, false
 	}
-	s.capacity = total
-	s.surplus = capacity.NetRate(s.capacity, s.effective)
+	// The surplus of the numbers a message states: 0.4 − 0.39 is 0.01, and
+	// a max_backlog of 10 drains in 1000 s, not 999.9999999999991.
+	s.capacity = capacity.Clean(total)
+	s.surplus = capacity.Clean(capacity.NetRate(s.capacity, s.effective))
+	if b := q.Rates.MaxBacklog; b.Set && b.Known {
+		if t, drains, err := capacity.DrainSeconds(b.V, s.surplus); err == nil {
+			s.drain = &backlogDrain{drains: drains, seconds: capacity.Clean(t)}
+		}
+	}
 	s.at = q.DefRange
 	if len(s.fleets) == 1 {
 		s.at = s.fleets[0].fleet.MaxSize.Range
