@@ -92,7 +92,9 @@ func checkMinHeadroom(s *supply, r lint.Reporter) {
 	if err != nil || headroomPtr == nil {
 		return
 	}
-	headroom := *headroomPtr
+	// Judged as the finding states it: (0.3 − 0.2) / 0.2 is
+	// 0.4999999999999999 in float64, exactly a min_headroom of 0.5.
+	headroom := capacity.Clean(*headroomPtr)
 	if headroom >= h.V {
 		return
 	}
