@@ -44,6 +44,7 @@ func (depthAlarmAfterSLA) Check(m *lint.Model, r lint.Reporter) {
 			continue
 		}
 		depth, err := capacity.SLAMaxDepth(lambda.V, sla.V)
+		depth = capacity.Clean(depth) // judged as stated: 0.7 × 3 is 2.1, not 2.0999999999999996
 		if err != nil || a.Threshold.V <= depth || lambda.V == 0 {
 			continue
 		}

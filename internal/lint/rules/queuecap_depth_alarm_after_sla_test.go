@@ -56,6 +56,11 @@ func TestDepthAlarmAfterSLA(t *testing.T) {
 			files: map[string]string{"main.tf": depthAlarmOn(sla, "GreaterThanOrEqualToThreshold", "50000", ref)},
 		},
 		{
+			// 0.7 × 3 is 2.0999999999999996 in float64.
+			name:  "threshold at the SLA depth, in decimal rates",
+			files: map[string]string{"main.tf": depthAlarmOn(`"queuecap:arrival_rate" = 0.7, "queuecap:sla_seconds" = 3`, "GreaterThanOrEqualToThreshold", "2.1", ref)},
+		},
+		{
 			name: "threshold from the queuecap_sla_depth data source",
 			files: map[string]string{"main.tf": depthAlarmOn(sla, "GreaterThanThreshold", "data.queuecap_sla_depth.orders.max_depth", ref) + `
 data "queuecap_sla_depth" "orders" {

@@ -55,10 +55,10 @@ func checkBacklogWithinRTO(s *supply, r lint.Reporter) bool {
 		r.Skip(rto.Range, "declared rates of "+s.queue.Addr+" are invalid: "+err.Error())
 		return false
 	}
-	drain, _, err := capacity.DrainSeconds(b.V, s.surplus)
-	if err != nil || drain <= rto.V {
+	if s.drain == nil || s.drain.seconds <= rto.V {
 		return false
 	}
+	drain := s.drain.seconds
 	needed := fmt.Sprintf("it needs a surplus of %s / %s = %s msg/s", num(b.V), num(rto.V), num(required))
 	facts := []lint.Fact{fact("max_backlog", b.V), fact("rto_seconds", rto.V), fact("drain_seconds", drain)}
 	if len(s.fleets) == 1 {
@@ -92,7 +92,9 @@ func checkMinHeadroom(s *supply, r lint.Reporter) {
 	if err != nil || headroomPtr == nil {
 		return
 	}
-	headroom := *headroomPtr
+	// Judged as the finding states it: (0.3 − 0.2) / 0.2 is
+	// 0.4999999999999999 in float64, exactly a min_headroom of 0.5.
+	headroom := capacity.Clean(*headroomPtr)
 	if headroom >= h.V {
 		return
 	}

@@ -29,6 +29,10 @@ func TestInsufficientHeadroom(t *testing.T) {
 			files: map[string]string{"main.tf": tagged(`"queuecap:arrival_rate" = 10000, "queuecap:min_headroom" = 0.2`, "", "30")},
 		},
 		{
+			name:  "exactly a declared minimum headroom, in decimal rates",
+			files: map[string]string{"main.tf": decimalQueue(`"queuecap:arrival_rate" = 0.2, "queuecap:min_headroom" = 0.5`, "3600", "1", "0.3")},
+		},
+		{
 			// One default everywhere: min_headroom is 0 unless declared,
 			// as in queuecap_consumers, so any surplus passes this check.
 			name:  "no minimum headroom unless declared",

@@ -12,8 +12,9 @@ import (
 // metastableRetryStorm flags a fleet that drains the declared max_backlog
 // when nobody retries, but not when producers retry the messages that wait
 // longer than their timeout: the retries the backlog provokes keep it
-// growing, a metastable failure. Both runs are capacity.SimulateStorm, the
-// seed's one-second simulation, over its default horizon of 36,000 s.
+// growing, a metastable failure. Without retries the backlog drains in the
+// queue's drain time; with them it is capacity.SimulateStorm, the seed's
+// one-second simulation, over its default horizon of 36,000 s.
 type metastableRetryStorm struct{ meta }
 
 func newMetastableRetryStorm() lint.Rule {
@@ -24,7 +25,7 @@ func newMetastableRetryStorm() lint.Rule {
 	}}
 }
 
-// stormSeconds is the horizon of both simulations: the seed's 10 hours,
+// stormSeconds is the horizon of the simulation: the seed's 10 hours,
 // the queuecap_retry_storm data source's default max_seconds. The rule asks
 // whether the fleet recovers at all; recovering too slowly for rto_seconds
 // is queuecap_insufficient_headroom's finding.
@@ -63,25 +64,22 @@ func (metastableRetryStorm) Check(m *lint.Model, r lint.Reporter) {
 	}
 }
 
-// checkRetryStorm simulates the backlog without and with the declared
-// retries and reports a fleet that drains only without them.
+// checkRetryStorm reports a fleet that drains the backlog without timeout
+// retries, in the queue's drain time, but not in the simulation with the
+// declared retries.
 func checkRetryStorm(s *supply, backlog, retries, window float64, r lint.Reporter) {
+	// Without timeout retries the simulation is the fluid model in whole
+	// seconds: the drain time is the one every finding on the queue states.
+	if s.drain == nil || !s.drain.drains || s.drain.seconds > stormSeconds {
+		return // too slow even without retries: a recovery, not a storm, problem
+	}
 	// The simulation needs the capacity c·μ: one fleet's as it is, several
 	// fleets' as one consumer of their total capacity.
 	in := capacity.StormInput{ArrivalRate: s.effective, PerConsumerRate: s.capacity, Consumers: 1,
-		Backlog: backlog, TimeoutWindowSeconds: window, MaxSeconds: stormSeconds}
+		Backlog: backlog, RetriesPerTimeout: retries, TimeoutWindowSeconds: window, MaxSeconds: stormSeconds}
 	if len(s.fleets) == 1 {
 		in.PerConsumerRate, in.Consumers = s.fleets[0].rate, int64(s.fleets[0].size)
 	}
-	calm, err := capacity.SimulateStorm(in, nil)
-	if err != nil {
-		r.Skip(s.queue.DefRange, "declared rates of "+s.queue.Addr+" are invalid: "+err.Error())
-		return
-	}
-	if !calm.Drains {
-		return // too slow even without retries: a recovery, not a storm, problem
-	}
-	in.RetriesPerTimeout = retries
 	storm, err := capacity.SimulateStorm(in, nil)
 	if err != nil {
 		r.Skip(s.queue.DefRange, "declared rates of "+s.queue.Addr+" are invalid: "+err.Error())
@@ -91,10 +89,10 @@ func checkRetryStorm(s *supply, backlog, retries, window float64, r lint.Reporte
 		return
 	}
 	msg := fmt.Sprintf("%s drains max_backlog %s in %s s at %s without timeout retries, but not within %d s when each timed-out message (wait over %s s) is retried %s: arrivals climb to %s msg/s and the depth to %s messages",
-		s.capacityTerms(), num(backlog), num(*calm.DrainSeconds), s.arrivalTerms(), int64(stormSeconds), num(window), times(retries),
+		s.capacityTerms(), num(backlog), num(s.drain.seconds), s.arrivalTerms(), int64(stormSeconds), num(window), times(retries),
 		num(storm.PeakEffectiveArrivalRate), approx(storm.PeakDepth))
 	facts := []lint.Fact{fact("max_backlog", backlog), fact("retries_per_timeout", retries), fact("timeout_window_seconds", window),
-		fact("max_seconds", stormSeconds), fact("drain_seconds_without_retries", *calm.DrainSeconds),
+		fact("max_seconds", stormSeconds), fact("drain_seconds_without_retries", s.drain.seconds),
 		fact("peak_depth", storm.PeakDepth), fact("peak_effective_arrival_rate", storm.PeakEffectiveArrivalRate)}
 	if len(s.fleets) == 1 {
 		// A count of consumers means something only for one fleet.
@@ -121,7 +119,7 @@ func approx(v float64) string {
 		return num(math.Round(v))
 	}
 	exp := math.Floor(math.Log10(math.Abs(v)))
-	m := math.Round(v/math.Pow(10, exp)*100) / 100
+	m := math.Round(capacity.Clean(v/math.Pow(10, exp)*100)) / 100 // half up, as num rounds
 	if math.Abs(m) >= 10 {
 		m, exp = m/10, exp+1
 	}

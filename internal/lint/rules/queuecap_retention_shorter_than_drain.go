@@ -3,7 +3,6 @@ package rules
 import (
 	"fmt"
 
-	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
 )
 
@@ -38,25 +37,24 @@ func (retentionShorterThanDrain) Check(m *lint.Model, r lint.Reporter) {
 			r.Skip(ret.Range, "message_retention_seconds of "+q.Addr+" is not known before apply")
 			continue
 		}
-		drain, drains, err := capacity.DrainSeconds(b.V, s.surplus)
-		if err != nil {
+		if s.drain == nil {
 			continue
 		}
 		retention := fmt.Sprintf("message_retention_seconds %s", num(ret.V))
 		if ret.From != "message_retention_seconds" {
 			retention += " (the default)"
 		}
-		if !drains {
+		if !s.drain.drains {
 			r.Report(ret.Range, fmt.Sprintf("%s is finite but max_backlog %s never drains: %s leaves a surplus of %s msg/s over %s, so every message of the backlog expires after %s s",
 				retention, num(b.V), s.capacityTerms(), num(s.surplus), s.arrivalTerms(), num(ret.V)),
 				s.facts(fact("max_backlog", b.V), fact("message_retention_seconds", ret.V))...)
 			continue
 		}
-		if drain <= ret.V {
+		if s.drain.seconds <= ret.V {
 			continue
 		}
 		r.Report(ret.Range, fmt.Sprintf("%s is shorter than the %s / (%s − %s) = %s s it takes %s to drain max_backlog %s: messages expire during recovery",
-			retention, num(b.V), num(s.capacity), num(s.effective), num(drain), s.capacityTerms(), num(b.V)),
-			s.facts(fact("max_backlog", b.V), fact("message_retention_seconds", ret.V), fact("drain_seconds", drain))...)
+			retention, num(b.V), num(s.capacity), num(s.effective), num(s.drain.seconds), s.capacityTerms(), num(b.V)),
+			s.facts(fact("max_backlog", b.V), fact("message_retention_seconds", ret.V), fact("drain_seconds", s.drain.seconds))...)
 	}
 }

@@ -16,7 +16,7 @@ func TestRetentionShorterThanDrain(t *testing.T) {
 			issues: []issue{{
 				Message: "message_retention_seconds 1200 is shorter than the 3600000 / (12800 − 10000) = 1285.71 s it takes max_size 32 × 400 msg/s = 12800 msg/s to drain max_backlog 3600000: messages expire during recovery",
 				Start:   at(4, 3), End: at(4, 35),
-				Facts: facts("arrival_rate", 10000, "effective_arrival_rate", 10000, "per_consumer_rate", 400, "max_consumers", 32, "capacity", 12800, "surplus", 2800, "max_backlog", 3600000, "message_retention_seconds", 1200, "drain_seconds", 1285.7142857142858),
+				Facts: facts("arrival_rate", 10000, "effective_arrival_rate", 10000, "per_consumer_rate", 400, "max_consumers", 32, "capacity", 12800, "surplus", 2800, "max_backlog", 3600000, "message_retention_seconds", 1200, "drain_seconds", 1285.71428571429),
 			}},
 		},
 		{
@@ -57,7 +57,7 @@ func TestRetentionShorterThanDrain(t *testing.T) {
 			issues: []issue{{
 				Message: "message_retention_seconds 1200 is shorter than the 3600000 / (12800 − 10000) = 1285.71 s it takes max_size 32 × 400 msg/s = 12800 msg/s to drain max_backlog 3600000: messages expire during recovery",
 				Start:   at(4, 3), End: at(4, 35),
-				Facts: facts("arrival_rate", 10000, "effective_arrival_rate", 10000, "per_consumer_rate", 400, "max_consumers", 32, "capacity", 12800, "surplus", 2800, "max_backlog", 3600000, "message_retention_seconds", 1200, "drain_seconds", 1285.7142857142858),
+				Facts: facts("arrival_rate", 10000, "effective_arrival_rate", 10000, "per_consumer_rate", 400, "max_consumers", 32, "capacity", 12800, "surplus", 2800, "max_backlog", 3600000, "message_retention_seconds", 1200, "drain_seconds", 1285.71428571429),
 			}},
 		},
 	})

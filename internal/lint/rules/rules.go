@@ -52,20 +52,24 @@ func (m meta) EnabledByDefault() bool         { return true }
 func (m meta) Link() string                   { return docBase(lint.BuildVersion()) + m.name + ".md" }
 func (m meta) Summary() string                { return m.summary }
 
-// num formats a number for a message: integers as integers, others with
-// at most two decimals, never in exponent form below 1e15.
+// num formats a number for a message as its fact carries it, decimal-clean
+// (capacity.Clean): integers as integers, others rounded half up to two
+// decimals, never in exponent form below 1e15.
 func num(v float64) string {
+	v = capacity.Clean(v)
 	if math.Abs(v) >= 1e15 {
 		return strconv.FormatFloat(v, 'g', 4, 64)
 	}
 	if v == math.Trunc(v) {
 		return strconv.FormatFloat(v, 'f', 0, 64)
 	}
-	r := math.Round(v*100) / 100
+	// Clean first: 0.145 × 100 is 14.499999999999998 in float64.
+	r := math.Round(capacity.Clean(v*100)) / 100
 	if r == 0 || r == math.Trunc(r) {
 		// Two decimals would hide the very difference a message is about:
-		// 60001 / 500 is 120.002 s, over a 120 s SLA, not "120 s".
-		return strconv.FormatFloat(v, 'g', 6, 64)
+		// 60001 / 500 is 120.002 s, over a 120 s SLA, not "120 s". Then
+		// the message states the fact's decimal itself.
+		return capacity.Decimal(v)
 	}
 	return strconv.FormatFloat(r, 'f', -1, 64)
 }
@@ -80,7 +84,9 @@ func messages(v float64) string {
 
 func percent(v float64) string { return num(v*100) + " %" }
 
-func fact(name string, v float64) lint.Fact { return lint.Fact{Name: name, Value: v} }
+// fact is where every fact is made, decimal-clean: 0.1 + 0.2 is the 0.3 a
+// message states, not 0.30000000000000004.
+func fact(name string, v float64) lint.Fact { return lint.Fact{Name: name, Value: capacity.Clean(v)} }
 
 // fleetSupply is one consumer fleet at its maximum size.
 type fleetSupply struct {
@@ -90,7 +96,9 @@ type fleetSupply struct {
 }
 
 // supply is what a queue's consumers can do at their maximum size against
-// the queue's declared arrivals.
+// the queue's declared arrivals. Every rule reads the capacity, the surplus
+// and the drain time from here, decimal-clean, so that the findings on a
+// queue state one number for each.
 type supply struct {
 	queue       *lint.Queue
 	rates       lint.Rates
@@ -101,8 +109,16 @@ type supply struct {
 	capacity    float64 // Σ c·μ
 	surplus     float64
 	consumers   float64 // Σ c
+	drain       *backlogDrain
 	at          hcl.Range
 	fromRetries bool
+}
+
+// backlogDrain is how the declared max_backlog clears at the surplus; a
+// supply without a known max_backlog has none.
+type backlogDrain struct {
+	drains  bool
+	seconds float64 // max_backlog / surplus; 0 when it never drains
 }
 
 // supplyOf gathers the numbers the capacity rules share. It returns false
@@ -135,7 +151,7 @@ func supplyOf(q *lint.Queue, r lint.Reporter) (*supply, bool) {
 		r.Skip(q.DefRange, "declared rates of "+q.Addr+" are invalid: "+err.Error())
 		return nil, false
 	}
-	s.effective = eff
+	s.effective = capacity.Clean(eff)
 	var capacities []float64
 	for _, f := range q.Consumers {
 		mu := f.RatesFor(q).PerConsumerRate
@@ -167,8 +183,15 @@ func supplyOf(q *lint.Queue, r lint.Reporter) (*supply, bool) {
 		r.Skip(q.DefRange, "consumers of "+q.Addr+": "+err.Error())
 		return nil, false
 	}
-	s.capacity = total
-	s.surplus = capacity.NetRate(s.capacity, s.effective)
+	// The surplus of the numbers a message states: 0.4 − 0.39 is 0.01, and
+	// a max_backlog of 10 drains in 1000 s, not 999.9999999999991.
+	s.capacity = capacity.Clean(total)
+	s.surplus = capacity.Clean(capacity.NetRate(s.capacity, s.effective))
+	if b := q.Rates.MaxBacklog; b.Set && b.Known {
+		if t, drains, err := capacity.DrainSeconds(b.V, s.surplus); err == nil {
+			s.drain = &backlogDrain{drains: drains, seconds: capacity.Clean(t)}
+		}
+	}
 	s.at = q.DefRange
 	if len(s.fleets) == 1 {
 		s.at = s.fleets[0].fleet.MaxSize.Range
