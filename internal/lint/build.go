@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 
@@ -37,6 +38,23 @@ type builder struct {
 	// configMatched records the .queuecap.hcl queue blocks whose queue
 	// (and consumer, if named) exist in this root module.
 	configMatched map[string]bool
+	// refs are where each pending link was written, to say why it failed.
+	refs map[any][]ref
+	// skips are what the walk and the linker could not check.
+	skips []Skip
+}
+
+// ref is one written reference: the attribute, the instance it is
+// evaluated in and its value.
+type ref struct {
+	in   *instance
+	attr *hcl.Attribute
+	val  cty.Value
+}
+
+// refOf records where an attribute of n is written, evaluating it.
+func refOf(in *instance, n *node, name string) ref {
+	return ref{in: in, attr: n.attrs[name], val: evalAttr(in, n, name)}
 }
 
 type redriveRef struct {
@@ -50,7 +68,7 @@ func newBuilder(dir string, cfg *Config) *builder {
 		queues: map[string]*Queue{}, fleets: map[string]*Fleet{}, targets: map[string]*scalingTarget{}, policies: map[string]*Policy{},
 		policyRefs: map[*Policy]cty.Value{}, alarmDims: map[*Alarm][]cty.Value{}, alarmActs: map[*Alarm]cty.Value{},
 		policyDims: map[*Policy][]cty.Value{}, mappingRefs: map[*EventSourceMapping][2]cty.Value{},
-		interesting: map[*Module]bool{}, configMatched: map[string]bool{},
+		interesting: map[*Module]bool{}, configMatched: map[string]bool{}, refs: map[any][]ref{},
 	}
 }
 
@@ -69,7 +87,8 @@ func (b *builder) hasInteresting(m *Module) bool {
 		}
 	}
 	for _, c := range m.Calls {
-		if !found && c.Child != nil && !c.Repeated && b.hasInteresting(c.Child) {
+		// A call the walk cannot enter is reported as not checked.
+		if !found && (c.Child == nil || c.Repeated || b.hasInteresting(c.Child)) {
 			found = true
 		}
 	}
@@ -98,7 +117,9 @@ func (b *builder) walk(in *instance) {
 		case "aws_appautoscaling_target":
 			tags := b.tagRates(in, n.attrs["tags"])
 			t := &scalingTarget{addr: addr, maxCap: evalNum(in, n, "max_capacity"),
-				rates: tags.rates, resourceID: evalAttr(in, n, "resource_id")}
+				rates: tags.rates, resourceID: evalAttr(in, n, "resource_id"), rng: r.DefRange,
+				namespace: knownString(evalAttr(in, n, "service_namespace"))}
+			b.refs[t] = []ref{refOf(in, n, "resource_id")}
 			if tags.queue != "" {
 				t.queue = resolveAddr(in, tags.queue)
 			}
@@ -115,12 +136,19 @@ func (b *builder) walk(in *instance) {
 			if sc := n.first("scaling_config"); sc != nil {
 				m.MaximumConcurrency = evalNum(in, sc, "maximum_concurrency")
 			}
-			b.mappingRefs[m] = [2]cty.Value{evalAttr(in, n, "event_source_arn"), evalAttr(in, n, "function_name")}
+			src, fn := refOf(in, n, "event_source_arn"), refOf(in, n, "function_name")
+			b.mappingRefs[m] = [2]cty.Value{src.val, fn.val}
+			b.refs[m] = []ref{src, fn}
 			b.model.Mappings = append(b.model.Mappings, m)
 		}
 	}
 	for _, c := range in.mod.Calls {
-		if c.Child != nil && !c.Repeated {
+		switch {
+		case c.Child == nil:
+			b.skipModule(in, c)
+		case c.Repeated:
+			b.skip(c.DefRange, fmt.Sprintf("%s uses count or for_each, and its instances are not checked", in.absAddr("module."+c.Name)))
+		default:
 			b.walk(in.child(c))
 		}
 	}
@@ -205,8 +233,9 @@ func origins(v cty.Value) []string {
 
 // taggedRates are the queuecap:* tags of a resource.
 type taggedRates struct {
-	rates Rates
-	queue string // queuecap:queue
+	rates      Rates
+	queue      string    // queuecap:queue
+	queueRange hcl.Range // where it is written
 }
 
 // tagRates reads queuecap:* entries from a tags map.
@@ -233,7 +262,7 @@ func (t *taggedRates) add(in *instance, key string, val cty.Value, rng hcl.Range
 	}
 	if name == "queue" {
 		if s := knownString(val); s != "" {
-			t.queue = s
+			t.queue, t.queueRange = s, rng
 		}
 		return
 	}
@@ -288,7 +317,7 @@ func (b *builder) addFleet(in *instance, addr string, r *Resource, n *node) {
 	}
 	f.declared.add(rateTags, tags.rates)
 	if tags.queue != "" {
-		f.QueueAddr = resolveAddr(in, tags.queue)
+		f.QueueAddr, f.queueTagRange = resolveAddr(in, tags.queue), tags.queueRange
 	}
 	f.declared.add(rateDataSource, b.dataSourceRates(f.MaxSize))
 	b.fleets[addr] = f
@@ -318,10 +347,10 @@ func (b *builder) dataSourceRates(size Num) Rates {
 
 func (b *builder) addPolicy(in *instance, addr string, r *Resource, n *node) {
 	p := &Policy{Addr: addr, DefRange: r.DefRange, ScaleOut: true}
-	ref := "autoscaling_group_name"
+	refName := "autoscaling_group_name"
 	kind := knownString(evalAttr(in, n, "policy_type"))
 	if r.Type == "aws_appautoscaling_policy" {
-		ref = "resource_id"
+		refName = "resource_id"
 		if kind == "" && n.attrs["policy_type"] == nil {
 			kind = string(PolicyStep)
 		}
@@ -334,7 +363,8 @@ func (b *builder) addPolicy(in *instance, addr string, r *Resource, n *node) {
 	default:
 		p.Kind = PolicyOther
 	}
-	b.policyRefs[p] = evalAttr(in, n, ref)
+	b.policyRefs[p] = evalAttr(in, n, refName)
+	b.refs[p] = []ref{refOf(in, n, refName)}
 
 	// Adjustments known to be negative only ever scale in.
 	var adjustments []Num
@@ -532,6 +562,9 @@ func (b *builder) addAlarm(in *instance, addr string, r *Resource, n *node) {
 	}
 	a.Metrics.addQueries(queries)
 	b.alarmDims[a] = dims
+	if d := n.attrs["dimensions"]; d != nil {
+		b.refs[a] = []ref{{in: in, attr: d, val: in.eval(d.Expr)}}
+	}
 	b.alarmActs[a] = evalAttr(in, n, "alarm_actions")
 	b.model.Alarms = append(b.model.Alarms, a)
 }

@@ -121,6 +121,9 @@ type Result struct {
 	Issues  []Issue
 	Errors  []ErrorEntry
 	Skipped []Skip
+	// Queues counts the aws_sqs_queue instances the rules saw; 0 means the
+	// run checked no queue at all.
+	Queues int
 	// Rules are the rules that ran, for formats that describe them (SARIF).
 	Rules []RuleInfo
 }

@@ -119,7 +119,9 @@ func Run(opts Options) (*Result, error) {
 			}
 		}
 		res.Skipped = append(res.Skipped, out.skips...)
+		res.Queues += out.queues
 	}
+	res.Skipped = dedupeSkips(res.Skipped)
 	res.Skipped = append(res.Skipped, unmatchedConfig(opts.Config, outs)...)
 	for _, d := range l.errs {
 		res.Errors = append(res.Errors, diagEntry(d))
@@ -129,7 +131,30 @@ func Run(opts Options) (*Result, error) {
 	return res, nil
 }
 
+// dedupeSkips keeps one skip per rule and place: a module reached from
+// several root modules (or calls) is not checked once, whatever reached it.
+// The shortest reason stands, which names the module-local address.
+func dedupeSkips(skips []Skip) []Skip {
+	best := map[string]int{}
+	var out []Skip
+	for _, s := range skips {
+		key := fmt.Sprintf("%s\x00%s:%d:%d", s.Rule, s.Range.Filename, s.Range.Start.Line, s.Range.Start.Column)
+		if i, ok := best[key]; ok {
+			if len(s.Reason) < len(out[i].Reason) {
+				out[i] = s
+			}
+			continue
+		}
+		best[key] = len(out)
+		out = append(out, s)
+	}
+	return out
+}
+
 type rootResult struct {
+	queues        int      // queues modeled
+	queueAddrs    []string // their addresses
+	fleetAddrs    []string
 	issues        []Issue
 	skips         []Skip
 	errors        []ErrorEntry
@@ -159,6 +184,9 @@ func lintRoot(l *loader, dir string, opts Options, cliVars map[string]string, ac
 	b.walk(root)
 	b.link()
 	out.configMatched = b.configMatched
+	out.skips = append(out.skips, b.skips...)
+	out.queues = len(b.model.Queues)
+	out.queueAddrs, out.fleetAddrs = sortedKeys(b.queues), sortedKeys(b.fleets)
 	for _, a := range active {
 		r := &reporter{rule: a.rule, severity: a.severity}
 		a.rule.Check(b.model, r)
@@ -337,9 +365,13 @@ func unmatchedConfig(cfg *Config, outs []rootResult) []Skip {
 		if slices.ContainsFunc(outs, func(o rootResult) bool { return o.configMatched[addr] }) {
 			continue
 		}
-		reason := fmt.Sprintf("queue block %q matches no aws_sqs_queue in the linted configuration", addr)
+		var queues, fleets []string
+		for _, o := range outs {
+			queues, fleets = append(queues, o.queueAddrs...), append(fleets, o.fleetAddrs...)
+		}
+		reason := fmt.Sprintf("queue block %q matches no aws_sqs_queue in the linted configuration%s", addr, suggest(addr, queues))
 		if slices.ContainsFunc(outs, func(o rootResult) bool { _, found := o.configMatched[addr]; return found }) {
-			reason = fmt.Sprintf("queue block %q names consumer %q, which matches no fleet in the linted configuration", addr, qc.Consumer)
+			reason = fmt.Sprintf("queue block %q names consumer %q, which matches no fleet in the linted configuration%s", addr, qc.Consumer, suggest(qc.Consumer, fleets))
 		}
 		skips = append(skips, Skip{Rule: "config", Range: toRange(qc.Range), Reason: reason})
 	}

@@ -48,8 +48,9 @@ func (p painter) severity(s lint.Severity) string {
 //	Reference: <link>
 //
 // for each issue, then each error the same way without rule and reference,
-// then a summary. Nothing is written when there are neither issues nor
-// errors; skipped checks are left to the machine formats.
+// then, with ShowSkipped, each skipped check, then a summary: the count of
+// issues and errors, and of skipped checks, and a line when no queue was
+// checked at all. A clean run that checked everything writes nothing.
 func renderDefault(b *bytes.Buffer, r *lint.Result, opts Options) error {
 	p := painter{on: !opts.NoColor}
 	src := newSourceCache(opts.ReadSource)
@@ -70,6 +71,13 @@ func renderDefault(b *bytes.Buffer, r *lint.Result, opts Options) error {
 		}
 	}
 
+	if opts.ShowSkipped {
+		for _, s := range r.Skipped {
+			fmt.Fprintf(b, "%s: %s (%s)\n\n", p.paint(ansiCyan, "Skipped"), s.Reason, s.Rule)
+			writeLocation(b, p, src, s.Range)
+			b.WriteString("\n")
+		}
+	}
 	if n := len(r.Issues); n > 0 {
 		counts := map[lint.Severity]int{}
 		for _, is := range r.Issues {
@@ -86,6 +94,7 @@ func renderDefault(b *bytes.Buffer, r *lint.Result, opts Options) error {
 	if n := len(r.Errors); n > 0 {
 		fmt.Fprintf(b, "%d error(s) stopped part of the run; the results above are incomplete\n", n)
 	}
+	b.WriteString(summaryTail(r, opts.ShowSkipped))
 	return nil
 }
 

@@ -143,7 +143,9 @@ func runRuleCases(t *testing.T, rule string, cases []ruleCase) {
 			}
 			var gotSkips []skip
 			for _, s := range res.Skipped {
-				if s.Rule != rule {
+				// The linker's own skips (what it could not link or
+				// read) belong to no rule and stand beside the rule's.
+				if s.Rule != rule && s.Rule != "link" && s.Rule != "module" {
 					t.Errorf("skip of rule %s, want %s", s.Rule, rule)
 				}
 				gotSkips = append(gotSkips, skip{Reason: s.Reason, File: rel(s.Range.Filename), Line: s.Range.Start.Line})
