@@ -88,7 +88,7 @@ func (b *builder) hasInteresting(m *Module) bool {
 	}
 	for _, c := range m.Calls {
 		// A call the walk cannot enter is reported as not checked.
-		if !found && (c.Child == nil || c.Repeated || b.hasInteresting(c.Child)) {
+		if !found && (c.Child == nil || b.hasInteresting(c.Child)) {
 			found = true
 		}
 	}
@@ -102,55 +102,87 @@ func (b *builder) walk(in *instance) {
 	}
 	for _, r := range in.mod.Resources {
 		schema := resourceSchemas[r.Type]
-		if r.Mode != "resource" || schema == nil || !exists(in, r) {
+		if r.Mode != "resource" || schema == nil {
 			continue
 		}
-		n := decode(r.Body, schema, r.DefRange)
-		addr := in.absAddr(r.LocalAddr())
-		switch r.Type {
-		case "aws_sqs_queue":
-			b.addQueue(in, addr, r, n)
-		case "aws_sqs_queue_redrive_policy":
-			b.redrives = append(b.redrives, redriveRef{queue: evalAttr(in, n, "queue_url"), policy: evalAttr(in, n, "redrive_policy")})
-		case "aws_autoscaling_group", "aws_ecs_service", "aws_lambda_function":
-			b.addFleet(in, addr, r, n)
-		case "aws_appautoscaling_target":
-			tags := b.tagRates(in, n.attrs["tags"])
-			t := &scalingTarget{addr: addr, maxCap: evalNum(in, n, "max_capacity"),
-				rates: tags.rates, resourceID: evalAttr(in, n, "resource_id"), rng: r.DefRange,
-				namespace: knownString(evalAttr(in, n, "service_namespace"))}
-			b.refs[t] = []ref{refOf(in, n, "resource_id")}
-			if tags.queue != "" {
-				t.queue = resolveAddr(in, tags.queue)
-			}
-			b.targets[addr] = t
-		case "aws_autoscaling_policy", "aws_appautoscaling_policy":
-			b.addPolicy(in, addr, r, n)
-		case "aws_cloudwatch_metric_alarm":
-			b.addAlarm(in, addr, r, n)
-		case "aws_lambda_event_source_mapping":
-			if v, _ := evalAttr(in, n, "enabled").UnmarkDeep(); v.IsKnown() && !v.IsNull() && v.Type() == cty.Bool && v.False() {
-				continue // a disabled mapping consumes nothing
-			}
-			m := &EventSourceMapping{Addr: addr, DefRange: r.DefRange}
-			if sc := n.first("scaling_config"); sc != nil {
-				m.MaximumConcurrency = evalNum(in, sc, "maximum_concurrency")
-			}
-			src, fn := refOf(in, n, "event_source_arn"), refOf(in, n, "function_name")
-			b.mappingRefs[m] = [2]cty.Value{src.val, fn.val}
-			b.refs[m] = []ref{src, fn}
-			b.model.Mappings = append(b.model.Mappings, m)
+		if r.Count == nil && r.ForEach == nil {
+			b.addResource(in, r, schema, nil)
+			continue
+		}
+		e := in.expansionOf(r.LocalAddr(), r.Count, r.ForEach)
+		if !e.known {
+			b.skip(e.expr.Range(), fmt.Sprintf("the %s of %s %s, so its instances are not told apart: it is checked once, as if each instance were unknown",
+				e.meta(), in.absAddr(r.LocalAddr()), e.why))
+			b.addResource(in, r, schema, nil)
+			continue
+		}
+		for i := range e.instances {
+			b.addResource(in, r, schema, &e.instances[i])
 		}
 	}
 	for _, c := range in.mod.Calls {
 		switch {
 		case c.Child == nil:
 			b.skipModule(in, c)
-		case c.Repeated:
-			b.skip(c.DefRange, fmt.Sprintf("%s uses count or for_each, and its instances are not checked", in.absAddr("module."+c.Name)))
+		case c.Count == nil && c.ForEach == nil:
+			b.walk(in.child(c, nil))
 		default:
-			b.walk(in.child(c))
+			e := in.expansionOf("module."+c.Name, c.Count, c.ForEach)
+			if !e.known {
+				b.skip(e.expr.Range(), fmt.Sprintf("the %s of %s %s, so its instances are not told apart: it is checked once, as if each instance were unknown",
+					e.meta(), in.absAddr("module."+c.Name), e.why))
+				b.walk(in.child(c, nil))
+				continue
+			}
+			for i := range e.instances {
+				b.walk(in.child(c, &e.instances[i]))
+			}
 		}
+	}
+}
+
+// addResource models one instance of a resource the rules read (rep is
+// nil for a resource without count or for_each), evaluating its arguments
+// as that instance.
+func (b *builder) addResource(in *instance, r *Resource, schema *blockSchema, rep *repetition) {
+	outer := in.rep
+	in.rep = rep
+	defer func() { in.rep = outer }()
+	n := decode(r.Body, schema, r.DefRange)
+	addr := in.absAddr(r.LocalAddr()) + rep.suffix()
+	switch r.Type {
+	case "aws_sqs_queue":
+		b.addQueue(in, addr, r, n)
+	case "aws_sqs_queue_redrive_policy":
+		b.redrives = append(b.redrives, redriveRef{queue: evalAttr(in, n, "queue_url"), policy: evalAttr(in, n, "redrive_policy")})
+	case "aws_autoscaling_group", "aws_ecs_service", "aws_lambda_function":
+		b.addFleet(in, addr, r, n)
+	case "aws_appautoscaling_target":
+		tags := b.tagRates(in, n.attrs["tags"])
+		t := &scalingTarget{addr: addr, maxCap: evalNum(in, n, "max_capacity"),
+			rates: tags.rates, resourceID: evalAttr(in, n, "resource_id"), rng: r.DefRange,
+			namespace: knownString(evalAttr(in, n, "service_namespace"))}
+		b.refs[t] = []ref{refOf(in, n, "resource_id")}
+		if tags.queue != "" {
+			t.queue = resolveAddr(in, tags.queue)
+		}
+		b.targets[addr] = t
+	case "aws_autoscaling_policy", "aws_appautoscaling_policy":
+		b.addPolicy(in, addr, r, n)
+	case "aws_cloudwatch_metric_alarm":
+		b.addAlarm(in, addr, r, n)
+	case "aws_lambda_event_source_mapping":
+		if v, _ := evalAttr(in, n, "enabled").UnmarkDeep(); v.IsKnown() && !v.IsNull() && v.Type() == cty.Bool && v.False() {
+			return // a disabled mapping consumes nothing
+		}
+		m := &EventSourceMapping{Addr: addr, DefRange: r.DefRange}
+		if sc := n.first("scaling_config"); sc != nil {
+			m.MaximumConcurrency = evalNum(in, sc, "maximum_concurrency")
+		}
+		src, fn := refOf(in, n, "event_source_arn"), refOf(in, n, "function_name")
+		b.mappingRefs[m] = [2]cty.Value{src.val, fn.val}
+		b.refs[m] = []ref{src, fn}
+		b.model.Mappings = append(b.model.Mappings, m)
 	}
 }
 
@@ -173,30 +205,6 @@ func evalNum(in *instance, n *node, name string) Num {
 	}
 	f, ok := number(v)
 	return Num{V: f, Set: true, Known: ok, Range: a.Range, From: name, origins: origins(v)}
-}
-
-// exists is false for a resource whose count is known to be 0 or whose
-// for_each is known to be empty: Terraform creates no instance of it.
-func exists(in *instance, r *Resource) bool {
-	if !r.Repeated {
-		return true
-	}
-	c, _, _ := r.Body.PartialContent(repetitionSchema)
-	if c == nil {
-		return true
-	}
-	if a := c.Attributes["count"]; a != nil {
-		if n, ok := number(in.eval(a.Expr)); ok && n == 0 {
-			return false
-		}
-	}
-	if a := c.Attributes["for_each"]; a != nil {
-		v, _ := in.eval(a.Expr).UnmarkDeep()
-		if v.IsKnown() && !v.IsNull() && v.CanIterateElements() && v.LengthInt() == 0 {
-			return false
-		}
-	}
-	return true
 }
 
 var repetitionSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "count"}, {Name: "for_each"}}}
