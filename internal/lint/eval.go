@@ -106,13 +106,13 @@ func (in *instance) expansionOf(local string, count, forEach hcl.Expression) exp
 func newInstance(mod *Module, addr string, root *instance, vars map[string]cty.Value) *instance {
 	in := &instance{
 		mod: mod, addr: addr, root: root, vars: vars,
-		inputs:    make(map[string]*memo),
-		locals:    make(map[string]*memo),
-		outputs:   make(map[string]*memo),
-		children:  make(map[string]*instance),
-		resources: make(map[string]*Resource, len(mod.Resources)),
-		data:      make(map[string]*memo),
-		calls:     make(map[string]*ModuleCall, len(mod.Calls)),
+		inputs:     make(map[string]*memo),
+		locals:     make(map[string]*memo),
+		outputs:    make(map[string]*memo),
+		children:   make(map[string]*instance),
+		resources:  make(map[string]*Resource, len(mod.Resources)),
+		data:       make(map[string]*memo),
+		calls:      make(map[string]*ModuleCall, len(mod.Calls)),
 		expansions: map[string]*expansionMemo{},
 	}
 	if root == nil {

@@ -72,7 +72,7 @@ func (in *instance) expand(count, forEach hcl.Expression) expansion {
 		n, ok := number(in.evalWith(count, nil))
 		switch {
 		case !ok:
-			e.why = "is not known before apply"
+			e.why = in.unknownWhy(count)
 		case n < 0 || n != math.Trunc(n):
 			e.why = fmt.Sprintf("is %v, not a whole number of at least 0", n)
 		case n > maxInstances:
@@ -91,13 +91,16 @@ func (in *instance) expand(count, forEach hcl.Expression) expansion {
 		ty := plain.Type()
 		switch {
 		case !plain.IsKnown() || plain.IsNull():
-			e.why = "is not known before apply"
+			e.why = in.unknownWhy(forEach)
 			return e
 		case !(ty.IsMapType() || ty.IsObjectType() || ty.IsSetType()):
 			e.why = "is not a map, an object or a set of strings"
 			return e
 		case !plain.IsWhollyKnown() && ty.IsSetType():
 			e.why = "holds values not known before apply"
+			if why := in.unknownBecause(forEach); why != "" {
+				e.why += ": it " + why
+			}
 			return e
 		case plain.LengthInt() > maxInstances:
 			e.why = fmt.Sprintf("has %d elements, more instances than the linter expands (%d)", plain.LengthInt(), maxInstances)
@@ -156,4 +159,13 @@ func repeatedValue(e expansion, instance func(rep *repetition) cty.Value, unknow
 		attrs[e.instances[i].key.AsString()] = instance(&e.instances[i])
 	}
 	return cty.ObjectVal(attrs)
+}
+
+// unknownWhy is "is not known before apply", with the reason when a
+// reference explains it.
+func (in *instance) unknownWhy(expr hcl.Expression) string {
+	if why := in.unknownBecause(expr); why != "" {
+		return why
+	}
+	return "is not known before apply"
 }

@@ -151,7 +151,7 @@ resource "aws_sqs_queue" "q" {
   name     = each.key
 }
 `},
-			skips: []string{`the for_each of aws_sqs_queue.q is not known before apply, so its instances are not told apart`},
+			skips: []string{`the for_each of aws_sqs_queue.q comes from var.names, which has no value here (set it with --var, a tfvars file or TF_VAR_names), so its instances are not told apart`},
 		},
 		{
 			name: "count 0 creates nothing",

@@ -141,30 +141,8 @@ func (l *linker) whyUnlinked(r ref, kind, service string) (string, bool) {
 		}
 		return fmt.Sprintf("is %q, which matches no %s in the linted configuration (is it defined elsewhere?)", s, kind), true
 	}
-	for _, t := range r.attr.Expr.Variables() {
-		switch t.RootName() {
-		case "module":
-			name, ok := attrName(t, 1)
-			if !ok {
-				continue
-			}
-			c := r.in.calls[name]
-			switch {
-			case c == nil:
-			case c.Child == nil:
-				return fmt.Sprintf("comes from module.%s, which is not installed: run terraform init, or lint a plan", name), true
-			case c.Repeated:
-				return fmt.Sprintf("comes from module.%s, whose instances (count or for_each) are not checked", name), true
-			}
-		case "var":
-			if name, ok := attrName(t, 1); ok && r.in.parent == nil {
-				return fmt.Sprintf("comes from var.%s, which has no value here (set it with --var, a tfvars file or TF_VAR_%s)", name, name), true
-			}
-		case "data":
-			if typ, ok := attrName(t, 1); ok && !isQueuecapData(typ) {
-				return fmt.Sprintf("comes from data.%s, which is read only at apply", typ), true
-			}
-		}
+	if why := r.in.unknownBecause(r.attr.Expr); why != "" {
+		return why, true
 	}
 	return "is not known before apply and names no " + kind + " of this configuration", true
 }
@@ -218,4 +196,44 @@ func editDistance(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(b)]
+}
+
+// unknownBecause says why an expression is not known before apply when one
+// of its references explains it: a module that is not installed or not
+// expanded, a root variable without a value, a data source read at apply.
+// "" when none does.
+func (in *instance) unknownBecause(expr hcl.Expression) string {
+	for _, t := range expr.Variables() {
+		switch t.RootName() {
+		case "module":
+			name, ok := attrName(t, 1)
+			if !ok {
+				continue
+			}
+			if c := in.calls[name]; c != nil && c.Child == nil {
+				return fmt.Sprintf("comes from module.%s, which is not installed: run terraform init, or lint a plan", name)
+			}
+		case "var":
+			name, ok := attrName(t, 1)
+			if !ok {
+				continue
+			}
+			if in.parent == nil {
+				if v, set := in.vars[name]; !set || !v.IsWhollyKnown() {
+					return fmt.Sprintf("comes from var.%s, which has no value here (set it with --var, a tfvars file or TF_VAR_%s)", name, name)
+				}
+			} else if v := in.variable(name); !v.IsWhollyKnown() {
+				if arg, ok := in.call.Args[name]; ok {
+					if why := in.parent.unknownBecause(arg.Expr); why != "" {
+						return why
+					}
+				}
+			}
+		case "data":
+			if typ, ok := attrName(t, 1); ok && !isQueuecapData(typ) {
+				return fmt.Sprintf("comes from data.%s, which is read only at apply", typ)
+			}
+		}
+	}
+	return ""
 }
