@@ -42,6 +42,8 @@ type builder struct {
 	refs map[any][]ref
 	// skips are what the walk and the linker could not check.
 	skips []Skip
+	// instances are the module instances walked, the root first.
+	instances []*instance
 }
 
 // ref is one written reference: the attribute, the instance it is
@@ -100,6 +102,7 @@ func (b *builder) walk(in *instance) {
 	if !b.hasInteresting(in.mod) {
 		return
 	}
+	b.instances = append(b.instances, in)
 	for _, r := range in.mod.Resources {
 		schema := resourceSchemas[r.Type]
 		if r.Mode != "resource" || schema == nil {

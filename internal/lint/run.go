@@ -99,25 +99,28 @@ func Run(opts Options) (*Result, error) {
 	}
 	wg.Wait()
 
-	seen := map[string]bool{}
 	anns := map[string][]annotation{}
+	ignored := func(rule string, rng Range) bool {
+		a, ok := anns[rng.Filename]
+		if !ok {
+			a = annotations(l.sources.lookup(rng.Filename))
+			anns[rng.Filename] = a
+		}
+		return ignores(a, rule, rng.Start.Line)
+	}
+	var all []Issue
 	for _, out := range outs {
 		res.Errors = append(res.Errors, out.errors...)
-		for _, is := range out.issues {
-			key := fmt.Sprintf("%s\x00%s\x00%d:%d", is.Rule, is.Range.Filename, is.Range.Start.Line, is.Range.Start.Column) + "\x00" + is.Message
-			if seen[key] {
-				continue // a module reached from two root modules
-			}
-			seen[key] = true
-			a, ok := anns[is.Range.Filename]
-			if !ok {
-				a = annotations(l.sources.lookup(is.Range.Filename))
-				anns[is.Range.Filename] = a
-			}
-			if !ignores(a, is.Rule, is.Range.Start.Line) {
-				res.Issues = append(res.Issues, is)
-			}
+		all = append(all, out.issues...)
+	}
+	// A module reached from two root modules, or through two calls, with
+	// the same result is one finding.
+	for _, is := range mergeIssues(all) {
+		if !ignored(is.Rule, is.Range) && (is.ModuleRange == nil || !ignored(is.Rule, *is.ModuleRange)) {
+			res.Issues = append(res.Issues, is)
 		}
+	}
+	for _, out := range outs {
 		res.Skipped = append(res.Skipped, out.skips...)
 		res.Queues += out.queues
 	}
@@ -169,20 +172,11 @@ func lintRoot(l *loader, dir string, opts Options, cliVars map[string]string, ac
 			out = rootResult{errors: []ErrorEntry{{Message: fmt.Sprintf("internal error while linting %s: %v", dir, p), Severity: Error}}}
 		}
 	}()
-	mod, err := l.loadModule(dir, dir, "", nil, readModuleManifest(dir))
-	if err != nil {
-		out.errors = append(out.errors, ErrorEntry{Message: fmt.Sprintf("cannot read %s: %v", dir, err), Severity: Error})
+	b, errs := buildRoot(l, dir, opts, cliVars)
+	out.errors = errs
+	if b == nil {
 		return out
 	}
-	vars, diags := rootVariables(l, mod, dir, opts.VarFiles, cliVars)
-	for _, d := range diags {
-		out.errors = append(out.errors, diagEntry(d))
-	}
-	b := newBuilder(dir, opts.Config)
-	root := newInstance(mod, "", nil, vars)
-	b.dataArgs = root.dataArgs
-	b.walk(root)
-	b.link()
 	out.configMatched = b.configMatched
 	out.skips = append(out.skips, b.skips...)
 	out.queues = len(b.model.Queues)
@@ -190,10 +184,34 @@ func lintRoot(l *loader, dir string, opts Options, cliVars map[string]string, ac
 	for _, a := range active {
 		r := &reporter{rule: a.rule, severity: a.severity}
 		a.rule.Check(b.model, r)
+		for i := range r.issues {
+			b.place(&r.issues[i], l.sources)
+		}
 		out.issues = append(out.issues, r.issues...)
 		out.skips = append(out.skips, r.skips...)
 	}
 	return out
+}
+
+// buildRoot loads a root module and the modules it calls, evaluates and
+// links them into the model the rules read. A nil builder means the root
+// could not be read at all.
+func buildRoot(l *loader, dir string, opts Options, cliVars map[string]string) (*builder, []ErrorEntry) {
+	var errs []ErrorEntry
+	mod, err := l.loadModule(dir, dir, "", nil, readModuleManifest(dir))
+	if err != nil {
+		return nil, []ErrorEntry{{Message: fmt.Sprintf("cannot read %s: %v", dir, err), Severity: Error}}
+	}
+	vars, diags := rootVariables(l, mod, dir, opts.VarFiles, cliVars)
+	for _, d := range diags {
+		errs = append(errs, diagEntry(d))
+	}
+	b := newBuilder(dir, opts.Config)
+	root := newInstance(mod, "", nil, vars)
+	b.dataArgs = root.dataArgs
+	b.walk(root)
+	b.link()
+	return b, errs
 }
 
 // activeRules applies defaults, then the config file, then the flags.

@@ -58,6 +58,17 @@ func renderDefault(b *bytes.Buffer, r *lint.Result, opts Options) error {
 	for _, is := range r.Issues {
 		fmt.Fprintf(b, "%s: %s (%s)\n\n", p.severity(is.Severity), p.paint(ansiBold, is.Message), is.Rule)
 		writeLocation(b, p, src, is.Range)
+		if len(is.Callers) > 0 || is.ModuleRange != nil {
+			// As tflint prints them: every module call on the way, then
+			// the place inside the module when the finding was moved out.
+			b.WriteString("\nCallers:\n")
+			for _, c := range is.Callers {
+				fmt.Fprintf(b, "   %s\n", shortRange(c))
+			}
+			if is.ModuleRange != nil {
+				fmt.Fprintf(b, "   %s (inside the installed module)\n", shortRange(*is.ModuleRange))
+			}
+		}
 		if is.Link != "" {
 			fmt.Fprintf(b, "\nReference: %s\n", is.Link)
 		}
@@ -96,6 +107,14 @@ func renderDefault(b *bytes.Buffer, r *lint.Result, opts Options) error {
 	}
 	b.WriteString(summaryTail(r, opts.ShowSkipped))
 	return nil
+}
+
+// shortRange is file:line,col-col, or file:line,col-line,col across lines.
+func shortRange(r lint.Range) string {
+	if r.End.Line == r.Start.Line {
+		return fmt.Sprintf("%s:%d,%d-%d", r.Filename, r.Start.Line, r.Start.Column, r.End.Column)
+	}
+	return fmt.Sprintf("%s:%d,%d-%d,%d", r.Filename, r.Start.Line, r.Start.Column, r.End.Line, r.End.Column)
 }
 
 func plural(n int, word string) string {
