@@ -79,8 +79,8 @@ var (
 	OpenFraction = Range{Min: 0, MinOpen: true, Max: 1, MaxOpen: true}
 )
 
-// Between is the closed range [min, max].
-func Between(min, max float64) Range { return Range{Min: min, Max: max} }
+// Between is the closed range [lo, hi].
+func Between(lo, hi float64) Range { return Range{Min: lo, Max: hi} }
 
 // Contains reports whether v lies within the range.
 func (r Range) Contains(v float64) bool {

@@ -473,8 +473,8 @@ func (l *loader) canonicalDir(dir string) string {
 	if abs, err := filepath.Abs(c); err == nil {
 		c = abs
 	}
-	if real, err := filepath.EvalSymlinks(c); err == nil {
-		c = real
+	if resolved, err := filepath.EvalSymlinks(c); err == nil {
+		c = resolved
 	}
 	l.dirs.Store(dir, c)
 	return c

@@ -35,8 +35,8 @@ func TestRobustness(t *testing.T) {
 	for i := range printable {
 		printable[i] = "{}[]()\"=#/*<>$%~\n ab1.,:?"[rng.Intn(25)]
 	}
-	deep := func(open, close string, n int, inner string) string {
-		return strings.Repeat(open, n) + inner + strings.Repeat(close, n)
+	deep := func(opening, closing string, n int, inner string) string {
+		return strings.Repeat(opening, n) + inner + strings.Repeat(closing, n)
 	}
 	cases := []struct {
 		name  string
