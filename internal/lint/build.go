@@ -253,7 +253,7 @@ func (b *builder) tagRates(in *instance, attr *hcl.Attribute) taggedRates {
 		return out
 	}
 	v, _ := in.eval(attr.Expr).UnmarkDeep()
-	if !v.IsKnown() || v.IsNull() || !v.CanIterateElements() || !(v.Type().IsMapType() || v.Type().IsObjectType()) {
+	if !v.IsKnown() || v.IsNull() || !v.CanIterateElements() || (!v.Type().IsMapType() && !v.Type().IsObjectType()) {
 		return out
 	}
 	for it := v.ElementIterator(); it.Next(); {
@@ -287,7 +287,7 @@ func (b *builder) addQueue(in *instance, addr string, r *Resource, n *node) {
 	q.Visibility = withDefault(evalNum(in, n, "visibility_timeout_seconds"), defaultVisibilitySeconds, r.DefRange, "visibility_timeout_seconds")
 	if a := n.attrs["redrive_policy"]; a != nil {
 		v := in.eval(a.Expr)
-		if !(v.IsKnown() && v.IsNull()) {
+		if !v.IsKnown() || !v.IsNull() {
 			// jsonencode() over a dead-letter queue's ARN is unknown
 			// before apply but never null: a redrive policy all the same.
 			plain, _ := v.UnmarkDeep()
