@@ -258,12 +258,12 @@ func (b *builder) tagRates(in *instance, attr *hcl.Attribute) taggedRates {
 	}
 	for it := v.ElementIterator(); it.Next(); {
 		k, val := it.Element()
-		out.add(in, knownString(k), val, attr.Range)
+		out.add(knownString(k), val, attr.Range)
 	}
 	return out
 }
 
-func (t *taggedRates) add(in *instance, key string, val cty.Value, rng hcl.Range) {
+func (t *taggedRates) add(key string, val cty.Value, rng hcl.Range) {
 	name, ok := strings.CutPrefix(key, "queuecap:")
 	if !ok {
 		return
@@ -308,7 +308,7 @@ func (b *builder) addFleet(in *instance, addr string, r *Resource, n *node) {
 		f.Name = knownString(evalAttr(in, n, "name"))
 		f.MaxSize, f.SizeAttr = evalNum(in, n, "max_size"), "max_size"
 		for _, tag := range n.blocks["tag"] {
-			tags.add(in, knownString(evalAttr(in, tag, "key")), evalAttr(in, tag, "value"), tag.rng)
+			tags.add(knownString(evalAttr(in, tag, "key")), evalAttr(in, tag, "value"), tag.rng)
 		}
 	case FleetECS:
 		f.Name = knownString(evalAttr(in, n, "name"))

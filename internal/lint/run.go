@@ -174,7 +174,7 @@ func lintRoot(l *loader, dir string, opts Options, cliVars map[string]string, ac
 		out.errors = append(out.errors, ErrorEntry{Message: fmt.Sprintf("cannot read %s: %v", dir, err), Severity: Error})
 		return out
 	}
-	vars, diags := rootVariables(l, mod, dir, opts.VarFiles, cliVars)
+	vars, diags := rootVariables(mod, dir, opts.VarFiles, cliVars)
 	for _, d := range diags {
 		out.errors = append(out.errors, diagEntry(d))
 	}
@@ -273,7 +273,7 @@ func parseCLIVars(vars []string) (map[string]string, error) {
 
 // rootVariables are the root module's input values as Terraform would
 // set them: defaults, terraform.tfvars, *.auto.tfvars, --var-file, --var.
-func rootVariables(l *loader, mod *Module, dir string, varFiles []string, cliVars map[string]string) (map[string]cty.Value, hcl.Diagnostics) {
+func rootVariables(mod *Module, dir string, varFiles []string, cliVars map[string]string) (map[string]cty.Value, hcl.Diagnostics) {
 	vals := make(map[string]cty.Value, len(mod.Variables))
 	for name, v := range mod.Variables {
 		vals[name] = variableDefault(v)
