@@ -193,9 +193,9 @@ func runLint(args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-func failing(res *lint.Result, min lint.Severity) bool {
+func failing(res *lint.Result, minSeverity lint.Severity) bool {
 	for _, is := range res.Issues {
-		if is.Severity >= min {
+		if is.Severity >= minSeverity {
 			return true
 		}
 	}

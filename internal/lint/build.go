@@ -256,17 +256,17 @@ func (b *builder) tagRates(in *instance, attr *hcl.Attribute) taggedRates {
 		return out
 	}
 	v, _ := in.eval(attr.Expr).UnmarkDeep()
-	if !v.IsKnown() || v.IsNull() || !v.CanIterateElements() || !(v.Type().IsMapType() || v.Type().IsObjectType()) {
+	if !v.IsKnown() || v.IsNull() || !v.CanIterateElements() || (!v.Type().IsMapType() && !v.Type().IsObjectType()) {
 		return out
 	}
 	for it := v.ElementIterator(); it.Next(); {
 		k, val := it.Element()
-		out.add(in, knownString(k), val, attr.Range)
+		out.add(knownString(k), val, attr.Range)
 	}
 	return out
 }
 
-func (t *taggedRates) add(in *instance, key string, val cty.Value, rng hcl.Range) {
+func (t *taggedRates) add(key string, val cty.Value, rng hcl.Range) {
 	name, ok := strings.CutPrefix(key, "queuecap:")
 	if !ok {
 		return
@@ -290,7 +290,7 @@ func (b *builder) addQueue(in *instance, addr string, r *Resource, n *node) {
 	q.Visibility = withDefault(evalNum(in, n, "visibility_timeout_seconds"), defaultVisibilitySeconds, r.DefRange, "visibility_timeout_seconds")
 	if a := n.attrs["redrive_policy"]; a != nil {
 		v := in.eval(a.Expr)
-		if !(v.IsKnown() && v.IsNull()) {
+		if !v.IsKnown() || !v.IsNull() {
 			// jsonencode() over a dead-letter queue's ARN is unknown
 			// before apply but never null: a redrive policy all the same.
 			plain, _ := v.UnmarkDeep()
@@ -311,7 +311,7 @@ func (b *builder) addFleet(in *instance, addr string, r *Resource, n *node) {
 		f.Name = knownString(evalAttr(in, n, "name"))
 		f.MaxSize, f.SizeAttr = evalNum(in, n, "max_size"), "max_size"
 		for _, tag := range n.blocks["tag"] {
-			tags.add(in, knownString(evalAttr(in, tag, "key")), evalAttr(in, tag, "value"), tag.rng)
+			tags.add(knownString(evalAttr(in, tag, "key")), evalAttr(in, tag, "value"), tag.rng)
 		}
 	case FleetECS:
 		f.Name = knownString(evalAttr(in, n, "name"))

@@ -93,7 +93,7 @@ func (in *instance) expand(count, forEach hcl.Expression) expansion {
 		case !plain.IsKnown() || plain.IsNull():
 			e.why = in.unknownWhy(forEach)
 			return e
-		case !(ty.IsMapType() || ty.IsObjectType() || ty.IsSetType()):
+		case !ty.IsMapType() && !ty.IsObjectType() && !ty.IsSetType():
 			e.why = "is not a map, an object or a set of strings"
 			return e
 		case !plain.IsWhollyKnown() && ty.IsSetType():

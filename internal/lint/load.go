@@ -320,7 +320,7 @@ func (l *loader) loadModule(dir, rootDir, key string, callers []string, manifest
 // moduleDecl reads and decodes a directory once.
 func (l *loader) moduleDecl(dir string) (*Module, error) {
 	e, _ := l.modules.LoadOrStore(dir, &moduleEntry{})
-	entry := e.(*moduleEntry)
+	entry := e.(*moduleEntry) //nolint:forcetypeassert // l.modules holds only *moduleEntry
 	entry.once.Do(func() {
 		paths, err := configFiles(dir)
 		if err != nil {
@@ -467,14 +467,14 @@ func resolveSource(callerDir, rootDir, key, source string, manifest map[string]s
 // memoized: resolving links costs a system call per path component.
 func (l *loader) canonicalDir(dir string) string {
 	if c, ok := l.dirs.Load(dir); ok {
-		return c.(string)
+		return c.(string) //nolint:forcetypeassert // l.dirs holds only strings
 	}
 	c := dir
 	if abs, err := filepath.Abs(c); err == nil {
 		c = abs
 	}
-	if real, err := filepath.EvalSymlinks(c); err == nil {
-		c = real
+	if resolved, err := filepath.EvalSymlinks(c); err == nil {
+		c = resolved
 	}
 	l.dirs.Store(dir, c)
 	return c

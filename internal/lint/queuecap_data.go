@@ -159,9 +159,13 @@ func ctyValue(t capacity.Type, v any) cty.Value {
 			return cty.NumberFloatVal(n)
 		}
 	case capacity.KindBool:
-		return cty.BoolVal(v.(bool))
+		if b, ok := v.(bool); ok {
+			return cty.BoolVal(b)
+		}
 	case capacity.KindString:
-		return cty.StringVal(v.(string))
+		if s, ok := v.(string); ok {
+			return cty.StringVal(s)
+		}
 	case capacity.KindList:
 		var items []cty.Value
 		switch l := v.(type) {

@@ -202,7 +202,7 @@ func buildRoot(l *loader, dir string, opts Options, cliVars map[string]string) (
 	if err != nil {
 		return nil, []ErrorEntry{{Message: fmt.Sprintf("cannot read %s: %v", dir, err), Severity: Error}}
 	}
-	vars, diags := rootVariables(l, mod, dir, opts.VarFiles, cliVars)
+	vars, diags := rootVariables(mod, dir, opts.VarFiles, cliVars)
 	for _, d := range diags {
 		errs = append(errs, diagEntry(d))
 	}
@@ -291,7 +291,7 @@ func parseCLIVars(vars []string) (map[string]string, error) {
 
 // rootVariables are the root module's input values as Terraform would
 // set them: defaults, terraform.tfvars, *.auto.tfvars, --var-file, --var.
-func rootVariables(l *loader, mod *Module, dir string, varFiles []string, cliVars map[string]string) (map[string]cty.Value, hcl.Diagnostics) {
+func rootVariables(mod *Module, dir string, varFiles []string, cliVars map[string]string) (map[string]cty.Value, hcl.Diagnostics) {
 	vals := make(map[string]cty.Value, len(mod.Variables))
 	for name, v := range mod.Variables {
 		vals[name] = variableDefault(v)

@@ -55,7 +55,11 @@ func facts(kv ...any) []lint.Fact {
 		default:
 			panic(fmt.Sprintf("fact %v: %T", kv[i], v))
 		}
-		out = append(out, lint.Fact{Name: kv[i].(string), Value: f})
+		name, ok := kv[i].(string)
+		if !ok {
+			panic(fmt.Sprintf("fact name %v: %T", kv[i], kv[i]))
+		}
+		out = append(out, lint.Fact{Name: name, Value: f})
 	}
 	return out
 }
