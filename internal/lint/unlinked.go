@@ -16,6 +16,9 @@ import (
 const (
 	skipLink   = "link"
 	skipModule = "module"
+	// skipCoverage is a queue the capacity rules could not check at all:
+	// no consumer is linked to it, or it declares no arrival rate.
+	skipCoverage = "coverage"
 )
 
 func (b *builder) skip(rng hcl.Range, reason string) {
@@ -89,6 +92,7 @@ func (l *linker) reportUnlinked() {
 		}
 		l.skip(rng, fmt.Sprintf("alarm %s reads SQS metrics, but its queue %s, so it is not checked against the queue", a.Addr, why))
 	}
+	l.reportCoverage()
 	for _, f := range l.model.Fleets {
 		if f.QueueAddr != "" && l.queues[f.QueueAddr] == nil {
 			l.skip(f.queueTagRange, fmt.Sprintf("the queuecap:queue tag of %s names %s, which is no aws_sqs_queue in this configuration%s",
@@ -236,4 +240,28 @@ func (in *instance) unknownBecause(expr hcl.Expression) string {
 		}
 	}
 	return ""
+}
+
+// reportCoverage names each queue the capacity rules (zero surplus,
+// headroom, retention, retry storm, depth alarms) cannot check: one with no
+// linked consumer, or with no declared arrival rate. A dead-letter queue
+// is consumed by a replay, not a fleet: it is not listed.
+func (l *linker) reportCoverage() {
+	for _, q := range l.model.Queues {
+		if q.IsDeadLetter {
+			continue
+		}
+		var reason string
+		switch {
+		case len(q.Consumers) == 0:
+			reason = fmt.Sprintf("no consumer of %s is linked (an event source mapping, a queuecap:queue tag, a scaling policy on its metrics, "+
+				"or a consumer in its .queuecap.hcl queue block), so its capacity was not checked", q.Addr)
+		case !q.Rates.ArrivalRate.Set:
+			reason = fmt.Sprintf("%s has a consumer (%s) but no declared arrival_rate (a queuecap:arrival_rate tag, a .queuecap.hcl queue block, "+
+				"or the queuecap data source that sizes its consumer), so its capacity was not checked", q.Addr, q.Consumers[0].Addr)
+		default:
+			continue
+		}
+		l.skips = append(l.skips, Skip{Rule: skipCoverage, Range: toRange(q.DefRange), Reason: reason})
+	}
 }

@@ -140,3 +140,52 @@ resource "aws_ecs_service" "w" {
 		})
 	}
 }
+
+// TestCoverage: a queue the capacity rules cannot check (no consumer
+// linked, or no arrival rate declared) is named, once; a dead-letter queue
+// and a fully declared queue are not.
+func TestCoverage(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"main.tf": `resource "aws_sqs_queue" "dlq" {}
+
+resource "aws_sqs_queue" "orders" {
+  redrive_policy = jsonencode({ deadLetterTargetArn = aws_sqs_queue.dlq.arn, maxReceiveCount = 5 })
+  tags           = { "queuecap:arrival_rate" = 100 }
+}
+
+resource "aws_sqs_queue" "unrated" {
+  redrive_policy = jsonencode({ deadLetterTargetArn = aws_sqs_queue.dlq.arn, maxReceiveCount = 5 })
+}
+
+resource "aws_sqs_queue" "orphan" {}
+
+resource "aws_ecs_service" "w" {
+  desired_count = 10
+  tags          = { "queuecap:queue" = "aws_sqs_queue.orders", "queuecap:per_consumer_rate" = 20 }
+}
+
+resource "aws_ecs_service" "u" {
+  desired_count = 1
+  tags          = { "queuecap:queue" = "aws_sqs_queue.unrated" }
+}
+`})
+	res := lintDir(t, lint.Options{Dirs: []string{dir}})
+	got := map[int]string{}
+	for _, s := range res.Skipped {
+		if s.Rule == "coverage" {
+			got[s.Range.Start.Line] = s.Reason
+		}
+	}
+	want := map[int]string{
+		8:  "aws_sqs_queue.unrated has a consumer (aws_ecs_service.u) but no declared arrival_rate (a queuecap:arrival_rate tag, a .queuecap.hcl queue block, or the queuecap data source that sizes its consumer), so its capacity was not checked",
+		12: "no consumer of aws_sqs_queue.orphan is linked (an event source mapping, a queuecap:queue tag, a scaling policy on its metrics, or a consumer in its .queuecap.hcl queue block), so its capacity was not checked",
+	}
+	if len(got) != len(want) {
+		t.Errorf("coverage skips %v, want %v", got, want)
+	}
+	for line, w := range want {
+		if got[line] != w {
+			t.Errorf("line %d: %q, want %q", line, got[line], w)
+		}
+	}
+}
