@@ -181,11 +181,18 @@ func lintRoot(l *loader, dir string, opts Options, cliVars map[string]string, ac
 	out.skips = append(out.skips, b.skips...)
 	out.queues = len(b.model.Queues)
 	out.queueAddrs, out.fleetAddrs = sortedKeys(b.queues), sortedKeys(b.fleets)
+	// Each rule runs over one subject at a time (every rule iterates one
+	// kind of object), so each finding is known to be about one queue,
+	// fleet, alarm or mapping, and so about one module instance.
+	subjects := b.subjects()
 	for _, a := range active {
 		r := &reporter{rule: a.rule, severity: a.severity}
-		a.rule.Check(b.model, r)
-		for i := range r.issues {
-			b.place(&r.issues[i], l.sources)
+		for _, s := range subjects {
+			from := len(r.issues)
+			a.rule.Check(s.model, r)
+			for i := from; i < len(r.issues); i++ {
+				b.place(&r.issues[i], s.addr, l.sources)
+			}
 		}
 		out.issues = append(out.issues, r.issues...)
 		out.skips = append(out.skips, r.skips...)
