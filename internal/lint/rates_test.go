@@ -10,11 +10,12 @@ import (
 // modelSpy is a rule that keeps the model it is given.
 type modelSpy struct{ model *lint.Model }
 
-func (*modelSpy) Name() string                           { return "spy" }
-func (*modelSpy) DefaultSeverity() lint.Severity         { return lint.Notice }
-func (*modelSpy) EnabledByDefault() bool                 { return true }
-func (*modelSpy) Link() string                           { return "" }
-func (*modelSpy) Summary() string                        { return "" }
+func (*modelSpy) Name() string                   { return "spy" }
+func (*modelSpy) DefaultSeverity() lint.Severity { return lint.Notice }
+func (*modelSpy) EnabledByDefault() bool         { return true }
+func (*modelSpy) Link() string                   { return "" }
+func (*modelSpy) Summary() string                { return "" }
+
 // Check gathers the model: rules are shown one object at a time.
 func (s *modelSpy) Check(m *lint.Model, _ lint.Reporter) {
 	if s.model == nil {
