@@ -1,0 +1,160 @@
+package lint
+
+import (
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// evalExpr evaluates src as an expression written in dir/main.tf of the
+// module instance in.
+func evalExpr(t *testing.T, in *instance, src string) cty.Value {
+	t.Helper()
+	expr, diags := hclsyntax.ParseExpression([]byte(src), filepath.Join(in.mod.Dir, "main.tf"), hcl.InitialPos)
+	if diags.HasErrors() {
+		t.Fatalf("%s: %s", src, diags)
+	}
+	return in.eval(expr)
+}
+
+// rootAt is a root module instance at dir with two resources,
+// aws_sqs_queue.dlq and aws_sqs_queue.orders, and the variable
+// sizes = { orders = 40 }.
+func rootAt(dir string) *instance {
+	mod := &Module{Dir: dir, Resources: []*Resource{
+		{Mode: "resource", Type: "aws_sqs_queue", Name: "dlq"},
+		{Mode: "resource", Type: "aws_sqs_queue", Name: "orders"},
+	}}
+	return newInstance(mod, "", nil, map[string]cty.Value{
+		"sizes": cty.MapVal(map[string]cty.Value{"orders": cty.NumberIntVal(40)}),
+	})
+}
+
+// unknown stands in a want for "not known": the expression fails in
+// Terraform, or the linter may not know it.
+var unknown = cty.DynamicVal
+
+func str(s string) cty.Value { return cty.StringVal(s) }
+
+func strs(ss ...string) cty.Value {
+	vs := make([]cty.Value, len(ss))
+	for i, s := range ss {
+		vs[i] = cty.StringVal(s)
+	}
+	return cty.ListVal(vs)
+}
+
+// TestTerraformFunctions calls each function as a configuration would,
+// with the result Terraform gives (its documentation's examples where it
+// has them).
+func TestTerraformFunctions(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		expr string
+		want cty.Value
+	}{
+		// Collections: Terraform's own, where cty's differ.
+		{`lookup(var.sizes, "orders")`, cty.NumberIntVal(40)},
+		{`lookup({ a = "x" }, "a")`, str("x")},
+		{`lookup({ a = "x" }, "b", "y")`, str("y")},
+		{`lookup(var.sizes, "billing", 1)`, cty.NumberIntVal(1)},
+		{`lookup({ a = "x" }, "b")`, unknown},
+		{`one([])`, cty.NullVal(cty.DynamicPseudoType)},
+		{`one([1])`, cty.NumberIntVal(1)},
+		{`one(toset(["a"]))`, str("a")},
+		{`one(tolist([]))`, cty.NullVal(cty.DynamicPseudoType)},
+		{`one([1, 2])`, unknown},
+		{`alltrue([])`, cty.True},
+		{`alltrue(["true", true])`, cty.True},
+		{`alltrue([true, false])`, cty.False},
+		{`anytrue([])`, cty.False},
+		{`anytrue([false, "true"])`, cty.True},
+		{`coalesce("", "b")`, str("b")},
+		{`coalesce(null, 2, 3)`, cty.NumberIntVal(2)},
+		{`index(["a", "b", "c"], "b")`, cty.NumberIntVal(1)},
+		{`matchkeys(["i-123", "i-abc", "i-def"], ["us-west", "us-east", "us-east"], ["us-east"])`, strs("i-abc", "i-def")},
+		{`transpose({ a = ["1", "2"], b = ["2", "3"] })`, cty.MapVal(map[string]cty.Value{"1": strs("a"), "2": strs("a", "b"), "3": strs("b")})},
+		{`sum([10, 13, 6, 2])`, cty.NumberIntVal(31)},
+		{`sum([])`, unknown},
+		{`length({ a = 1, b = 2 })`, cty.NumberIntVal(2)},
+		{`tolist(["a", "b"])`, strs("a", "b")},
+		{`element(["a", "b"], 3)`, str("b")},
+		{`max(1, 5, 3)`, cty.NumberIntVal(5)},
+		{`merge({ a = 1 }, { b = 2 })`, cty.ObjectVal(map[string]cty.Value{"a": cty.NumberIntVal(1), "b": cty.NumberIntVal(2)})},
+		// Strings.
+		{`startswith("hello world", "hello")`, cty.True},
+		{`startswith("hello world", "world")`, cty.False},
+		{`endswith("hello world", "world")`, cty.True},
+		{`strcontains("hello world", "wor")`, cty.True},
+		{`replace("1 + 2 + 3", "+", "-")`, str("1 - 2 - 3")},
+		{`replace("hello world", "/w.*d/", "everybody")`, str("hello everybody")},
+		{`strrev("hello")`, str("olleh")},
+		{`format("%s-%03d", "orders", 7)`, str("orders-007")},
+		// Sensitivity and the like: the linter tracks none of it.
+		{`sensitive(5)`, cty.NumberIntVal(5)},
+		{`nonsensitive("x")`, str("x")},
+		{`ephemeralasnull("x")`, str("x")},
+		{`issensitive("x")`, unknown},
+		// Encodings.
+		{`jsondecode("{\"a\": [1]}").a[0]`, cty.NumberIntVal(1)},
+		{`jsonencode({ a = 1 })`, str(`{"a":1}`)},
+		{`yamldecode("orders:\n  arrival_rate: 5000\n  tags: [a, b]\n")`, cty.ObjectVal(map[string]cty.Value{"orders": cty.ObjectVal(map[string]cty.Value{
+			"arrival_rate": cty.NumberIntVal(5000), "tags": cty.TupleVal([]cty.Value{str("a"), str("b")}),
+		})})},
+		{`yamlencode({ a = "b", c = "d" })`, str("\"a\": \"b\"\n\"c\": \"d\"\n")},
+		{`csvdecode("a,b\n1,2\n")[0].b`, str("2")},
+		// Time: known only at apply, except arithmetic on given instants.
+		{`timestamp()`, unknown},
+		{`plantimestamp()`, unknown},
+		{`timeadd("2017-11-22T00:00:00Z", "10m")`, str("2017-11-22T00:10:00Z")},
+		{`formatdate("YYYY-MM-DD", "2018-01-02T23:12:01Z")`, str("2018-01-02")},
+		{`uuid()`, unknown},
+		{`bcrypt("x")`, unknown},
+		{`rsadecrypt("x", "y")`, unknown},
+	}
+	for _, tt := range tests {
+		t.Run(tt.expr, func(t *testing.T) {
+			got, _ := evalExpr(t, rootAt(dir), tt.expr).UnmarkDeep()
+			switch {
+			case tt.want == unknown:
+				if got.IsKnown() {
+					t.Errorf("= %#v, want unknown", got)
+				}
+			case tt.want.IsNull():
+				if !got.IsKnown() || !got.IsNull() {
+					t.Errorf("= %#v, want null", got)
+				}
+			case !got.RawEquals(tt.want):
+				t.Errorf("= %#v, want %#v", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestFunctionsKeepMarks: a value the linter may not read is still
+// derived from its arguments, so a redrive policy rendered from a template
+// outside the configuration still names its dead-letter queue; and an
+// element taken from a collection names its own resource only.
+func TestFunctionsKeepMarks(t *testing.T) {
+	for _, expr := range []string{
+		`templatefile("/etc/redrive.tpl", { arn = aws_sqs_queue.dlq.arn })`,
+		`file("${aws_sqs_queue.dlq.arn}.json")`,
+		`lookup({ dlq = aws_sqs_queue.dlq.arn, orders = aws_sqs_queue.orders.arn }, "dlq")`,
+		`tolist([aws_sqs_queue.dlq.arn, aws_sqs_queue.orders.arn])[0]`,
+		`tomap({ dlq = aws_sqs_queue.dlq.arn, orders = aws_sqs_queue.orders.arn })["dlq"]`,
+	} {
+		t.Run(expr, func(t *testing.T) {
+			v := evalExpr(t, rootAt(t.TempDir()), expr)
+			if v.IsKnown() {
+				t.Errorf("= %#v, want unknown", v)
+			}
+			if got := origins(v); !slices.Equal(got, []string{"aws_sqs_queue.dlq"}) {
+				t.Errorf("origins %v, want [aws_sqs_queue.dlq]", got)
+			}
+		})
+	}
+}
