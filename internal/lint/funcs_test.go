@@ -99,7 +99,19 @@ func TestTerraformFunctions(t *testing.T) {
 		{`nonsensitive("x")`, str("x")},
 		{`ephemeralasnull("x")`, str("x")},
 		{`issensitive("x")`, unknown},
-		// Encodings.
+		// Encodings and hashes.
+		{`base64encode("Hello World")`, str("SGVsbG8gV29ybGQ=")},
+		{`base64decode("SGVsbG8gV29ybGQ=")`, str("Hello World")},
+		{`base64decode("/w==")`, unknown}, // not UTF-8
+		{`base64gzip("test")`, str("H4sIAAAAAAAA/ypJLS4BAAAA//8BAAD//wx+f9gEAAAA")},
+		{`base64sha256("hello world")`, str("uU0nuZNNPgilLlLX2n2r+sSE7+N6U4DukIj3rOLvzek=")},
+		{`md5("hello world")`, str("5eb63bbbe01eeed093cb22bb8f5acdc3")},
+		{`sha1("hello world")`, str("2aae6c35c94fcfb415dbe95f408b9ce91ee846ed")},
+		{`sha256("hello world")`, str("b94d27b9934d3e08a52e52d7da7dabfac484efe37a5380ee9088f7ace2efcde9")},
+		{`urlencode("Hello World!")`, str("Hello+World%21")},
+		{`textencodebase64("Hello World", "UTF-16LE")`, str("SABlAGwAbABvACAAVwBvAHIAbABkAA==")},
+		{`textdecodebase64("SABlAGwAbABvACAAVwBvAHIAbABkAA==", "UTF-16LE")`, str("Hello World")},
+		{`uuidv5("dns", "www.terraform.io")`, str("a5008fae-b28c-5ba5-96cd-82b4c53552d6")},
 		{`jsondecode("{\"a\": [1]}").a[0]`, cty.NumberIntVal(1)},
 		{`jsonencode({ a = 1 })`, str(`{"a":1}`)},
 		{`yamldecode("orders:\n  arrival_rate: 5000\n  tags: [a, b]\n")`, cty.ObjectVal(map[string]cty.Value{"orders": cty.ObjectVal(map[string]cty.Value{
@@ -107,9 +119,19 @@ func TestTerraformFunctions(t *testing.T) {
 		})})},
 		{`yamlencode({ a = "b", c = "d" })`, str("\"a\": \"b\"\n\"c\": \"d\"\n")},
 		{`csvdecode("a,b\n1,2\n")[0].b`, str("2")},
+		// Networks.
+		{`cidrsubnet("10.0.0.0/16", 8, 2)`, str("10.0.2.0/24")},
+		{`cidrsubnet("fd00:fd12:3456:7890::/56", 16, 162)`, str("fd00:fd12:3456:7800:a200::/72")},
+		{`cidrsubnet("010.0.0.0/16", 8, 2)`, str("10.0.2.0/24")},
+		{`cidrhost("10.12.112.0/20", 16)`, str("10.12.112.16")},
+		{`cidrhost("10.12.112.0/20", -2)`, str("10.12.127.254")},
+		{`cidrnetmask("172.16.0.0/12")`, str("255.240.0.0")},
+		{`cidrsubnets("10.1.0.0/16", 4, 4, 8, 4)`, strs("10.1.0.0/20", "10.1.16.0/20", "10.1.32.0/24", "10.1.48.0/20")},
+		{`cidrsubnet("10.0.0.0/30", 8, 2)`, unknown},
 		// Time: known only at apply, except arithmetic on given instants.
 		{`timestamp()`, unknown},
 		{`plantimestamp()`, unknown},
+		{`timecmp("2017-11-22T00:00:00Z", "2017-11-22T01:00:00Z")`, cty.NumberIntVal(-1)},
 		{`timeadd("2017-11-22T00:00:00Z", "10m")`, str("2017-11-22T00:10:00Z")},
 		{`formatdate("YYYY-MM-DD", "2018-01-02T23:12:01Z")`, str("2018-01-02")},
 		{`uuid()`, unknown},
