@@ -4,6 +4,7 @@ go 1.26.8
 
 require (
 	github.com/apparentlymart/go-cidr v1.1.0
+	github.com/bmatcuk/doublestar v1.1.5
 	github.com/google/uuid v1.6.0
 	github.com/hashicorp/hcl/v2 v2.24.0
 	github.com/hashicorp/terraform-plugin-framework v1.19.0

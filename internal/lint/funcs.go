@@ -16,7 +16,8 @@ import (
 
 // functions are Terraform's built-in functions as Terraform defines them
 // (its internal/lang/functions.go, v1.5.7 and the functions added since:
-// issensitive, ephemeralasnull), except those that read files.
+// issensitive, templatestring, ephemeralasnull), except those that read
+// files, which each root builds with its own directory (fileFunctions).
 // Where Terraform uses cty's stdlib function the entry is that function;
 // where it has its own, so does the linter. A call to a function that is
 // not here fails, and the value that depends on it is unknown: the linter
@@ -30,6 +31,7 @@ var functions = map[string]function.Function{
 	"base64gzip":       base64GzipFunc,
 	"base64sha256":     base64SHA256Func,
 	"base64sha512":     base64SHA512Func,
+	"basename":         basenameFunc,
 	"bcrypt":           unknownFunc(cty.String, "str", "cost..."),
 	"can":              tryfunc.CanFunc,
 	"ceil":             stdlib.CeilFunc,
@@ -45,6 +47,7 @@ var functions = map[string]function.Function{
 	"concat":           stdlib.ConcatFunc,
 	"contains":         stdlib.ContainsFunc,
 	"csvdecode":        stdlib.CSVDecodeFunc,
+	"dirname":          dirnameFunc,
 	"distinct":         stdlib.DistinctFunc,
 	"element":          stdlib.ElementFunc,
 	"endswith":         stringPredicateFunc("suffix", strings.HasSuffix),
@@ -73,6 +76,7 @@ var functions = map[string]function.Function{
 	"nonsensitive":     identityFunc,
 	"one":              oneFunc,
 	"parseint":         stdlib.ParseIntFunc,
+	"pathexpand":       pathExpandFunc,
 	"plantimestamp":    unknownFunc(cty.String),
 	"pow":              stdlib.PowFunc,
 	"range":            stdlib.RangeFunc,
@@ -125,12 +129,6 @@ var functions = map[string]function.Function{
 	"yamldecode":       ctyyaml.YAMLDecodeFunc,
 	"yamlencode":       ctyyaml.YAMLEncodeFunc,
 	"zipmap":           stdlib.ZipmapFunc,
-	// The linter reads no files outside the configuration: what these
-	// return is unknown, but it is a string, never null, and derived from
-	// their arguments (a redrive policy rendered from a template names its
-	// dead-letter queue).
-	"file":         unknownFunc(cty.String, "path"),
-	"templatefile": unknownFunc(cty.String, "path", "vars"),
 }
 
 // unknownFunc is a function whose result the linter cannot or will not

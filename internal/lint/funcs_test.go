@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -52,7 +53,33 @@ func strs(ss ...string) cty.Value {
 // with the result Terraform gives (its documentation's examples where it
 // has them).
 func TestTerraformFunctions(t *testing.T) {
+	t.Setenv("TF_WORKSPACE", "")
 	dir := t.TempDir()
+	outside := t.TempDir()
+	WriteFiles(t, dir, map[string]string{
+		"policy.json":            `{"maxReceiveCount": 5}`,
+		"capacity.yaml":          "orders:\n  arrival_rate: 5000\n",
+		"tpl/redrive.json.tpl":   `{"deadLetterTargetArn": "${arn}", "maxReceiveCount": ${n}}`,
+		"tpl/missing_var.tpl":    `${nope}`,
+		"tpl/recursive.tpl":      `${templatefile("tpl/recursive.tpl", {})}`,
+		"sub/a.txt":              "a",
+		"sub/b.json":             "{}",
+		"sub/deeper/c.json":      "{}",
+		".terraform/environment": "", // no workspace selected
+	})
+	WriteFiles(t, outside, map[string]string{"secret.txt": "do not read"})
+	if err := os.Symlink(outside, filepath.Join(dir, "escape")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(outside, "secret.txt"), filepath.Join(dir, "sub", "link.txt")); err != nil {
+		t.Fatal(err)
+	}
+	rel, err := filepath.Rel(dir, filepath.Join(outside, "secret.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	absDir, _ := filepath.Abs(dir)
+
 	tests := []struct {
 		expr string
 		want cty.Value
@@ -94,6 +121,7 @@ func TestTerraformFunctions(t *testing.T) {
 		{`replace("hello world", "/w.*d/", "everybody")`, str("hello everybody")},
 		{`strrev("hello")`, str("olleh")},
 		{`format("%s-%03d", "orders", 7)`, str("orders-007")},
+		{`templatestring("Hello, $${name}!", { name = "queues" })`, str("Hello, queues!")},
 		// Sensitivity and the like: the linter tracks none of it.
 		{`sensitive(5)`, cty.NumberIntVal(5)},
 		{`nonsensitive("x")`, str("x")},
@@ -137,6 +165,48 @@ func TestTerraformFunctions(t *testing.T) {
 		{`uuid()`, unknown},
 		{`bcrypt("x")`, unknown},
 		{`rsadecrypt("x", "y")`, unknown},
+		// Paths and the workspace, as Terraform run in the root's
+		// directory sees them.
+		{`path.module`, str(".")},
+		{`path.root`, str(".")},
+		{`path.cwd`, str(filepath.ToSlash(absDir))},
+		{`terraform.workspace`, str("default")},
+		{`abspath("sub")`, str(filepath.ToSlash(filepath.Join(absDir, "sub")))},
+		{`basename("foo/bar/baz.txt")`, str("baz.txt")},
+		{`dirname("foo/bar/baz.txt")`, str("foo/bar")},
+		{`pathexpand("a/b")`, str("a/b")},
+		{`pathexpand("~/.ssh/id_rsa")`, unknown},
+		// Files inside the root module's directory.
+		{`file("policy.json")`, str(`{"maxReceiveCount": 5}`)},
+		{`jsondecode(file("${path.module}/policy.json")).maxReceiveCount`, cty.NumberIntVal(5)},
+		{`yamldecode(file("capacity.yaml")).orders.arrival_rate`, cty.NumberIntVal(5000)},
+		{`filebase64("sub/a.txt")`, str("YQ==")},
+		{`filemd5("sub/a.txt")`, str("0cc175b9c0f1b6a831c399e269772661")},
+		{`filebase64sha256("sub/a.txt")`, str("ypeBEsobvcr6wjGzmiPcTaeG7/gUfE5yuYB3ha/uSLs=")},
+		{`fileexists("policy.json")`, cty.True},
+		{`fileexists("nope.json")`, cty.False},
+		{`fileexists("sub")`, unknown}, // a directory: Terraform fails
+		{`fileset(path.module, "sub/*")`, cty.SetVal([]cty.Value{str("sub/a.txt"), str("sub/b.json")})},
+		{`fileset(".", "**/*.json")`, cty.SetVal([]cty.Value{str("policy.json"), str("sub/b.json"), str("sub/deeper/c.json")})},
+		{`fileset("sub", "{a,b}.*")`, cty.SetVal([]cty.Value{str("a.txt"), str("b.json")})},
+		{`fileset("sub", "*.yaml")`, cty.SetValEmpty(cty.String)},
+		{`templatefile("tpl/redrive.json.tpl", { arn = "arn:aws:sqs:eu-west-1:1:dlq", n = 3 })`, str(`{"deadLetterTargetArn": "arn:aws:sqs:eu-west-1:1:dlq", "maxReceiveCount": 3}`)},
+		{`templatefile("tpl/missing_var.tpl", {})`, unknown},
+		{`templatefile("tpl/recursive.tpl", {})`, unknown},
+		{`templatefile("nope.tpl", {})`, unknown},
+		// Files outside it: never read, whatever the path.
+		{`file("../../etc/passwd")`, unknown},
+		{`file("/etc/passwd")`, unknown},
+		{`file("` + filepath.ToSlash(rel) + `")`, unknown},
+		{`file("escape/secret.txt")`, unknown},
+		{`file("sub/link.txt")`, unknown},
+		{`fileexists("escape/secret.txt")`, unknown},
+		{`fileexists("` + filepath.ToSlash(rel) + `")`, unknown},
+		{`fileset("..", "*")`, unknown},
+		{`fileset(".", "../*")`, unknown},
+		{`fileset("escape", "*")`, unknown},
+		{`filemd5("/etc/passwd")`, unknown},
+		{`templatefile("escape/secret.txt", {})`, unknown},
 	}
 	for _, tt := range tests {
 		t.Run(tt.expr, func(t *testing.T) {
@@ -178,5 +248,56 @@ func TestFunctionsKeepMarks(t *testing.T) {
 				t.Errorf("origins %v, want [aws_sqs_queue.dlq]", got)
 			}
 		})
+	}
+}
+
+// TestFileFunctionsInModule: a called module reads files in its own
+// directory, wherever that is, with path.module relative to the root as
+// Terraform gives it; the root cannot read there.
+func TestFileFunctionsInModule(t *testing.T) {
+	top := t.TempDir()
+	rootDir, modDir := filepath.Join(top, "envs", "prod"), filepath.Join(top, "modules", "queue")
+	WriteFiles(t, top, map[string]string{
+		"envs/prod/main.tf":          "",
+		"modules/queue/redrive.json": `{"maxReceiveCount": 4}`,
+	})
+	root := rootAt(rootDir)
+	child := newInstance(&Module{Dir: modDir}, "module.queue", root, nil)
+	child.parent = root
+	for _, tt := range []struct {
+		in   *instance
+		expr string
+		want cty.Value
+	}{
+		{child, `path.module`, str("../../modules/queue")},
+		{child, `path.root`, str(".")},
+		{child, `jsondecode(file("${path.module}/redrive.json")).maxReceiveCount`, cty.NumberIntVal(4)},
+		{root, `file("../../modules/queue/redrive.json")`, unknown},
+	} {
+		t.Run(tt.in.addr+" "+tt.expr, func(t *testing.T) {
+			got, _ := evalExpr(t, tt.in, tt.expr).UnmarkDeep()
+			if tt.want == unknown {
+				if got.IsKnown() {
+					t.Errorf("= %#v, want unknown", got)
+				}
+			} else if !got.RawEquals(tt.want) {
+				t.Errorf("= %#v, want %#v", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestWorkspace is terraform.workspace: TF_WORKSPACE, else the workspace
+// selected in .terraform/environment.
+func TestWorkspace(t *testing.T) {
+	dir := t.TempDir()
+	WriteFiles(t, dir, map[string]string{".terraform/environment": "staging\n"})
+	t.Setenv("TF_WORKSPACE", "")
+	if got := evalExpr(t, rootAt(dir), "terraform.workspace"); !got.RawEquals(str("staging")) {
+		t.Errorf("selected workspace: %#v, want staging", got)
+	}
+	t.Setenv("TF_WORKSPACE", "prod")
+	if got := evalExpr(t, rootAt(dir), "terraform.workspace"); !got.RawEquals(str("prod")) {
+		t.Errorf("TF_WORKSPACE: %#v, want prod", got)
 	}
 }
