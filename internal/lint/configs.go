@@ -3,7 +3,6 @@ package lint
 import (
 	"os"
 	"path/filepath"
-	"strings"
 )
 
 // Each root module reads its own .queuecap.hcl: the nearest one from the
@@ -67,10 +66,4 @@ func nearestConfig(dir, top string) string {
 		}
 		dir = parent
 	}
-}
-
-// within reports whether dir is top or below it.
-func within(dir, top string) bool {
-	rel, err := filepath.Rel(top, dir)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
