@@ -89,3 +89,32 @@ func TestCorpus(t *testing.T) {
 		t.Errorf("corpus findings differ from %s (go test ./internal/lint -run TestCorpus -update):\n%s", golden, got)
 	}
 }
+
+// TestNoFindingTwice lints both corpora as `queuecap lint --recursive`
+// does: a finding stands once per rule, place and message, however many
+// roots and calls reach its module. Skipped without ../shared.
+func TestNoFindingTwice(t *testing.T) {
+	for _, corpus := range []string{"real", "wild"} {
+		top := filepath.Join(filepath.Dir(corpusRoot), corpus)
+		if _, err := os.Stat(top); err != nil {
+			t.Skip("no corpus at", top)
+		}
+		res := lintDir(t, lint.Options{Dirs: []string{top}, Recursive: true})
+		seen := map[string]bool{}
+		for _, is := range res.Issues {
+			key := is.Rule + " " + is.Range.String() + " " + is.Message
+			if seen[key] {
+				t.Errorf("%s: finding listed twice: %s", corpus, key)
+			}
+			seen[key] = true
+		}
+		skips := map[string]bool{}
+		for _, s := range res.Skipped {
+			key := s.Rule + " " + s.Range.String()
+			if skips[key] {
+				t.Errorf("%s: skip listed twice at %s: %s", corpus, s.Range, s.Reason)
+			}
+			skips[key] = true
+		}
+	}
+}
