@@ -90,7 +90,7 @@ func (fr *fileReader) resolve(p string) (string, bool) {
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(fr.base, p)
 	}
-	real, err := realPath(p)
+	resolved, err := realPath(p)
 	if err != nil {
 		return "", false
 	}
@@ -99,8 +99,8 @@ func (fr *fileReader) resolve(p string) (string, bool) {
 		trees = append(trees, filepath.Dir(f))
 	}
 	for _, t := range trees {
-		if tr := fr.realDir(t); tr != "" && within(real, tr) {
-			return real, true
+		if tr := fr.realDir(t); tr != "" && within(resolved, tr) {
+			return resolved, true
 		}
 	}
 	return "", false
@@ -123,9 +123,9 @@ func realPath(p string) (string, error) {
 	p = filepath.Clean(p)
 	var missing []string
 	for {
-		real, err := filepath.EvalSymlinks(p)
+		resolved, err := filepath.EvalSymlinks(p)
 		if err == nil {
-			return filepath.Join(append([]string{real}, missing...)...), nil
+			return filepath.Join(append([]string{resolved}, missing...)...), nil
 		}
 		parent := filepath.Dir(p)
 		if !errors.Is(err, fs.ErrNotExist) || parent == p {
@@ -203,7 +203,7 @@ func (fr *fileReader) existsFunc() function.Function {
 			case errors.Is(err, fs.ErrNotExist):
 				return cty.False, nil
 			case err != nil || !info.Mode().IsRegular():
-				return unknown, nil
+				return unknown, nil //nolint:nilerr // a file the linter cannot stat is unknown, not an error
 			}
 			return cty.True, nil
 		},
@@ -277,7 +277,7 @@ func (fr *fileReader) glob(dir, pattern string) ([]cty.Value, bool) {
 				return nil
 			}
 			if info, err := os.Stat(p); err != nil || !info.Mode().IsRegular() {
-				return nil
+				return nil //nolint:nilerr // a dangling link is not in the set, as in Terraform
 			}
 		} else if !d.Type().IsRegular() {
 			return nil
@@ -346,7 +346,7 @@ var templateVarsParam = function.Parameter{Name: "vars", Type: cty.DynamicPseudo
 // functions themselves. Anything else is unknown.
 func (fr *fileReader) render(src []byte, filename string, vars cty.Value) cty.Value {
 	ty := vars.Type()
-	if !vars.IsKnown() || vars.IsNull() || !(ty.IsMapType() || ty.IsObjectType()) {
+	if !vars.IsKnown() || vars.IsNull() || (!ty.IsMapType() && !ty.IsObjectType()) {
 		return unknownString
 	}
 	expr, diags := hclsyntax.ParseTemplate(src, filename, hcl.InitialPos)

@@ -188,7 +188,7 @@ func dedupeSkips(skips []Skip) []Skip {
 }
 
 type rootResult struct {
-	config        *Config // the configuration the root read
+	config        *Config  // the configuration the root read
 	queues        int      // queues modeled
 	queueAddrs    []string // their addresses
 	fleetAddrs    []string
