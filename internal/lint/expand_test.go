@@ -1,9 +1,12 @@
 package lint_test
 
 import (
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/hashicorp/hcl/v2"
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
 )
@@ -20,7 +23,33 @@ func TestExpansion(t *testing.T) {
 		// finding, in output order.
 		want  []string
 		skips []string // substrings of link skips
+		// config is a .queuecap.hcl for the case.
+		config string
 	}{
+		{
+			name: "a .queuecap.hcl queue block names one instance",
+			files: map[string]string{"main.tf": `resource "aws_sqs_queue" "q" {
+  for_each = toset(["orders", "invoices"])
+  name     = each.key
+}
+
+resource "aws_ecs_service" "s" {
+  for_each      = toset(["orders", "invoices"])
+  name          = each.key
+  desired_count = 25
+  tags = {
+    "queuecap:per_consumer_rate" = 400
+    "queuecap:queue"             = "aws_sqs_queue.q[\"${each.key}\"]"
+  }
+}
+`},
+			config: `queue "aws_sqs_queue.q[\"orders\"]" {
+  arrival_rate = 10000
+}
+`,
+			want:  []string{`desired_count 25 × 400 msg/s = 10000 msg/s does not exceed the declared arrival rate 10000 msg/s`},
+			skips: []string{`aws_sqs_queue.q["invoices"] has a consumer (aws_ecs_service.s["invoices"]) but no declared arrival_rate`},
+		},
 		{
 			name: "for_each queues and fleets keyed alike",
 			files: map[string]string{"main.tf": `locals {
@@ -176,7 +205,15 @@ resource "aws_autoscaling_group" "w" {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			writeFiles(t, dir, tc.files)
-			res := lintDir(t, lint.Options{Dirs: []string{dir}, Vars: tc.vars})
+			cfg := &lint.Config{}
+			if tc.config != "" {
+				writeFiles(t, dir, map[string]string{".queuecap.hcl": tc.config})
+				var diags hcl.Diagnostics
+				if cfg, diags = lint.LoadConfig(filepath.Join(dir, ".queuecap.hcl"), true); diags.HasErrors() {
+					t.Fatal(diags)
+				}
+			}
+			res := lintDir(t, lint.Options{Dirs: []string{dir}, Vars: tc.vars, Config: cfg})
 			if len(res.Errors) > 0 {
 				t.Fatalf("errors: %v", res.Errors)
 			}
