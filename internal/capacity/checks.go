@@ -1,5 +1,11 @@
 package capacity
 
+import (
+	"cmp"
+	"math"
+	"slices"
+)
+
 // Small formulas the linter's findings state; here so that no rule
 // computes arithmetic of its own.
 
@@ -104,4 +110,96 @@ func ReceivesPerDay(visibilityTimeoutSeconds float64) (float64, error) {
 		return 0, err
 	}
 	return r, nil
+}
+
+// LadderTolerance is how far apart the messages per consumer of the steps
+// of a proportional ladder may be, as a ratio of the largest to the
+// smallest. Rounding to whole consumers and the +1 offsets that make a
+// step's bounds inclusive move a linear ladder's ratios by far less than
+// 2; a ladder whose bounds grow faster than its capacities (1, 2, 3
+// consumers at 10, 100, 1,000 messages) misses it by far more.
+const LadderTolerance = 2
+
+// MinLadderSteps is how many steps with an upper bound a ladder needs to
+// be judged proportional: with one, any ratio agrees with itself, and two
+// levels are a threshold, not a proportion.
+const MinLadderSteps = 2
+
+// ExactCapacityStep is one step adjustment of a step scaling policy whose
+// adjustment type is ExactCapacity: while the alarm's metric lies between
+// threshold + Lower (inclusive) and threshold + Upper (exclusive), the
+// fleet's desired capacity is Capacity. An open bound is ±Inf.
+type ExactCapacityStep struct {
+	Lower, Upper float64
+	Capacity     float64
+}
+
+// Ladder is what exact-capacity steps do with depth.
+type Ladder struct {
+	// Proportional is true when the capacity each step sets is its upper
+	// depth bound over a common number of messages per consumer, within
+	// LadderTolerance: capacity ≈ depth / k, the size target tracking on
+	// backlog per consumer with target k converges to.
+	Proportional bool
+	// MessagesPerConsumer is k: the most messages per consumer any step
+	// with an upper bound leaves at its top (upper bound / capacity).
+	MessagesPerConsumer float64
+	// TopCapacity is the capacity of the highest step: beyond its lower
+	// bound the ladder's response to depth is fixed again.
+	TopCapacity float64
+}
+
+// ExactCapacityLadder judges the steps of an ExactCapacity step policy
+// driven by an alarm on a queue's depth with the given threshold. Steps
+// wholly below a depth of 0 never apply and are left out. The ladder is
+// proportional when, ordered by depth, its capacities strictly increase,
+// at least MinLadderSteps of them with a positive capacity have an upper
+// bound, and their upper bound / capacity ratios lie within
+// LadderTolerance of each other.
+func ExactCapacityLadder(threshold float64, steps []ExactCapacityStep) (Ladder, error) {
+	if !finite(threshold) {
+		return Ladder{}, inputErr("threshold", "must be a finite number, got %v", threshold)
+	}
+	type span struct{ lower, upper, capacity float64 }
+	var spans []span
+	for _, s := range steps {
+		if err := checkNonNegative("scaling_adjustment", s.Capacity); err != nil {
+			return Ladder{}, err
+		}
+		if math.IsNaN(s.Lower) || math.IsNaN(s.Upper) || s.Lower >= s.Upper {
+			return Ladder{}, inputErr("metric_interval_lower_bound", "must be below metric_interval_upper_bound, got %v and %v", s.Lower, s.Upper)
+		}
+		lower, upper := threshold+s.Lower, threshold+s.Upper
+		if (finite(s.Lower) && !finite(lower)) || (finite(s.Upper) && !finite(upper)) {
+			return Ladder{}, checkResult("threshold", "a step's depth threshold + bound", math.Inf(1))
+		}
+		if upper <= 0 {
+			continue // below an empty queue: never applies to a depth
+		}
+		spans = append(spans, span{math.Max(lower, 0), upper, s.Capacity})
+	}
+	if len(spans) == 0 {
+		return Ladder{}, nil
+	}
+	slices.SortFunc(spans, func(a, b span) int { return cmp.Compare(a.lower, b.lower) })
+	l := Ladder{TopCapacity: spans[len(spans)-1].capacity}
+	increasing := true
+	var ratios []float64
+	for i, s := range spans {
+		if i > 0 && s.capacity <= spans[i-1].capacity {
+			increasing = false
+		}
+		if s.capacity > 0 && !math.IsInf(s.upper, 1) {
+			ratios = append(ratios, s.upper/s.capacity)
+		}
+	}
+	if !increasing || len(ratios) < MinLadderSteps {
+		return l, nil
+	}
+	lo, hi := slices.Min(ratios), slices.Max(ratios)
+	l.Proportional = hi <= LadderTolerance*lo
+	if l.Proportional {
+		l.MessagesPerConsumer = hi
+	}
+	return l, nil
 }
