@@ -97,7 +97,7 @@ func (b *builder) walk(in *instance) {
 			b.addFleet(in, addr, r, n)
 		case "aws_appautoscaling_target":
 			tags := b.tagRates(in, n.attrs["tags"])
-			t := &scalingTarget{addr: addr, maxCap: evalNum(in, n, "max_capacity"),
+			t := &scalingTarget{addr: addr, maxCap: evalNum(in, n, "max_capacity"), minCap: evalNum(in, n, "min_capacity"),
 				rates: tags.rates, resourceID: evalAttr(in, n, "resource_id")}
 			if tags.queue != "" {
 				t.queue = resolveAddr(in, tags.queue)
@@ -270,6 +270,7 @@ func (b *builder) addFleet(in *instance, addr string, r *Resource, n *node) {
 	case FleetASG:
 		f.Name = knownString(evalAttr(in, n, "name"))
 		f.MaxSize, f.SizeAttr = evalNum(in, n, "max_size"), "max_size"
+		f.MinSize = evalNum(in, n, "min_size")
 		for _, tag := range n.blocks["tag"] {
 			tags.add(in, knownString(evalAttr(in, tag, "key")), evalAttr(in, tag, "value"), tag.rng)
 		}

@@ -126,6 +126,10 @@ type Fleet struct {
 	// maximum_concurrency, reserved_concurrent_executions).
 	MaxSize  Num
 	SizeAttr string
+	// MinSize is the fleet's smallest size: an auto scaling group's
+	// min_size, an ECS service's scaling target min_capacity; unset for a
+	// Lambda function.
+	MinSize Num
 	// Rates holds per_consumer_rate (and anything else) declared for the
 	// fleet, resolved by ratePrecedence; RatesFor adds a queue's.
 	Rates    Rates
@@ -142,6 +146,7 @@ type Fleet struct {
 type scalingTarget struct {
 	addr       string
 	maxCap     Num
+	minCap     Num
 	rates      Rates
 	resourceID cty.Value
 	queue      string // queuecap:queue tag, made absolute
