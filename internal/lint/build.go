@@ -342,12 +342,20 @@ func (b *builder) addPolicy(in *instance, addr string, r *Resource, n *node) {
 	if a := evalNum(in, n, "scaling_adjustment"); a.Set {
 		adjustments = append(adjustments, a)
 	}
-	steps := n.blocks["step_adjustment"]
+	steps, conf := n.blocks["step_adjustment"], n
 	if c := n.first("step_scaling_policy_configuration"); c != nil {
-		steps = append(steps, c.blocks["step_adjustment"]...)
+		steps, conf = append(steps, c.blocks["step_adjustment"]...), c
+	}
+	if v := evalAttr(in, conf, "adjustment_type"); !v.IsKnown() || !v.IsNull() {
+		if p.AdjustmentType = knownString(v); p.AdjustmentType == "" {
+			p.AdjustmentType = "unknown"
+		}
 	}
 	for _, s := range steps {
-		adjustments = append(adjustments, evalNum(in, s, "scaling_adjustment"))
+		step := Step{Lower: evalNum(in, s, "metric_interval_lower_bound"), Upper: evalNum(in, s, "metric_interval_upper_bound"),
+			Adjustment: evalNum(in, s, "scaling_adjustment")}
+		p.Steps = append(p.Steps, step)
+		adjustments = append(adjustments, step.Adjustment)
 	}
 	if len(adjustments) > 0 {
 		allNegative := true

@@ -171,10 +171,23 @@ type Policy struct {
 	Alarms   []*Alarm
 	// ScaleOut is false for a policy known to only remove capacity.
 	ScaleOut bool
+	// AdjustmentType is how a step or simple policy's adjustments apply
+	// (ChangeInCapacity, ExactCapacity, PercentChangeInCapacity): "" when
+	// absent, "unknown" when not known before apply.
+	AdjustmentType string
+	// Steps are a step policy's step adjustments.
+	Steps []Step
 	// Metrics is what a target tracking policy tracks; Predefined is its
 	// predefined metric type (CPU, request count...) if it uses one.
 	Metrics    MetricSet
 	Predefined string
+}
+
+// Step is a step adjustment: while the alarm's metric lies between
+// threshold + Lower and threshold + Upper, the policy applies Adjustment.
+// An unset bound is open.
+type Step struct {
+	Lower, Upper, Adjustment Num
 }
 
 // MetricSet is what an alarm or a target tracking policy reads.
