@@ -351,6 +351,7 @@ func (b *builder) addPolicy(in *instance, addr string, r *Resource, n *node) {
 			p.AdjustmentType = "unknown"
 		}
 	}
+	p.DynamicSteps = generates(r.Body, "step_adjustment", "step_scaling_policy_configuration")
 	for _, s := range steps {
 		step := Step{Lower: evalNum(in, s, "metric_interval_lower_bound"), Upper: evalNum(in, s, "metric_interval_upper_bound"),
 			Adjustment: evalNum(in, s, "scaling_adjustment")}
@@ -384,6 +385,35 @@ func (b *builder) addPolicy(in *instance, addr string, r *Resource, n *node) {
 	}
 	b.policies[addr] = p
 	b.model.Policies = append(b.model.Policies, p)
+}
+
+// dynamicSchema finds dynamic blocks, which the linter does not expand.
+var dynamicSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "dynamic", LabelNames: []string{"type"}}}}
+
+// generates reports whether a dynamic block in body, or in one of its
+// blocks of the types within, generates blocks of type name.
+func generates(body hcl.Body, name string, within ...string) bool {
+	c, _, _ := body.PartialContent(dynamicSchema)
+	if c == nil {
+		return false
+	}
+	for _, b := range c.Blocks {
+		if b.Labels[0] == name {
+			return true
+		}
+	}
+	for _, w := range within {
+		inner, _, _ := body.PartialContent(&hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: w}}})
+		if inner == nil {
+			continue
+		}
+		for _, b := range inner.Blocks {
+			if generates(b.Body, name) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // readCustomMetric reads a target tracking customized metric: a single

@@ -175,8 +175,11 @@ type Policy struct {
 	// (ChangeInCapacity, ExactCapacity, PercentChangeInCapacity): "" when
 	// absent, "unknown" when not known before apply.
 	AdjustmentType string
-	// Steps are a step policy's step adjustments.
-	Steps []Step
+	// Steps are a step policy's step adjustments. DynamicSteps is true
+	// when a dynamic block generates some: those are not expanded, so
+	// Steps are incomplete.
+	Steps        []Step
+	DynamicSteps bool
 	// Metrics is what a target tracking policy tracks; Predefined is its
 	// predefined metric type (CPU, request count...) if it uses one.
 	Metrics    MetricSet
