@@ -112,17 +112,10 @@ func ReceivesPerDay(visibilityTimeoutSeconds float64) (float64, error) {
 	return r, nil
 }
 
-// LadderTolerance is how far apart the messages per consumer of the steps
-// of a proportional ladder may be, as a ratio of the largest to the
-// smallest. Rounding to whole consumers and the +1 offsets that make a
-// step's bounds inclusive move a linear ladder's ratios by far less than
-// 2; a ladder whose bounds grow faster than its capacities (1, 2, 3
-// consumers at 10, 100, 1,000 messages) misses it by far more.
-const LadderTolerance = 2
-
-// MinLadderSteps is how many steps with an upper bound a ladder needs to
-// be judged proportional: with one, any ratio agrees with itself, and two
-// levels are a threshold, not a proportion.
+// MinLadderSteps is how many steps with a positive capacity and an upper
+// bound a ladder needs to be judged proportional: with fewer, a single
+// jump from one capacity to another fits some line depth / k, and a
+// threshold is not a proportion.
 const MinLadderSteps = 2
 
 // ExactCapacityStep is one step adjustment of a step scaling policy whose
@@ -136,26 +129,29 @@ type ExactCapacityStep struct {
 
 // Ladder is what exact-capacity steps do with depth.
 type Ladder struct {
-	// Proportional is true when the capacity each step sets is its upper
-	// depth bound over a common number of messages per consumer, within
-	// LadderTolerance: capacity ≈ depth / k, the size target tracking on
-	// backlog per consumer with target k converges to.
+	// Proportional is true when one number of messages per consumer k
+	// makes the line capacity = depth / k, the size target tracking on
+	// backlog per consumer with target k converges to, cross every step.
 	Proportional bool
-	// MessagesPerConsumer is k: the most messages per consumer any step
-	// with an upper bound leaves at its top (upper bound / capacity).
-	MessagesPerConsumer float64
-	// TopCapacity is the capacity of the highest step: beyond its lower
-	// bound the ladder's response to depth is fixed again.
-	TopCapacity float64
+	// TopDepth and TopCapacity are where the highest step starts and what
+	// it sets: from there on the ladder's response to depth is fixed.
+	TopDepth, TopCapacity float64
 }
 
+// ladderSlack absorbs float64 rounding in lower / capacity ≤ upper /
+// capacity when the two are equal in decimal.
+const ladderSlack = 1e-9
+
 // ExactCapacityLadder judges the steps of an ExactCapacity step policy
-// driven by an alarm on a queue's depth with the given threshold. Steps
-// wholly below a depth of 0 never apply and are left out. The ladder is
-// proportional when, ordered by depth, its capacities strictly increase,
-// at least MinLadderSteps of them with a positive capacity have an upper
-// bound, and their upper bound / capacity ratios lie within
-// LadderTolerance of each other.
+// driven by an alarm on a queue's depth with the given threshold: each step
+// covers depths threshold + Lower to threshold + Upper, and steps wholly
+// below a depth of 0 never apply and are left out. The ladder is
+// proportional when at least MinLadderSteps steps with a positive capacity
+// have an upper bound and some k > 0 has lower / k ≤ capacity ≤ upper / k
+// for every step (only lower / k ≤ capacity for the unbounded top): the
+// capacity of each step lies between what depth / k asks for at its bottom
+// and at its top, so the steps follow the line as closely as whole steps
+// can. A step of 0 consumers above an empty queue breaks the line.
 func ExactCapacityLadder(threshold float64, steps []ExactCapacityStep) (Ladder, error) {
 	if !finite(threshold) {
 		return Ladder{}, inputErr("threshold", "must be a finite number, got %v", threshold)
@@ -181,25 +177,23 @@ func ExactCapacityLadder(threshold float64, steps []ExactCapacityStep) (Ladder, 
 	if len(spans) == 0 {
 		return Ladder{}, nil
 	}
-	slices.SortFunc(spans, func(a, b span) int { return cmp.Compare(a.lower, b.lower) })
-	l := Ladder{TopCapacity: spans[len(spans)-1].capacity}
-	increasing := true
-	var ratios []float64
-	for i, s := range spans {
-		if i > 0 && s.capacity <= spans[i-1].capacity {
-			increasing = false
+	top := slices.MaxFunc(spans, func(a, b span) int { return cmp.Compare(a.lower, b.lower) })
+	l := Ladder{TopDepth: top.lower, TopCapacity: top.capacity}
+	// k must be at least lower / capacity and at most upper / capacity.
+	kMin, kMax, bounded := 0.0, math.Inf(1), 0
+	for _, s := range spans {
+		if s.capacity == 0 {
+			if s.lower > 0 {
+				return l, nil // no consumer while messages wait
+			}
+			continue
 		}
-		if s.capacity > 0 && !math.IsInf(s.upper, 1) {
-			ratios = append(ratios, s.upper/s.capacity)
+		kMin = math.Max(kMin, s.lower/s.capacity)
+		if !math.IsInf(s.upper, 1) {
+			kMax = math.Min(kMax, s.upper/s.capacity)
+			bounded++
 		}
 	}
-	if !increasing || len(ratios) < MinLadderSteps {
-		return l, nil
-	}
-	lo, hi := slices.Min(ratios), slices.Max(ratios)
-	l.Proportional = hi <= LadderTolerance*lo
-	if l.Proportional {
-		l.MessagesPerConsumer = hi
-	}
+	l.Proportional = bounded >= MinLadderSteps && kMin <= kMax*(1+ladderSlack)
 	return l, nil
 }
