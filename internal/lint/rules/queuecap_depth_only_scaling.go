@@ -41,8 +41,9 @@ type trigger struct {
 	// with the backlog, as backlog per consumer does.
 	followsDepth bool
 	// ladder is an ExactCapacity ladder proportional to depth that stops
-	// below the fleet's maximum size.
+	// below the fleet's maximum size, the steps of policy.
 	ladder *capacity.Ladder
+	policy string
 }
 
 // keepsUp reports whether a trigger sees whether the fleet keeps up, or
@@ -167,7 +168,7 @@ func judgeSteps(f *lint.Fleet, p *lint.Policy, a *lint.Alarm, t trigger) (judged
 		t.followsDepth = true
 		return t, ""
 	}
-	t.ladder = &l
+	t.ladder, t.policy = &l, p.Addr
 	t.describe += fmt.Sprintf(", ExactCapacity steps proportional to depth that stop at %s from %s on, below %s %s",
 		consumerCount(l.TopCapacity), messages(l.TopDepth), f.SizeAttr, num(f.MaxSize.V))
 	return t, ""
@@ -240,6 +241,11 @@ func reportDepthOnly(f *lint.Fleet, triggers []trigger, r lint.Reporter) {
 		}
 	}
 	advice, minFacts := adviceFor(f)
+	if first.ladder != nil {
+		// Its steps already size the fleet to the backlog, from 0 too:
+		// they only need to reach the fleet's maximum.
+		advice, minFacts = fmt.Sprintf(": continue the steps of %s in proportion to depth up to %s %s", first.policy, f.SizeAttr, num(f.MaxSize.V)), nil
+	}
 	r.Report(first.rng, msg+advice, append(facts, minFacts...)...)
 }
 

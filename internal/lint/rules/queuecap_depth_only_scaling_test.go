@@ -527,8 +527,9 @@ func TestDepthOnlyScalingSteps(t *testing.T) {
 			// Beyond 41 messages, 3 tasks whether 41 or 41,000 wait.
 			name:  "an ExactCapacity ladder proportional to depth that stops below max_capacity",
 			files: map[string]string{"main.tf": ladderScaled("1", "10", `"ExactCapacity"`, "1", perTwenty...)},
-			issues: at18(lead+depthAlarm+", ExactCapacity steps proportional to depth that stop at 3 consumers from 41 messages on, below max_capacity 10)"+perTask,
-				"triggers", 1, "ladder_top_depth", 41, "ladder_top_consumers", 3, "max_consumers", 10, "threshold", 1, "min_consumers", 1),
+			issues: at18(lead+depthAlarm+", ExactCapacity steps proportional to depth that stop at 3 consumers from 41 messages on, below max_capacity 10)"+
+				": continue the steps of aws_appautoscaling_policy.up in proportion to depth up to max_capacity 10",
+				"triggers", 1, "ladder_top_depth", 41, "ladder_top_consumers", 3, "max_consumers", 10, "threshold", 1),
 		},
 		{
 			name:  "a single ExactCapacity step",
