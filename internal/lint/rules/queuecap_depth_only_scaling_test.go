@@ -644,7 +644,7 @@ resource "aws_cloudwatch_metric_alarm" "none_running" {
 
   metric_query {
     id          = "waiting_with_none_running"
-    expression  = "IF(in_service == 0 AND visible > 0, 1, 0)"
+    expression  = "IF(FILL(in_service, 0) == 0 AND visible > 0, 1, 0)"
     return_data = true
   }
   metric_query {
