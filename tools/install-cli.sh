@@ -1,17 +1,23 @@
 #!/usr/bin/env bash
-# Installs a Terraform-compatible CLI into the cache when it is missing and
+# Installs a CLI the make targets run into the cache when it is missing and
 # prints its path. The CLIs are built from the Go module proxy, the only
 # source this project's machines reach; each build is cached under
 # $QUEUECAP_CACHE (default $HOME/.cache/queuecap) and reused.
 #
-#   tools/install-cli.sh terraform   # Terraform 1.5.7, about 4 min cold
-#   tools/install-cli.sh tofu        # OpenTofu 1.12.6, about 10 min cold
-#   tools/install-cli.sh tflint      # TFLint 0.64.0 (make bench), a few min cold
+#   tools/install-cli.sh terraform      # Terraform 1.5.7, about 4 min cold
+#   tools/install-cli.sh tofu           # OpenTofu 1.12.6, about 10 min cold
+#   tools/install-cli.sh tflint         # TFLint 0.64.0 (make bench), a few min cold
+#   tools/install-cli.sh golangci-lint  # golangci-lint 2.15.0 (make lint), a few min cold
+#
+# golangci-lint is built here with its own go.sum rather than as a `go tool`
+# of tools/go.mod: there its dependencies would be resolved together with
+# tfplugindocs', and the linters would run on versions nobody tested.
 set -euo pipefail
 
 TERRAFORM_VERSION=1.5.7
 TOFU_VERSION=1.12.6
 TFLINT_VERSION=0.64.0
+GOLANGCI_LINT_VERSION=2.15.0
 cache=${QUEUECAP_CACHE:-$HOME/.cache/queuecap}
 bin=$cache/bin
 mkdir -p "$bin"
@@ -52,8 +58,18 @@ tflint)
 		rm -rf "$tmp"
 	fi
 	;;
+golangci-lint)
+	out=$bin/golangci-lint-$GOLANGCI_LINT_VERSION
+	if [ ! -x "$out" ]; then
+		echo "installing golangci-lint $GOLANGCI_LINT_VERSION into $bin (cached for later runs)" >&2
+		tmp=$(mktemp -d)
+		(cd "$tmp" && GOBIN=$tmp GOFLAGS=-mod=mod go install "github.com/golangci/golangci-lint/v2/cmd/golangci-lint@v$GOLANGCI_LINT_VERSION") >&2
+		mv "$tmp/golangci-lint" "$out"
+		rm -rf "$tmp"
+	fi
+	;;
 *)
-	echo "usage: $0 terraform|tofu|tflint" >&2
+	echo "usage: $0 terraform|tofu|tflint|golangci-lint" >&2
 	exit 2
 	;;
 esac

@@ -57,7 +57,9 @@ func TestEndToEnd(t *testing.T) {
 
 			// The exit code follows from the output.
 			var res jsonOut
-			json.Unmarshal(want, &res)
+			if err := json.Unmarshal(want, &res); err != nil {
+				t.Fatalf("%s: %v", golden, err)
+			}
 			wantCode := 0
 			for _, is := range res.Issues {
 				if is.Severity != "notice" {

@@ -82,6 +82,7 @@ type lintFlags struct {
 	minSeverity string
 	config      string
 	noColor     bool
+	showSkipped bool
 	varFiles    multiFlag
 	vars        multiFlag
 	enable      multiFlag
@@ -99,6 +100,7 @@ func parseLintFlags(args []string, stderr io.Writer) (*lintFlags, error) {
 	fs.StringVar(&f.minSeverity, "minimum-failure-severity", "warning", "lowest severity that fails the run (exit 2): error|warning|notice")
 	fs.StringVar(&f.config, "config", "", "config file (default "+lint.DefaultConfigFile+" in the working directory, if present)")
 	fs.BoolVar(&f.noColor, "no-color", false, "disable colored output")
+	fs.BoolVar(&f.showSkipped, "show-skipped", false, "list every check that was skipped, and why, in the default format")
 	fs.Var(&f.varFiles, "var-file", "a .tfvars file setting root module variables (repeatable)")
 	fs.Var(&f.vars, "var", "a root module variable as NAME=VALUE (repeatable)")
 	fs.Var(&f.enable, "enable-rule", "enable a rule by ID (repeatable)")
@@ -178,7 +180,7 @@ func runLint(args []string, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	noColor := f.noColor || os.Getenv("NO_COLOR") != "" || !isTerminal(stdout)
-	if err := formatter.Write(stdout, format, res, formatter.Options{NoColor: noColor}); err != nil {
+	if err := formatter.Write(stdout, format, res, formatter.Options{NoColor: noColor, ShowSkipped: f.showSkipped}); err != nil {
 		fmt.Fprintf(stderr, "Error: %v\n", err)
 		return exitError
 	}
@@ -191,9 +193,9 @@ func runLint(args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-func failing(res *lint.Result, min lint.Severity) bool {
+func failing(res *lint.Result, minSeverity lint.Severity) bool {
 	for _, is := range res.Issues {
-		if is.Severity >= min {
+		if is.Severity >= minSeverity {
 			return true
 		}
 	}

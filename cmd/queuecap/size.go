@@ -50,8 +50,9 @@ func runSize(args []string, stdout, stderr io.Writer) int {
 	// them, fills in the defaults and computes, as the provider does.
 	given := map[string]any{}
 	fs.Visit(func(fl *flag.Flag) {
-		if name, ok := sizeFlagNames[fl.Name]; ok {
-			given[name] = *fl.Value.(numberFlag).v
+		name, named := sizeFlagNames[fl.Name]
+		if nf, ok := fl.Value.(numberFlag); named && ok {
+			given[name] = *nf.v
 		}
 	})
 	res, bound, err := capacity.Consumers.Run(given)
@@ -75,6 +76,8 @@ func runSize(args []string, stdout, stderr io.Writer) int {
 
 // sizingOf reads the catalog's queuecap_consumers values for the table.
 func sizingOf(v capacity.Values) capacity.Sizing {
+	num := func(name string) float64 { f, _ := v[name].(float64); return f }
+	count := func(name string) int64 { n, _ := v[name].(int64); return n }
 	ptr := func(x any) *float64 {
 		if f, ok := x.(float64); ok {
 			return &f
@@ -82,9 +85,9 @@ func sizingOf(v capacity.Values) capacity.Sizing {
 		return nil
 	}
 	return capacity.Sizing{
-		EffectiveArrivalRate: v["effective_arrival_rate"].(float64), SteadyStateConsumers: v["steady_state_consumers"].(int64),
-		RequiredConsumers: v["required_consumers"].(int64), Capacity: v["capacity"].(float64), Surplus: v["surplus"].(float64),
-		Utilization: v["utilization"].(float64), Headroom: ptr(v["headroom"]), Overhead: ptr(v["overhead"]), DrainSeconds: ptr(v["drain_seconds"]),
+		EffectiveArrivalRate: num("effective_arrival_rate"), SteadyStateConsumers: count("steady_state_consumers"),
+		RequiredConsumers: count("required_consumers"), Capacity: num("capacity"), Surplus: num("surplus"),
+		Utilization: num("utilization"), Headroom: ptr(v["headroom"]), Overhead: ptr(v["overhead"]), DrainSeconds: ptr(v["drain_seconds"]),
 	}
 }
 

@@ -79,8 +79,8 @@ var (
 	OpenFraction = Range{Min: 0, MinOpen: true, Max: 1, MaxOpen: true}
 )
 
-// Between is the closed range [min, max].
-func Between(min, max float64) Range { return Range{Min: min, Max: max} }
+// Between is the closed range [lo, hi].
+func Between(lo, hi float64) Range { return Range{Min: lo, Max: hi} }
 
 // Contains reports whether v lies within the range.
 func (r Range) Contains(v float64) bool {
@@ -149,7 +149,7 @@ func (in Input) Doc() string {
 		}
 		b.WriteString(" " + strings.ToUpper(rule[:1]) + rule[1:])
 	case KindList:
-		b.WriteString(fmt.Sprintf(" At least %d entr%s; every entry %s", in.MinItems, plural(in.MinItems, "y", "ies"), in.Range.Rule()))
+		fmt.Fprintf(&b, " At least %d entr%s; every entry %s", in.MinItems, plural(in.MinItems, "y", "ies"), in.Range.Rule())
 	case KindString:
 		if len(in.OneOf) > 0 {
 			quoted := make([]string, len(in.OneOf))
@@ -288,7 +288,7 @@ func (f *Formula) ObjectType() Type {
 		attrs = append(attrs, Attr{Name: in.Name, Type: in.Type, Description: in.Doc()})
 	}
 	for _, out := range f.Outputs {
-		attrs = append(attrs, Attr{Name: out.Name, Type: out.Type, Description: out.Description})
+		attrs = append(attrs, Attr(out))
 	}
 	return ObjectOf(attrs...)
 }

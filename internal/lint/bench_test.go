@@ -166,7 +166,7 @@ func configFilesUnder(b *testing.B, top string) []string {
 			return nil
 		}
 		if strings.HasPrefix(name, ".") || strings.HasPrefix(name, "#") || strings.HasSuffix(name, "~") ||
-			!(strings.HasSuffix(name, ".tf") || strings.HasSuffix(name, ".tf.json")) {
+			(!strings.HasSuffix(name, ".tf") && !strings.HasSuffix(name, ".tf.json")) {
 			return nil
 		}
 		if d.Type().IsRegular() {

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 
@@ -37,6 +38,25 @@ type builder struct {
 	// configMatched records the .queuecap.hcl queue blocks whose queue
 	// (and consumer, if named) exist in this root module.
 	configMatched map[string]bool
+	// refs are where each pending link was written, to say why it failed.
+	refs map[any][]ref
+	// skips are what the walk and the linker could not check.
+	skips []Skip
+	// instances are the module instances walked, the root first.
+	instances []*instance
+}
+
+// ref is one written reference: the attribute, the instance it is
+// evaluated in and its value.
+type ref struct {
+	in   *instance
+	attr *hcl.Attribute
+	val  cty.Value
+}
+
+// refOf records where an attribute of n is written, evaluating it.
+func refOf(in *instance, n *node, name string) ref {
+	return ref{in: in, attr: n.attrs[name], val: evalAttr(in, n, name)}
 }
 
 type redriveRef struct {
@@ -50,7 +70,7 @@ func newBuilder(dir string, cfg *Config) *builder {
 		queues: map[string]*Queue{}, fleets: map[string]*Fleet{}, targets: map[string]*scalingTarget{}, policies: map[string]*Policy{},
 		policyRefs: map[*Policy]cty.Value{}, alarmDims: map[*Alarm][]cty.Value{}, alarmActs: map[*Alarm]cty.Value{},
 		policyDims: map[*Policy][]cty.Value{}, mappingRefs: map[*EventSourceMapping][2]cty.Value{},
-		interesting: map[*Module]bool{}, configMatched: map[string]bool{},
+		interesting: map[*Module]bool{}, configMatched: map[string]bool{}, refs: map[any][]ref{},
 	}
 }
 
@@ -69,7 +89,8 @@ func (b *builder) hasInteresting(m *Module) bool {
 		}
 	}
 	for _, c := range m.Calls {
-		if !found && c.Child != nil && !c.Repeated && b.hasInteresting(c.Child) {
+		// A call the walk cannot enter is reported as not checked.
+		if !found && (c.Child == nil || b.hasInteresting(c.Child)) {
 			found = true
 		}
 	}
@@ -81,48 +102,90 @@ func (b *builder) walk(in *instance) {
 	if !b.hasInteresting(in.mod) {
 		return
 	}
+	b.instances = append(b.instances, in)
 	for _, r := range in.mod.Resources {
 		schema := resourceSchemas[r.Type]
-		if r.Mode != "resource" || schema == nil || !exists(in, r) {
+		if r.Mode != "resource" || schema == nil {
 			continue
 		}
-		n := decode(r.Body, schema, r.DefRange)
-		addr := in.absAddr(r.LocalAddr())
-		switch r.Type {
-		case "aws_sqs_queue":
-			b.addQueue(in, addr, r, n)
-		case "aws_sqs_queue_redrive_policy":
-			b.redrives = append(b.redrives, redriveRef{queue: evalAttr(in, n, "queue_url"), policy: evalAttr(in, n, "redrive_policy")})
-		case "aws_autoscaling_group", "aws_ecs_service", "aws_lambda_function":
-			b.addFleet(in, addr, r, n)
-		case "aws_appautoscaling_target":
-			tags := b.tagRates(in, n.attrs["tags"])
-			t := &scalingTarget{addr: addr, maxCap: evalNum(in, n, "max_capacity"), minCap: evalNum(in, n, "min_capacity"),
-				rates: tags.rates, resourceID: evalAttr(in, n, "resource_id")}
-			if tags.queue != "" {
-				t.queue = resolveAddr(in, tags.queue)
-			}
-			b.targets[addr] = t
-		case "aws_autoscaling_policy", "aws_appautoscaling_policy":
-			b.addPolicy(in, addr, r, n)
-		case "aws_cloudwatch_metric_alarm":
-			b.addAlarm(in, addr, r, n)
-		case "aws_lambda_event_source_mapping":
-			if v, _ := evalAttr(in, n, "enabled").UnmarkDeep(); v.IsKnown() && !v.IsNull() && v.Type() == cty.Bool && v.False() {
-				continue // a disabled mapping consumes nothing
-			}
-			m := &EventSourceMapping{Addr: addr, DefRange: r.DefRange}
-			if sc := n.first("scaling_config"); sc != nil {
-				m.MaximumConcurrency = evalNum(in, sc, "maximum_concurrency")
-			}
-			b.mappingRefs[m] = [2]cty.Value{evalAttr(in, n, "event_source_arn"), evalAttr(in, n, "function_name")}
-			b.model.Mappings = append(b.model.Mappings, m)
+		if r.Count == nil && r.ForEach == nil {
+			b.addResource(in, r, schema, nil)
+			continue
+		}
+		e := in.expansionOf(r.LocalAddr(), r.Count, r.ForEach)
+		if !e.known {
+			b.skip(e.expr.Range(), fmt.Sprintf("the %s of %s %s, so its instances are not told apart: it is checked once, as if each instance were unknown",
+				e.meta(), in.absAddr(r.LocalAddr()), e.why))
+			b.addResource(in, r, schema, nil)
+			continue
+		}
+		for i := range e.instances {
+			b.addResource(in, r, schema, &e.instances[i])
 		}
 	}
 	for _, c := range in.mod.Calls {
-		if c.Child != nil && !c.Repeated {
-			b.walk(in.child(c))
+		switch {
+		case c.Child == nil:
+			b.skipModule(in, c)
+		case c.Count == nil && c.ForEach == nil:
+			b.walk(in.child(c, nil))
+		default:
+			e := in.expansionOf("module."+c.Name, c.Count, c.ForEach)
+			if !e.known {
+				b.skip(e.expr.Range(), fmt.Sprintf("the %s of %s %s, so its instances are not told apart: it is checked once, as if each instance were unknown",
+					e.meta(), in.absAddr("module."+c.Name), e.why))
+				b.walk(in.child(c, nil))
+				continue
+			}
+			for i := range e.instances {
+				b.walk(in.child(c, &e.instances[i]))
+			}
 		}
+	}
+}
+
+// addResource models one instance of a resource the rules read (rep is
+// nil for a resource without count or for_each), evaluating its arguments
+// as that instance.
+func (b *builder) addResource(in *instance, r *Resource, schema *blockSchema, rep *repetition) {
+	outer := in.rep
+	in.rep = rep
+	defer func() { in.rep = outer }()
+	n := decode(r.Body, schema, r.DefRange)
+	addr := in.absAddr(r.LocalAddr()) + rep.suffix()
+	switch r.Type {
+	case "aws_sqs_queue":
+		b.addQueue(in, addr, r, n)
+	case "aws_sqs_queue_redrive_policy":
+		b.redrives = append(b.redrives, redriveRef{queue: evalAttr(in, n, "queue_url"), policy: evalAttr(in, n, "redrive_policy")})
+	case "aws_autoscaling_group", "aws_ecs_service", "aws_lambda_function":
+		b.addFleet(in, addr, r, n)
+	case "aws_appautoscaling_target":
+		tags := b.tagRates(in, n.attrs["tags"])
+		t := &scalingTarget{addr: addr, maxCap: evalNum(in, n, "max_capacity"), minCap: evalNum(in, n, "min_capacity"),
+			rates: tags.rates, resourceID: evalAttr(in, n, "resource_id"), rng: r.DefRange,
+			namespace: knownString(evalAttr(in, n, "service_namespace"))}
+		b.refs[t] = []ref{refOf(in, n, "resource_id")}
+		if tags.queue != "" {
+			t.queue = resolveAddr(in, tags.queue)
+		}
+		b.targets[addr] = t
+	case "aws_autoscaling_policy", "aws_appautoscaling_policy":
+		b.addPolicy(in, addr, r, n)
+	case "aws_cloudwatch_metric_alarm":
+		b.addAlarm(in, addr, r, n)
+	case "aws_lambda_event_source_mapping":
+		if v, _ := evalAttr(in, n, "enabled").UnmarkDeep(); v.IsKnown() && !v.IsNull() && v.Type() == cty.Bool && v.False() {
+			return // a disabled mapping consumes nothing
+		}
+		m := &EventSourceMapping{Addr: addr, DefRange: r.DefRange}
+		if sc := n.first("scaling_config"); sc != nil {
+			m.MaximumConcurrency = evalNum(in, sc, "maximum_concurrency")
+		}
+		src, fn := refOf(in, n, "event_source_arn"), refOf(in, n, "function_name")
+		b.mappingRefs[m] = [2]cty.Value{src.val, fn.val}
+		b.refs[m] = []ref{src, fn}
+		b.model.Mappings = append(b.model.Mappings, m)
 	}
 }
 
@@ -145,30 +208,6 @@ func evalNum(in *instance, n *node, name string) Num {
 	}
 	f, ok := number(v)
 	return Num{V: f, Set: true, Known: ok, Range: a.Range, From: name, origins: origins(v)}
-}
-
-// exists is false for a resource whose count is known to be 0 or whose
-// for_each is known to be empty: Terraform creates no instance of it.
-func exists(in *instance, r *Resource) bool {
-	if !r.Repeated {
-		return true
-	}
-	c, _, _ := r.Body.PartialContent(repetitionSchema)
-	if c == nil {
-		return true
-	}
-	if a := c.Attributes["count"]; a != nil {
-		if n, ok := number(in.eval(a.Expr)); ok && n == 0 {
-			return false
-		}
-	}
-	if a := c.Attributes["for_each"]; a != nil {
-		v, _ := in.eval(a.Expr).UnmarkDeep()
-		if v.IsKnown() && !v.IsNull() && v.CanIterateElements() && v.LengthInt() == 0 {
-			return false
-		}
-	}
-	return true
 }
 
 var repetitionSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "count"}, {Name: "for_each"}}}
@@ -205,8 +244,9 @@ func origins(v cty.Value) []string {
 
 // taggedRates are the queuecap:* tags of a resource.
 type taggedRates struct {
-	rates Rates
-	queue string // queuecap:queue
+	rates      Rates
+	queue      string    // queuecap:queue
+	queueRange hcl.Range // where it is written
 }
 
 // tagRates reads queuecap:* entries from a tags map.
@@ -216,24 +256,24 @@ func (b *builder) tagRates(in *instance, attr *hcl.Attribute) taggedRates {
 		return out
 	}
 	v, _ := in.eval(attr.Expr).UnmarkDeep()
-	if !v.IsKnown() || v.IsNull() || !v.CanIterateElements() || !(v.Type().IsMapType() || v.Type().IsObjectType()) {
+	if !v.IsKnown() || v.IsNull() || !v.CanIterateElements() || (!v.Type().IsMapType() && !v.Type().IsObjectType()) {
 		return out
 	}
 	for it := v.ElementIterator(); it.Next(); {
 		k, val := it.Element()
-		out.add(in, knownString(k), val, attr.Range)
+		out.add(knownString(k), val, attr.Range)
 	}
 	return out
 }
 
-func (t *taggedRates) add(in *instance, key string, val cty.Value, rng hcl.Range) {
+func (t *taggedRates) add(key string, val cty.Value, rng hcl.Range) {
 	name, ok := strings.CutPrefix(key, "queuecap:")
 	if !ok {
 		return
 	}
 	if name == "queue" {
 		if s := knownString(val); s != "" {
-			t.queue = s
+			t.queue, t.queueRange = s, rng
 		}
 		return
 	}
@@ -250,7 +290,7 @@ func (b *builder) addQueue(in *instance, addr string, r *Resource, n *node) {
 	q.Visibility = withDefault(evalNum(in, n, "visibility_timeout_seconds"), defaultVisibilitySeconds, r.DefRange, "visibility_timeout_seconds")
 	if a := n.attrs["redrive_policy"]; a != nil {
 		v := in.eval(a.Expr)
-		if !(v.IsKnown() && v.IsNull()) {
+		if !v.IsKnown() || !v.IsNull() {
 			// jsonencode() over a dead-letter queue's ARN is unknown
 			// before apply but never null: a redrive policy all the same.
 			plain, _ := v.UnmarkDeep()
@@ -272,7 +312,7 @@ func (b *builder) addFleet(in *instance, addr string, r *Resource, n *node) {
 		f.MaxSize, f.SizeAttr = evalNum(in, n, "max_size"), "max_size"
 		f.MinSize = evalNum(in, n, "min_size")
 		for _, tag := range n.blocks["tag"] {
-			tags.add(in, knownString(evalAttr(in, tag, "key")), evalAttr(in, tag, "value"), tag.rng)
+			tags.add(knownString(evalAttr(in, tag, "key")), evalAttr(in, tag, "value"), tag.rng)
 		}
 	case FleetECS:
 		f.Name = knownString(evalAttr(in, n, "name"))
@@ -289,7 +329,7 @@ func (b *builder) addFleet(in *instance, addr string, r *Resource, n *node) {
 	}
 	f.declared.add(rateTags, tags.rates)
 	if tags.queue != "" {
-		f.QueueAddr = resolveAddr(in, tags.queue)
+		f.QueueAddr, f.queueTagRange = resolveAddr(in, tags.queue), tags.queueRange
 	}
 	f.declared.add(rateDataSource, b.dataSourceRates(f.MaxSize))
 	b.fleets[addr] = f
@@ -319,10 +359,10 @@ func (b *builder) dataSourceRates(size Num) Rates {
 
 func (b *builder) addPolicy(in *instance, addr string, r *Resource, n *node) {
 	p := &Policy{Addr: addr, DefRange: r.DefRange, ScaleOut: true}
-	ref := "autoscaling_group_name"
+	refName := "autoscaling_group_name"
 	kind := knownString(evalAttr(in, n, "policy_type"))
 	if r.Type == "aws_appautoscaling_policy" {
-		ref = "resource_id"
+		refName = "resource_id"
 		if kind == "" && n.attrs["policy_type"] == nil {
 			kind = string(PolicyStep)
 		}
@@ -335,7 +375,8 @@ func (b *builder) addPolicy(in *instance, addr string, r *Resource, n *node) {
 	default:
 		p.Kind = PolicyOther
 	}
-	b.policyRefs[p] = evalAttr(in, n, ref)
+	b.policyRefs[p] = evalAttr(in, n, refName)
+	b.refs[p] = []ref{refOf(in, n, refName)}
 
 	// Adjustments known to be negative only ever scale in.
 	var adjustments []Num
@@ -571,6 +612,9 @@ func (b *builder) addAlarm(in *instance, addr string, r *Resource, n *node) {
 	}
 	a.Metrics.addQueries(queries)
 	b.alarmDims[a] = dims
+	if d := n.attrs["dimensions"]; d != nil {
+		b.refs[a] = []ref{{in: in, attr: d, val: in.eval(d.Expr)}}
+	}
 	b.alarmActs[a] = evalAttr(in, n, "alarm_actions")
 	b.model.Alarms = append(b.model.Alarms, a)
 }

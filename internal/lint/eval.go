@@ -63,18 +63,57 @@ type instance struct {
 	// function call's rates are declared.
 	funcs     map[string]function.Function
 	evalRange hcl.Range
+	// rep is the instance of a repeated resource being evaluated (its
+	// count.index or each), nil outside one; callRep is, for an instance
+	// of a module call with count or for_each, that call's instance, with
+	// which its arguments are evaluated in the parent.
+	rep, callRep *repetition
+	// expansions memoizes what count and for_each make of each resource
+	// and module call, by local address.
+	expansions map[string]*expansionMemo
+}
+
+type expansionMemo struct {
+	state evalState
+	e     expansion
+}
+
+// expansionOf is what count or for_each makes of a resource ("aws_x.y",
+// "data.t.n") or a module call ("module.n"), once. A block that depends
+// on itself reads as not known.
+func (in *instance) expansionOf(local string, count, forEach hcl.Expression) expansion {
+	m := in.expansions[local]
+	if m == nil {
+		m = &expansionMemo{}
+		in.expansions[local] = m
+	}
+	switch m.state {
+	case evaluated:
+		return m.e
+	case inProgress:
+		e := expansion{repeated: true, count: count != nil, expr: forEach, why: "depends on itself"}
+		if count != nil {
+			e.expr = count
+		}
+		return e
+	}
+	m.state = inProgress
+	m.e = in.expand(count, forEach)
+	m.state = evaluated
+	return m.e
 }
 
 func newInstance(mod *Module, addr string, root *instance, vars map[string]cty.Value) *instance {
 	in := &instance{
 		mod: mod, addr: addr, root: root, vars: vars,
-		inputs:    make(map[string]*memo),
-		locals:    make(map[string]*memo),
-		outputs:   make(map[string]*memo),
-		children:  make(map[string]*instance),
-		resources: make(map[string]*Resource, len(mod.Resources)),
-		data:      make(map[string]*memo),
-		calls:     make(map[string]*ModuleCall, len(mod.Calls)),
+		inputs:     make(map[string]*memo),
+		locals:     make(map[string]*memo),
+		outputs:    make(map[string]*memo),
+		children:   make(map[string]*instance),
+		resources:  make(map[string]*Resource, len(mod.Resources)),
+		data:       make(map[string]*memo),
+		calls:      make(map[string]*ModuleCall, len(mod.Calls)),
+		expansions: map[string]*expansionMemo{},
 	}
 	if root == nil {
 		in.root = in
@@ -111,22 +150,25 @@ func (in *instance) eval(expr hcl.Expression) cty.Value {
 	if diags.HasErrors() {
 		// Unknown, but still derived from what it references: a redrive
 		// policy built with templatefile() names its dead-letter queue.
-		return cty.DynamicVal.WithMarks(contextMarks(ctx))
+		return cty.DynamicVal.WithMarks(contextMarks(ctx, expr.Variables()))
 	}
 	if !v.IsWhollyKnown() && len(origins(v)) == 0 {
 		// try() and some other functions return a bare unknown for an
 		// unknown argument, dropping its marks:
 		// try(aws_autoscaling_group.this[0].name, "") still names the
 		// group.
-		return v.WithMarks(contextMarks(ctx))
+		return v.WithMarks(contextMarks(ctx, expr.Variables()))
 	}
 	return v
 }
 
-// contextMarks are the origins of every value in an evaluation context.
-func contextMarks(ctx *hcl.EvalContext) cty.ValueMarks {
+// contextMarks are the origins of the values an expression's traversals
+// reach: each.value.event_source_arn carries the origin of that attribute
+// alone, not of everything else each.value holds. A traversal that does not
+// resolve (an index into an unknown value) counts its root's origins.
+func contextMarks(ctx *hcl.EvalContext, traversals []hcl.Traversal) cty.ValueMarks {
 	marks := cty.ValueMarks{}
-	for _, v := range ctx.Variables {
+	add := func(v cty.Value) {
 		_, pvm := v.UnmarkDeepWithPaths()
 		for _, p := range pvm {
 			for m := range p.Marks {
@@ -134,6 +176,13 @@ func contextMarks(ctx *hcl.EvalContext) cty.ValueMarks {
 					marks[m] = struct{}{}
 				}
 			}
+		}
+	}
+	for _, t := range traversals {
+		if v, diags := t.TraverseAbs(ctx); !diags.HasErrors() {
+			add(v)
+		} else if root, ok := ctx.Variables[t.RootName()]; ok {
+			add(root)
 		}
 	}
 	return marks
@@ -151,6 +200,7 @@ func (in *instance) contextFor(traversals []hcl.Traversal) *hcl.EvalContext {
 	}
 	data := map[string]map[string]cty.Value{}
 	vars := map[string]cty.Value{}
+	modules := map[string][]hcl.Traversal{}
 	for _, t := range traversals {
 		root := t.RootName()
 		name, ok := attrName(t, 1)
@@ -165,8 +215,7 @@ func (in *instance) contextFor(traversals []hcl.Traversal) *hcl.EvalContext {
 			}
 		case "module":
 			if ok {
-				out, hasOut := attrName(t, 2)
-				put(root, name, in.moduleValue(name, out, hasOut))
+				modules[name] = append(modules[name], t)
 			}
 		case "data":
 			if dname, ok2 := attrName(t, 2); ok && ok2 {
@@ -183,13 +232,20 @@ func (in *instance) contextFor(traversals []hcl.Traversal) *hcl.EvalContext {
 			})
 		case "terraform":
 			vars["terraform"] = cty.ObjectVal(map[string]cty.Value{"workspace": cty.StringVal("default")})
-		case "count", "each", "self":
+		case "count":
+			vars[root], _ = in.rep.vars()
+		case "each":
+			_, vars[root] = in.rep.vars()
+		case "self":
 			vars[root] = cty.DynamicVal
 		default:
 			if ok {
 				put(root, name, in.resourceValue(root+"."+name))
 			}
 		}
+	}
+	for name, ts := range modules {
+		put("module", name, in.moduleValue(name, ts))
 	}
 	for scope, members := range scopes {
 		vars[scope] = cty.ObjectVal(members)
@@ -224,10 +280,17 @@ func attrName(t hcl.Traversal, i int) (string, bool) {
 // unknown value (its attributes are known only after apply) marked with
 // where it came from.
 func (in *instance) resourceValue(local string) cty.Value {
-	if _, ok := in.resources[local]; !ok {
+	r, ok := in.resources[local]
+	if !ok {
 		return cty.DynamicVal
 	}
-	return cty.DynamicVal.Mark(origin(in.absAddr(local)))
+	base := cty.DynamicVal.Mark(origin(in.absAddr(local)))
+	if !r.Repeated || (r.Count == nil && r.ForEach == nil) {
+		return base
+	}
+	return repeatedValue(in.expansionOf(local, r.Count, r.ForEach), func(rep *repetition) cty.Value {
+		return cty.DynamicVal.Mark(origin(in.absAddr(local) + rep.suffix()))
+	}, base)
 }
 
 // dataValue is `data.TYPE.NAME`: computed for queuecap_* data sources,
@@ -239,15 +302,23 @@ func (in *instance) dataValue(typ, name string) cty.Value {
 		return cty.DynamicVal
 	}
 	marked := cty.DynamicVal.Mark(origin(in.absAddr(local)))
-	if r.Repeated || !isQueuecapData(typ) {
+	if !isQueuecapData(typ) {
 		return marked
 	}
-	return memoize(in.data, local, marked, func() cty.Value {
-		if v := in.queuecapData(r); v != cty.NilVal {
-			return v.Mark(origin(in.absAddr(local)))
-		}
-		return marked
-	})
+	one := func(rep *repetition) cty.Value {
+		addr := in.absAddr(local) + rep.suffix()
+		instMarked := cty.DynamicVal.Mark(origin(addr))
+		return memoize(in.data, local+rep.suffix(), instMarked, func() cty.Value {
+			if v := in.queuecapData(r, rep); v != cty.NilVal {
+				return v.Mark(origin(addr))
+			}
+			return instMarked
+		})
+	}
+	if !r.Repeated {
+		return one(nil)
+	}
+	return repeatedValue(in.expansionOf(local, r.Count, r.ForEach), one, marked)
 }
 
 // memoize evaluates memos[name] once. A reference back to a name still
@@ -280,29 +351,49 @@ func (in *instance) local(name string) cty.Value {
 	})
 }
 
-// moduleValue is `module.NAME`, holding the one output asked for.
-func (in *instance) moduleValue(name, output string, hasOutput bool) cty.Value {
+// moduleValue is `module.NAME`, holding the outputs the traversals ask
+// for (of each instance they name, for a call with count or for_each).
+func (in *instance) moduleValue(name string, ts []hcl.Traversal) cty.Value {
 	call, ok := in.calls[name]
-	if !ok || call.Child == nil || call.Repeated || !hasOutput {
+	if !ok || call.Child == nil {
 		return cty.DynamicVal
 	}
-	child := in.child(call)
-	return cty.ObjectVal(map[string]cty.Value{output: child.output(output)})
+	outputsOf := func(child *instance, at int) cty.Value {
+		outs := map[string]cty.Value{}
+		for _, t := range ts {
+			if out, ok := attrName(t, at); ok {
+				outs[out] = child.output(out)
+			}
+		}
+		if len(outs) == 0 {
+			return cty.DynamicVal
+		}
+		return cty.ObjectVal(outs)
+	}
+	if !call.Repeated {
+		return outputsOf(in.child(call, nil), 2)
+	}
+	e := in.expansionOf("module."+name, call.Count, call.ForEach)
+	return repeatedValue(e, func(rep *repetition) cty.Value {
+		return outputsOf(in.child(call, rep), 3)
+	}, cty.DynamicVal)
 }
 
-// child returns the instance of a called module, evaluating its input
-// variables in this instance.
-func (in *instance) child(call *ModuleCall) *instance {
-	if c, ok := in.children[call.Name]; ok {
+// child returns an instance of a called module (rep is nil for a call
+// without count or for_each), evaluating its input variables in this
+// instance.
+func (in *instance) child(call *ModuleCall, rep *repetition) *instance {
+	key := call.Name + rep.suffix()
+	if c, ok := in.children[key]; ok {
 		return c
 	}
-	addr := "module." + call.Name
+	addr := "module." + key
 	if in.addr != "" {
 		addr = in.addr + "." + addr
 	}
 	c := newInstance(call.Child, addr, in.root, nil)
-	c.parent, c.call = in, call
-	in.children[call.Name] = c
+	c.parent, c.call, c.callRep = in, call, rep
+	in.children[key] = c
 	return c
 }
 
@@ -321,7 +412,7 @@ func (in *instance) variable(name string) cty.Value {
 			return cty.DynamicVal
 		}
 		if arg, ok := in.call.Args[name]; ok {
-			return convertVariable(decl, in.parent.eval(arg.Expr))
+			return convertVariable(decl, in.parent.evalWith(arg.Expr, in.callRep))
 		}
 		return variableDefault(decl)
 	})

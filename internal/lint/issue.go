@@ -81,6 +81,19 @@ type Issue struct {
 	Facts []Fact
 	// Link is the rule's documentation.
 	Link string
+	// Callers are the module calls through which the module holding the
+	// finding was reached, outermost first (every chain's, when one
+	// finding stands for several identical ones). Empty in a root module.
+	Callers []Range
+	// ModuleRange is where inside an installed remote module the finding
+	// lies, when Range was moved to the call in the repository that
+	// brings the module in; nil otherwise.
+	ModuleRange *Range
+	// key groups identical findings: the rule, the place and the message
+	// with the module instance's address taken out.
+	key string
+	// local is the message with that address taken out.
+	local string
 }
 
 // FactMap returns the facts by name.
@@ -121,6 +134,9 @@ type Result struct {
 	Issues  []Issue
 	Errors  []ErrorEntry
 	Skipped []Skip
+	// Queues counts the aws_sqs_queue instances the rules saw; 0 means the
+	// run checked no queue at all.
+	Queues int
 	// Rules are the rules that ran, for formats that describe them (SARIF).
 	Rules []RuleInfo
 }

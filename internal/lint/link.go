@@ -25,6 +25,7 @@ func (b *builder) link() {
 	l.linkConfigQueues()
 	l.linkScaleOutConsumers()
 	l.resolveRates()
+	l.reportUnlinked()
 }
 
 // linker is the builder while it links, with queues and fleets indexed by

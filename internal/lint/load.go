@@ -188,6 +188,8 @@ type Resource struct {
 	Body     hcl.Body // nil for types the linter does not read
 	DefRange hcl.Range
 	Repeated bool // has count or for_each
+	// Count and ForEach are the meta-arguments, nil when absent.
+	Count, ForEach hcl.Expression
 }
 
 // LocalAddr is the resource's address within its module.
@@ -205,6 +207,8 @@ type ModuleCall struct {
 	Args     map[string]*hcl.Attribute
 	DefRange hcl.Range
 	Repeated bool
+	// Count and ForEach are the meta-arguments, nil when absent.
+	Count, ForEach hcl.Expression
 	// Child is the called module when it could be loaded; ChildDir its
 	// directory. Nil for remote modules terraform init has not installed.
 	Child    *Module
@@ -316,7 +320,7 @@ func (l *loader) loadModule(dir, rootDir, key string, callers []string, manifest
 // moduleDecl reads and decodes a directory once.
 func (l *loader) moduleDecl(dir string) (*Module, error) {
 	e, _ := l.modules.LoadOrStore(dir, &moduleEntry{})
-	entry := e.(*moduleEntry)
+	entry := e.(*moduleEntry) //nolint:forcetypeassert // l.modules holds only *moduleEntry
 	entry.once.Do(func() {
 		paths, err := configFiles(dir)
 		if err != nil {
@@ -380,6 +384,16 @@ func (l *loader) readFile(m *Module, pf *parsedFile) {
 			// large configuration's syntax tree is left to the collector.
 			if (b.Type == "resource" && resourceSchemas[r.Type] != nil) || (b.Type == "data" && isQueuecapData(r.Type)) {
 				r.Body = b.Body
+				if r.Repeated {
+					if c, _, _ := b.Body.PartialContent(repetitionSchema); c != nil {
+						if a := c.Attributes["count"]; a != nil {
+							r.Count = a.Expr
+						}
+						if a := c.Attributes["for_each"]; a != nil {
+							r.ForEach = a.Expr
+						}
+					}
+				}
 			}
 			m.Resources = append(m.Resources, r)
 		}
@@ -395,8 +409,10 @@ func (l *loader) readModuleCall(b *hcl.Block) *ModuleCall {
 			if v, d := a.Expr.Value(nil); !d.HasErrors() && v.Type().FriendlyName() == "string" && v.IsKnown() && !v.IsNull() {
 				call.Source = v.AsString()
 			}
-		case "count", "for_each":
-			call.Repeated = true
+		case "count":
+			call.Repeated, call.Count = true, a.Expr
+		case "for_each":
+			call.Repeated, call.ForEach = true, a.Expr
 		}
 		if !metaArguments[name] {
 			call.Args[name] = a
@@ -451,14 +467,14 @@ func resolveSource(callerDir, rootDir, key, source string, manifest map[string]s
 // memoized: resolving links costs a system call per path component.
 func (l *loader) canonicalDir(dir string) string {
 	if c, ok := l.dirs.Load(dir); ok {
-		return c.(string)
+		return c.(string) //nolint:forcetypeassert // l.dirs holds only strings
 	}
 	c := dir
 	if abs, err := filepath.Abs(c); err == nil {
 		c = abs
 	}
-	if real, err := filepath.EvalSymlinks(c); err == nil {
-		c = real
+	if resolved, err := filepath.EvalSymlinks(c); err == nil {
+		c = resolved
 	}
 	l.dirs.Store(dir, c)
 	return c

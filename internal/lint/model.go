@@ -135,15 +135,18 @@ type Fleet struct {
 	Rates    Rates
 	declared declaredRates
 	// QueueAddr is the queuecap:queue tag, made absolute.
-	QueueAddr string
-	Queues    []*Queue
-	Policies  []*Policy
+	QueueAddr     string
+	queueTagRange hcl.Range
+	Queues        []*Queue
+	Policies      []*Policy
 	// TimeoutSeconds is a Lambda function's timeout (default 3 s).
 	TimeoutSeconds Num
 }
 
 // scalingTarget is an aws_appautoscaling_target.
 type scalingTarget struct {
+	rng        hcl.Range
+	namespace  string // service_namespace when known
 	addr       string
 	maxCap     Num
 	minCap     Num

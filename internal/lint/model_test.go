@@ -16,7 +16,10 @@ func TestRateFields(t *testing.T) {
 	var r Rates
 	for i, f := range rateFields {
 		t.Run(f.name, func(t *testing.T) {
-			want := reflect.ValueOf(&r).Elem().Field(i).Addr().Interface().(*Num)
+			want, ok := reflect.ValueOf(&r).Elem().Field(i).Addr().Interface().(*Num)
+			if !ok {
+				t.Fatalf("Rates.%s is a %s, not a Num", typ.Field(i).Name, typ.Field(i).Type)
+			}
 			if got := f.of(&r); got != want {
 				t.Errorf("reaches another field than Rates.%s", typ.Field(i).Name)
 			}

@@ -27,7 +27,10 @@ func isQueuecapData(typ string) bool { return queuecapFormula(typ) != nil }
 // with the code the provider runs at plan. It returns cty.NilVal when they
 // cannot be known (an argument that is set is not known before apply) or
 // the provider would reject the arguments.
-func (in *instance) queuecapData(r *Resource) cty.Value {
+func (in *instance) queuecapData(r *Resource, rep *repetition) cty.Value {
+	outer := in.rep
+	in.rep = rep
+	defer func() { in.rep = outer }()
 	f := queuecapFormula(r.Type)
 	schema := &hcl.BodySchema{}
 	for _, input := range f.Inputs {
@@ -53,7 +56,8 @@ func (in *instance) queuecapData(r *Resource) cty.Value {
 	}
 	// Keep the arguments as given: a fleet sized from this data source
 	// declares its rates through them.
-	in.root.dataArgs[in.absAddr(r.LocalAddr())] = ratesOfArgs(raw, r.DefRange, in.absAddr(r.LocalAddr()))
+	addr := in.absAddr(r.LocalAddr()) + rep.suffix()
+	in.root.dataArgs[addr] = ratesOfArgs(raw, r.DefRange, addr)
 	return formulaObject(f, args, res)
 }
 
@@ -155,9 +159,13 @@ func ctyValue(t capacity.Type, v any) cty.Value {
 			return cty.NumberFloatVal(n)
 		}
 	case capacity.KindBool:
-		return cty.BoolVal(v.(bool))
+		if b, ok := v.(bool); ok {
+			return cty.BoolVal(b)
+		}
 	case capacity.KindString:
-		return cty.StringVal(v.(string))
+		if s, ok := v.(string); ok {
+			return cty.StringVal(s)
+		}
 	case capacity.KindList:
 		var items []cty.Value
 		switch l := v.(type) {

@@ -35,8 +35,8 @@ func TestRobustness(t *testing.T) {
 	for i := range printable {
 		printable[i] = "{}[]()\"=#/*<>$%~\n ab1.,:?"[rng.Intn(25)]
 	}
-	deep := func(open, close string, n int, inner string) string {
-		return strings.Repeat(open, n) + inner + strings.Repeat(close, n)
+	deep := func(opening, closing string, n int, inner string) string {
+		return strings.Repeat(opening, n) + inner + strings.Repeat(closing, n)
 	}
 	cases := []struct {
 		name  string
@@ -142,7 +142,9 @@ func TestLargeFile(t *testing.T) {
 	w := bufio.NewWriter(f)
 	line := "resource \"aws_sqs_queue\" \"q\" { name = \"0123456789012345678901234567890123456789\" }\n"
 	for written := 0; written < 50<<20; written += len(line) {
-		w.WriteString(line)
+		if _, err := w.WriteString(line); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if err := w.Flush(); err != nil {
 		t.Fatal(err)
@@ -173,6 +175,17 @@ func itoa(n int64) string {
 		s = string(rune('0'+n%10)) + s
 	}
 	return s
+}
+
+// restoreMode makes a directory the test locked writable again when it
+// ends, before t.TempDir removes it.
+func restoreMode(t *testing.T, dir string) {
+	t.Helper()
+	t.Cleanup(func() {
+		if err := os.Chmod(dir, 0o755); err != nil {
+			t.Error(err)
+		}
+	})
 }
 
 func TestDirectories(t *testing.T) {
@@ -209,8 +222,11 @@ func TestDirectories(t *testing.T) {
 	t.Run("dangling and looping file symlinks", func(t *testing.T) {
 		dir := t.TempDir()
 		writeFiles(t, dir, map[string]string{"main.tf": goodTF})
-		os.Symlink("absent.tf", filepath.Join(dir, "dangling.tf"))
-		os.Symlink("loop.tf", filepath.Join(dir, "loop.tf"))
+		for target, link := range map[string]string{"absent.tf": "dangling.tf", "loop.tf": "loop.tf"} {
+			if err := os.Symlink(target, filepath.Join(dir, link)); err != nil {
+				t.Fatal(err)
+			}
+		}
 		res := lintDir(t, lint.Options{Dirs: []string{dir}, Recursive: true})
 		if len(res.Errors) != 0 || len(res.Issues) != 1 {
 			t.Errorf("errors %v, issues %v", res.Errors, res.Issues)
@@ -224,7 +240,7 @@ func TestDirectories(t *testing.T) {
 		if err := os.Chmod(locked, 0); err != nil {
 			t.Fatal(err)
 		}
-		defer os.Chmod(locked, 0o755)
+		restoreMode(t, locked)
 		if _, err := os.ReadDir(locked); err == nil {
 			t.Skip("chmod 000 does not stop this user from reading (running as root)")
 		}
@@ -245,7 +261,9 @@ func TestDirectories(t *testing.T) {
 		dir := t.TempDir()
 		writeFiles(t, dir, map[string]string{"main.tf": goodTF, "secret.tf": "locals {}\n"})
 		secret := filepath.Join(dir, "secret.tf")
-		os.Chmod(secret, 0)
+		if err := os.Chmod(secret, 0); err != nil {
+			t.Fatal(err)
+		}
 		if _, err := os.ReadFile(secret); err == nil {
 			t.Skip("chmod 000 does not stop this user from reading (running as root)")
 		}
@@ -281,15 +299,19 @@ func TestNeverWritesIntoLintedDirectories(t *testing.T) {
 	if err := os.Chmod(filepath.Join(dir, "m"), 0o555); err != nil {
 		t.Fatal(err)
 	}
-	defer os.Chmod(filepath.Join(dir, "m"), 0o755)
+	restoreMode(t, filepath.Join(dir, "m"))
 	snapshot := func() string {
 		var b strings.Builder
-		filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
-			if err == nil {
-				b.WriteString(p + " " + info.ModTime().String() + " " + itoa(info.Size()) + "\n")
+		err := filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
+			if err != nil {
+				return err
 			}
+			b.WriteString(p + " " + info.ModTime().String() + " " + itoa(info.Size()) + "\n")
 			return nil
 		})
+		if err != nil {
+			t.Fatal(err)
+		}
 		return b.String()
 	}
 	before := snapshot()

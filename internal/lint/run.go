@@ -99,27 +99,32 @@ func Run(opts Options) (*Result, error) {
 	}
 	wg.Wait()
 
-	seen := map[string]bool{}
 	anns := map[string][]annotation{}
+	ignored := func(rule string, rng Range) bool {
+		a, ok := anns[rng.Filename]
+		if !ok {
+			a = annotations(l.sources.lookup(rng.Filename))
+			anns[rng.Filename] = a
+		}
+		return ignores(a, rule, rng.Start.Line)
+	}
+	var all []Issue
 	for _, out := range outs {
 		res.Errors = append(res.Errors, out.errors...)
-		for _, is := range out.issues {
-			key := fmt.Sprintf("%s\x00%s\x00%d:%d", is.Rule, is.Range.Filename, is.Range.Start.Line, is.Range.Start.Column) + "\x00" + is.Message
-			if seen[key] {
-				continue // a module reached from two root modules
-			}
-			seen[key] = true
-			a, ok := anns[is.Range.Filename]
-			if !ok {
-				a = annotations(l.sources.lookup(is.Range.Filename))
-				anns[is.Range.Filename] = a
-			}
-			if !ignores(a, is.Rule, is.Range.Start.Line) {
-				res.Issues = append(res.Issues, is)
-			}
-		}
-		res.Skipped = append(res.Skipped, out.skips...)
+		all = append(all, out.issues...)
 	}
+	// A module reached from two root modules, or through two calls, with
+	// the same result is one finding.
+	for _, is := range mergeIssues(all) {
+		if !ignored(is.Rule, is.Range) && (is.ModuleRange == nil || !ignored(is.Rule, *is.ModuleRange)) {
+			res.Issues = append(res.Issues, is)
+		}
+	}
+	for _, out := range outs {
+		res.Skipped = append(res.Skipped, out.skips...)
+		res.Queues += out.queues
+	}
+	res.Skipped = dedupeSkips(res.Skipped)
 	res.Skipped = append(res.Skipped, unmatchedConfig(opts.Config, outs)...)
 	for _, d := range l.errs {
 		res.Errors = append(res.Errors, diagEntry(d))
@@ -129,7 +134,30 @@ func Run(opts Options) (*Result, error) {
 	return res, nil
 }
 
+// dedupeSkips keeps one skip per rule and place: a module reached from
+// several root modules (or calls) is not checked once, whatever reached it.
+// The shortest reason stands, which names the module-local address.
+func dedupeSkips(skips []Skip) []Skip {
+	best := map[string]int{}
+	var out []Skip
+	for _, s := range skips {
+		key := fmt.Sprintf("%s\x00%s:%d:%d", s.Rule, s.Range.Filename, s.Range.Start.Line, s.Range.Start.Column)
+		if i, ok := best[key]; ok {
+			if len(s.Reason) < len(out[i].Reason) {
+				out[i] = s
+			}
+			continue
+		}
+		best[key] = len(out)
+		out = append(out, s)
+	}
+	return out
+}
+
 type rootResult struct {
+	queues        int      // queues modeled
+	queueAddrs    []string // their addresses
+	fleetAddrs    []string
 	issues        []Issue
 	skips         []Skip
 	errors        []ErrorEntry
@@ -144,28 +172,46 @@ func lintRoot(l *loader, dir string, opts Options, cliVars map[string]string, ac
 			out = rootResult{errors: []ErrorEntry{{Message: fmt.Sprintf("internal error while linting %s: %v", dir, p), Severity: Error}}}
 		}
 	}()
-	mod, err := l.loadModule(dir, dir, "", nil, readModuleManifest(dir))
-	if err != nil {
-		out.errors = append(out.errors, ErrorEntry{Message: fmt.Sprintf("cannot read %s: %v", dir, err), Severity: Error})
+	b, errs := buildRoot(l, dir, opts, cliVars)
+	out.errors = errs
+	if b == nil {
 		return out
 	}
-	vars, diags := rootVariables(l, mod, dir, opts.VarFiles, cliVars)
+	out.configMatched = b.configMatched
+	out.skips = append(out.skips, b.skips...)
+	out.queues = len(b.model.Queues)
+	out.queueAddrs, out.fleetAddrs = sortedKeys(b.queues), sortedKeys(b.fleets)
+	for _, a := range active {
+		r := &reporter{rule: a.rule, severity: a.severity}
+		a.rule.Check(b.model, r)
+		for i := range r.issues {
+			b.place(&r.issues[i], l.sources)
+		}
+		out.issues = append(out.issues, r.issues...)
+		out.skips = append(out.skips, r.skips...)
+	}
+	return out
+}
+
+// buildRoot loads a root module and the modules it calls, evaluates and
+// links them into the model the rules read. A nil builder means the root
+// could not be read at all.
+func buildRoot(l *loader, dir string, opts Options, cliVars map[string]string) (*builder, []ErrorEntry) {
+	var errs []ErrorEntry
+	mod, err := l.loadModule(dir, dir, "", nil, readModuleManifest(dir))
+	if err != nil {
+		return nil, []ErrorEntry{{Message: fmt.Sprintf("cannot read %s: %v", dir, err), Severity: Error}}
+	}
+	vars, diags := rootVariables(mod, dir, opts.VarFiles, cliVars)
 	for _, d := range diags {
-		out.errors = append(out.errors, diagEntry(d))
+		errs = append(errs, diagEntry(d))
 	}
 	b := newBuilder(dir, opts.Config)
 	root := newInstance(mod, "", nil, vars)
 	b.dataArgs = root.dataArgs
 	b.walk(root)
 	b.link()
-	out.configMatched = b.configMatched
-	for _, a := range active {
-		r := &reporter{rule: a.rule, severity: a.severity}
-		a.rule.Check(b.model, r)
-		out.issues = append(out.issues, r.issues...)
-		out.skips = append(out.skips, r.skips...)
-	}
-	return out
+	return b, errs
 }
 
 // activeRules applies defaults, then the config file, then the flags.
@@ -245,7 +291,7 @@ func parseCLIVars(vars []string) (map[string]string, error) {
 
 // rootVariables are the root module's input values as Terraform would
 // set them: defaults, terraform.tfvars, *.auto.tfvars, --var-file, --var.
-func rootVariables(l *loader, mod *Module, dir string, varFiles []string, cliVars map[string]string) (map[string]cty.Value, hcl.Diagnostics) {
+func rootVariables(mod *Module, dir string, varFiles []string, cliVars map[string]string) (map[string]cty.Value, hcl.Diagnostics) {
 	vals := make(map[string]cty.Value, len(mod.Variables))
 	for name, v := range mod.Variables {
 		vals[name] = variableDefault(v)
@@ -337,9 +383,13 @@ func unmatchedConfig(cfg *Config, outs []rootResult) []Skip {
 		if slices.ContainsFunc(outs, func(o rootResult) bool { return o.configMatched[addr] }) {
 			continue
 		}
-		reason := fmt.Sprintf("queue block %q matches no aws_sqs_queue in the linted configuration", addr)
+		var queues, fleets []string
+		for _, o := range outs {
+			queues, fleets = append(queues, o.queueAddrs...), append(fleets, o.fleetAddrs...)
+		}
+		reason := fmt.Sprintf("queue block %q matches no aws_sqs_queue in the linted configuration%s", addr, suggest(addr, queues))
 		if slices.ContainsFunc(outs, func(o rootResult) bool { _, found := o.configMatched[addr]; return found }) {
-			reason = fmt.Sprintf("queue block %q names consumer %q, which matches no fleet in the linted configuration", addr, qc.Consumer)
+			reason = fmt.Sprintf("queue block %q names consumer %q, which matches no fleet in the linted configuration%s", addr, qc.Consumer, suggest(qc.Consumer, fleets))
 		}
 		skips = append(skips, Skip{Rule: "config", Range: toRange(qc.Range), Reason: reason})
 	}

@@ -33,9 +33,9 @@ queue "module.x.aws_sqs_queue.orders" {
 	}
 	res := lintDir(t, lint.Options{Dirs: []string{dir}, Config: cfg})
 	want := map[int]string{
-		1: `queue block "aws_sqs_queue.ordrs" matches no aws_sqs_queue in the linted configuration`,
-		4: `queue block "aws_sqs_queue.orders" names consumer "aws_autoscaling_group.wrkers", which matches no fleet in the linted configuration`,
-		7: `queue block "module.x.aws_sqs_queue.orders" matches no aws_sqs_queue in the linted configuration`,
+		1: `queue block "aws_sqs_queue.ordrs" matches no aws_sqs_queue in the linted configuration; did you mean aws_sqs_queue.orders?`,
+		4: `queue block "aws_sqs_queue.orders" names consumer "aws_autoscaling_group.wrkers", which matches no fleet in the linted configuration; did you mean aws_autoscaling_group.workers?`,
+		7: `queue block "module.x.aws_sqs_queue.orders" matches no aws_sqs_queue in the linted configuration; did you mean aws_sqs_queue.orders?`,
 	}
 	got := map[int]string{}
 	for _, s := range res.Skipped {

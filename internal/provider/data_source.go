@@ -23,12 +23,12 @@ var (
 type formulaDataSource struct {
 	formula *capacity.Formula
 	schema  schema.Schema
-	objType tftypes.Object
+	objType tftypes.Type
 }
 
 func newDataSource(f *capacity.Formula) *formulaDataSource {
 	s := dataSourceSchema(f)
-	return &formulaDataSource{formula: f, schema: s, objType: s.Type().TerraformType(context.Background()).(tftypes.Object)}
+	return &formulaDataSource{formula: f, schema: s, objType: s.Type().TerraformType(context.Background())}
 }
 
 // dataSources are every formula's data source, built once.

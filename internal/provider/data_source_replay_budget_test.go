@@ -137,7 +137,10 @@ func readDataSource(t *testing.T, ds datasource.DataSource, config map[string]fl
 	ctx := t.Context()
 	var schemaResp datasource.SchemaResponse
 	ds.Schema(ctx, datasource.SchemaRequest{}, &schemaResp)
-	objectType := schemaResp.Schema.Type().TerraformType(ctx).(tftypes.Object)
+	objectType, ok := schemaResp.Schema.Type().TerraformType(ctx).(tftypes.Object)
+	if !ok {
+		t.Fatalf("the schema's type is %T, not an object", schemaResp.Schema.Type())
+	}
 	values := make(map[string]tftypes.Value, len(objectType.AttributeTypes))
 	for name, typ := range objectType.AttributeTypes {
 		values[name] = tftypes.NewValue(typ, nil)

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/function"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -35,7 +34,7 @@ func newFunction(fn *capacity.Function) *formulaFunction {
 	f.def = function.Definition{Summary: fn.Summary, MarkdownDescription: fn.Description}
 	if fn.Object != nil {
 		f.result = fn.Object.ObjectType()
-		f.resultType = attrType(f.result).(types.ObjectType)
+		f.resultType = types.ObjectType{AttrTypes: attrTypes(f.result.Attrs)}
 		f.def.Parameters = []function.Parameter{function.DynamicParameter{
 			Name:               "inputs",
 			AllowUnknownValues: true,
@@ -240,7 +239,7 @@ func (f *formulaFunction) runObject(ctx context.Context, req function.RunRequest
 		resp.Error = function.NewFuncError(oerr.Error())
 		return
 	}
-	resp.Error = resp.Result.Set(ctx, obj.(attr.Value))
+	resp.Error = resp.Result.Set(ctx, obj)
 }
 
 // listsAsAny turns list inputs ([]float64) into the []any tfValue takes.

@@ -13,8 +13,10 @@ import (
 //	<file>:<line>:<col>: <Severity> - <message> (<rule>)
 //
 // and one per error, "<file>:<line>:<col>: Error - <message>" or
-// "Error - <message>" when the error has no place. Line breaks inside a
-// message become spaces so that every finding stays on one line.
+// "Error - <message>" when the error has no place, then the count of
+// skipped checks (and a line when no queue was checked), as the default
+// format ends. Line breaks inside a message become spaces so that every
+// finding stays on one line.
 func renderCompact(b *bytes.Buffer, r *lint.Result, _ Options) error {
 	for _, is := range r.Issues {
 		fmt.Fprintf(b, "%s: %s - %s (%s)\n", is.Range, severityTitle(is.Severity), oneLine(is.Message), is.Rule)
@@ -25,6 +27,7 @@ func renderCompact(b *bytes.Buffer, r *lint.Result, _ Options) error {
 		}
 		fmt.Fprintf(b, "%s - %s\n", severityTitle(errorSeverity(e)), oneLine(e.Message))
 	}
+	b.WriteString(summaryTail(r, false))
 	return nil
 }
 

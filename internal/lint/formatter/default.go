@@ -48,8 +48,9 @@ func (p painter) severity(s lint.Severity) string {
 //	Reference: <link>
 //
 // for each issue, then each error the same way without rule and reference,
-// then a summary. Nothing is written when there are neither issues nor
-// errors; skipped checks are left to the machine formats.
+// then, with ShowSkipped, each skipped check, then a summary: the count of
+// issues and errors, and of skipped checks, and a line when no queue was
+// checked at all. A clean run that checked everything writes nothing.
 func renderDefault(b *bytes.Buffer, r *lint.Result, opts Options) error {
 	p := painter{on: !opts.NoColor}
 	src := newSourceCache(opts.ReadSource)
@@ -57,6 +58,17 @@ func renderDefault(b *bytes.Buffer, r *lint.Result, opts Options) error {
 	for _, is := range r.Issues {
 		fmt.Fprintf(b, "%s: %s (%s)\n\n", p.severity(is.Severity), p.paint(ansiBold, is.Message), is.Rule)
 		writeLocation(b, p, src, is.Range)
+		if len(is.Callers) > 0 || is.ModuleRange != nil {
+			// As tflint prints them: every module call on the way, then
+			// the place inside the module when the finding was moved out.
+			b.WriteString("\nCallers:\n")
+			for _, c := range is.Callers {
+				fmt.Fprintf(b, "   %s\n", shortRange(c))
+			}
+			if is.ModuleRange != nil {
+				fmt.Fprintf(b, "   %s (inside the installed module)\n", shortRange(*is.ModuleRange))
+			}
+		}
 		if is.Link != "" {
 			fmt.Fprintf(b, "\nReference: %s\n", is.Link)
 		}
@@ -70,6 +82,13 @@ func renderDefault(b *bytes.Buffer, r *lint.Result, opts Options) error {
 		}
 	}
 
+	if opts.ShowSkipped {
+		for _, s := range r.Skipped {
+			fmt.Fprintf(b, "%s: %s (%s)\n\n", p.paint(ansiCyan, "Skipped"), s.Reason, s.Rule)
+			writeLocation(b, p, src, s.Range)
+			b.WriteString("\n")
+		}
+	}
 	if n := len(r.Issues); n > 0 {
 		counts := map[lint.Severity]int{}
 		for _, is := range r.Issues {
@@ -86,7 +105,16 @@ func renderDefault(b *bytes.Buffer, r *lint.Result, opts Options) error {
 	if n := len(r.Errors); n > 0 {
 		fmt.Fprintf(b, "%d error(s) stopped part of the run; the results above are incomplete\n", n)
 	}
+	b.WriteString(summaryTail(r, opts.ShowSkipped))
 	return nil
+}
+
+// shortRange is file:line,col-col, or file:line,col-line,col across lines.
+func shortRange(r lint.Range) string {
+	if r.End.Line == r.Start.Line {
+		return fmt.Sprintf("%s:%d,%d-%d", r.Filename, r.Start.Line, r.Start.Column, r.End.Column)
+	}
+	return fmt.Sprintf("%s:%d,%d-%d,%d", r.Filename, r.Start.Line, r.Start.Column, r.End.Line, r.End.Column)
 }
 
 func plural(n int, word string) string {

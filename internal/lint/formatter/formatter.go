@@ -24,6 +24,32 @@ type Options struct {
 	// ReadSource returns a file's bytes for source snippets; nil means
 	// os.ReadFile.
 	ReadSource func(filename string) ([]byte, error)
+	// ShowSkipped lists each skipped check in the default format.
+	ShowSkipped bool
+}
+
+// summaryTail is the end of the default and compact formats: how many
+// checks were skipped, and a word when no queue was checked at all, so a
+// clean run is never mistaken for a checked one.
+func summaryTail(r *lint.Result, showSkipped bool) string {
+	var lines []string
+	if r.Queues == 0 && len(r.Issues) == 0 {
+		lines = append(lines, "No aws_sqs_queue was checked: the linted configuration declares none the linter could read")
+	}
+	if n := len(r.Skipped); n > 0 {
+		line := plural(n, "check") + " skipped"
+		if n == 1 {
+			line = "1 check skipped"
+		}
+		if !showSkipped {
+			line += ": --show-skipped lists them"
+		}
+		lines = append(lines, line)
+	}
+	if len(lines) == 0 {
+		return ""
+	}
+	return strings.Join(lines, "\n") + "\n"
 }
 
 type renderFunc func(b *bytes.Buffer, r *lint.Result, opts Options) error

@@ -6,6 +6,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"flag"
+	"fmt"
 	"io/fs"
 	"math"
 	"os"
@@ -228,7 +229,7 @@ func TestEmpty(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.format, func(t *testing.T) {
-			for _, r := range []*lint.Result{{}, nil, {Rules: fixture(false).Rules}} {
+			for _, r := range []*lint.Result{{Queues: 1}, {Queues: 1, Rules: fixture(false).Rules}} {
 				out := render(t, tt.format, r, Options{NoColor: true, ReadSource: readSource})
 				if tt.check != nil {
 					tt.check(t, out)
@@ -239,9 +240,39 @@ func TestEmpty(t *testing.T) {
 		})
 	}
 	t.Run("default with only skips", func(t *testing.T) {
-		r := &lint.Result{Skipped: fixture(false).Skipped}
-		if out := render(t, "default", r, Options{}); out != "" {
-			t.Errorf("got %q, want nothing", out)
+		r := &lint.Result{Queues: 1, Skipped: fixture(false).Skipped}
+		want := fmt.Sprintf("%d checks skipped: --show-skipped lists them\n", len(r.Skipped))
+		if len(r.Skipped) == 1 {
+			want = "1 check skipped: --show-skipped lists them\n"
+		}
+		for _, format := range []string{"default", "compact"} {
+			if out := render(t, format, r, Options{}); out != want {
+				t.Errorf("%s: got %q, want %q", format, out, want)
+			}
+		}
+	})
+	// A run that checked no queue says so: a clean run must never be
+	// mistaken for a checked one.
+	t.Run("no queue checked", func(t *testing.T) {
+		const want = "No aws_sqs_queue was checked: the linted configuration declares none the linter could read\n"
+		for _, r := range []*lint.Result{{}, nil} {
+			for _, format := range []string{"default", "compact"} {
+				if out := render(t, format, r, Options{}); out != want {
+					t.Errorf("%s: got %q, want %q", format, out, want)
+				}
+			}
+		}
+	})
+	t.Run("show skipped", func(t *testing.T) {
+		r := &lint.Result{Queues: 1, Skipped: fixture(false).Skipped}
+		out := render(t, "default", r, Options{NoColor: true, ShowSkipped: true, ReadSource: readSource})
+		for _, s := range r.Skipped {
+			if !strings.Contains(out, "Skipped: "+s.Reason+" ("+s.Rule+")") || !strings.Contains(out, fmt.Sprintf("on %s line %d:", s.Range.Filename, s.Range.Start.Line)) {
+				t.Errorf("--show-skipped output lacks %q at %s:\n%s", s.Reason, s.Range, out)
+			}
+		}
+		if strings.Contains(out, "--show-skipped lists them") {
+			t.Errorf("with --show-skipped the count line still points at the flag:\n%s", out)
 		}
 	})
 }
@@ -525,6 +556,7 @@ func TestCompactOneLine(t *testing.T) {
 	r := &lint.Result{
 		Issues: []lint.Issue{{Rule: "r", Severity: lint.Notice, Message: "a\nb\r\nc", Range: rng("x.tf", 1, 2, 1, 3)}},
 		Errors: []lint.ErrorEntry{{Message: "e\nf"}},
+		Queues: 1,
 	}
 	want := "x.tf:1:2: Notice - a b c (r)\nError - e f\n"
 	if got := render(t, "compact", r, Options{}); got != want {

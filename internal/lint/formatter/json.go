@@ -15,6 +15,11 @@ type jsonIssue struct {
 	Range    lint.Range `json:"range"`
 	Facts    factObject `json:"facts"`
 	Link     string     `json:"link"`
+	// Callers are the module calls that reach the finding, as tflint's
+	// JSON lists them; ModuleRange is where inside an installed remote
+	// module a finding moved to its call lies.
+	Callers     []lint.Range `json:"callers,omitempty"`
+	ModuleRange *lint.Range  `json:"module_range,omitempty"`
 }
 
 type jsonError struct {
@@ -43,12 +48,14 @@ func renderJSON(b *bytes.Buffer, r *lint.Result, _ Options) error {
 	}
 	for _, is := range r.Issues {
 		out.Issues = append(out.Issues, jsonIssue{
-			Rule:     is.Rule,
-			Severity: is.Severity.String(),
-			Message:  is.Message,
-			Range:    is.Range,
-			Facts:    factObject(is.Facts),
-			Link:     is.Link,
+			Rule:        is.Rule,
+			Severity:    is.Severity.String(),
+			Message:     is.Message,
+			Range:       is.Range,
+			Facts:       factObject(is.Facts),
+			Link:        is.Link,
+			Callers:     is.Callers,
+			ModuleRange: is.ModuleRange,
 		})
 	}
 	for _, e := range r.Errors {

@@ -55,12 +55,16 @@ type sarifMessage struct {
 }
 
 type sarifResult struct {
-	RuleID     string          `json:"ruleId"`
-	RuleIndex  int             `json:"ruleIndex"`
-	Level      string          `json:"level"`
-	Message    sarifMessage    `json:"message"`
-	Locations  []sarifLocation `json:"locations,omitempty"`
-	Properties sarifProperties `json:"properties"`
+	RuleID    string          `json:"ruleId"`
+	RuleIndex int             `json:"ruleIndex"`
+	Level     string          `json:"level"`
+	Message   sarifMessage    `json:"message"`
+	Locations []sarifLocation `json:"locations,omitempty"`
+	// RelatedLocations are the module calls that reach the finding and,
+	// for one moved out of an installed remote module, where inside the
+	// module it lies.
+	RelatedLocations []sarifLocation `json:"relatedLocations,omitempty"`
+	Properties       sarifProperties `json:"properties"`
 }
 
 type sarifProperties struct {
@@ -68,7 +72,9 @@ type sarifProperties struct {
 }
 
 type sarifLocation struct {
+	ID               *int                  `json:"id,omitempty"`
 	PhysicalLocation sarifPhysicalLocation `json:"physicalLocation"`
+	Message          *sarifMessage         `json:"message,omitempty"`
 }
 
 type sarifPhysicalLocation struct {
@@ -137,12 +143,13 @@ func renderSARIF(b *bytes.Buffer, r *lint.Result, _ Options) error {
 	for _, is := range r.Issues {
 		level, _ := sarifLevel(is.Severity)
 		results = append(results, sarifResult{
-			RuleID:     is.Rule,
-			RuleIndex:  addRule(sarifRule{ID: is.Rule, HelpURI: absoluteURI(is.Link)}), // a rule missing from r.Rules
-			Level:      level,
-			Message:    sarifMessage{Text: is.Message},
-			Locations:  sarifLocations(&is.Range),
-			Properties: sarifProperties{Facts: factObject(is.Facts)},
+			RuleID:           is.Rule,
+			RuleIndex:        addRule(sarifRule{ID: is.Rule, HelpURI: absoluteURI(is.Link)}), // a rule missing from r.Rules
+			Level:            level,
+			Message:          sarifMessage{Text: is.Message},
+			Locations:        sarifLocations(&is.Range),
+			RelatedLocations: sarifRelated(is),
+			Properties:       sarifProperties{Facts: factObject(is.Facts)},
 		})
 	}
 
@@ -192,6 +199,25 @@ func sarifLevel(s lint.Severity) (string, bool) {
 }
 
 // sarifLocations is the location of rng, none when rng names no file.
+// sarifRelated are an issue's callers and module location, numbered.
+func sarifRelated(is lint.Issue) []sarifLocation {
+	var out []sarifLocation
+	add := func(rng lint.Range, text string) {
+		for _, loc := range sarifLocations(&rng) {
+			id := len(out)
+			loc.ID, loc.Message = &id, &sarifMessage{Text: text}
+			out = append(out, loc)
+		}
+	}
+	for _, c := range is.Callers {
+		add(c, "module call on the way to the finding")
+	}
+	if is.ModuleRange != nil {
+		add(*is.ModuleRange, "where the finding lies inside the installed module")
+	}
+	return out
+}
+
 func sarifLocations(rng *lint.Range) []sarifLocation {
 	if rng == nil || rng.Filename == "" {
 		return nil

@@ -3,6 +3,7 @@ package formatter
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
 	"path/filepath"
 	"strings"
@@ -153,10 +154,10 @@ func TestSARIFValidationIsNotVacuous(t *testing.T) {
 		{"column as a string", func(log map[string]any) { region(log)["startColumn"] = "3" }},
 		{"negative rule index", func(log map[string]any) { result(log)["ruleIndex"] = -2 }},
 		{"helpUri not a URI", func(log map[string]any) {
-			run(log)["tool"].(map[string]any)["driver"].(map[string]any)["rules"].([]any)[1].(map[string]any)["helpUri"] = "not a uri"
+			object(run(log), "tool", "driver", "rules", 1)["helpUri"] = "not a uri"
 		}},
 		{"invocation without executionSuccessful", func(log map[string]any) {
-			delete(run(log)["invocations"].([]any)[0].(map[string]any), "executionSuccessful")
+			delete(object(run(log), "invocations", 0), "executionSuccessful")
 		}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -178,13 +179,34 @@ func TestSARIFValidationIsNotVacuous(t *testing.T) {
 	}
 }
 
-func run(log map[string]any) map[string]any { return log["runs"].([]any)[0].(map[string]any) }
+func run(log map[string]any) map[string]any { return object(log, "runs", 0) }
 
-func result(log map[string]any) map[string]any {
-	return run(log)["results"].([]any)[0].(map[string]any)
-}
+func result(log map[string]any) map[string]any { return object(run(log), "results", 0) }
 
 func region(log map[string]any) map[string]any {
-	loc := result(log)["locations"].([]any)[0].(map[string]any)
-	return loc["physicalLocation"].(map[string]any)["region"].(map[string]any)
+	return object(result(log), "locations", 0, "physicalLocation", "region")
+}
+
+// object is the JSON object at path (object keys and array indexes) in a
+// decoded document. A path the document lacks panics, failing the test.
+func object(doc any, path ...any) map[string]any {
+	v := doc
+	for _, step := range path {
+		switch s := step.(type) {
+		case string:
+			m, _ := v.(map[string]any)
+			v = m[s]
+		case int:
+			if a, _ := v.([]any); s < len(a) {
+				v = a[s]
+			} else {
+				v = nil
+			}
+		}
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		panic(fmt.Sprintf("no JSON object at %v", path))
+	}
+	return m
 }

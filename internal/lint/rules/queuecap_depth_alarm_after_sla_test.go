@@ -88,6 +88,7 @@ data "queuecap_sla_depth" "orders" {
 		{
 			name:  "an alarm on another queue",
 			files: map[string]string{"main.tf": depthAlarmOn(sla, "GreaterThanThreshold", "100000", `"invoices"`)},
+			skips: []skip{{Reason: `alarm aws_cloudwatch_metric_alarm.depth reads SQS metrics, but its queue is "invoices", which matches no aws_sqs_queue in the linted configuration (is it defined elsewhere?), so it is not checked against the queue`, Line: 14}},
 		},
 		{
 			name:  "no SLA declared",

@@ -98,6 +98,7 @@ func TestVisibilityTimeoutTooShort(t *testing.T) {
 		{
 			name:  "a function the configuration does not define",
 			files: map[string]string{"main.tf": lambdaConsumer("visibility_timeout_seconds = 60", "timeout = 30", `"someone-elses-function"`)},
+			skips: []skip{{Reason: `event source mapping aws_lambda_event_source_mapping.orders: its function (function_name) is "someone-elses-function", which matches no aws_lambda_function in the linted configuration (is it defined elsewhere?), so aws_sqs_queue.orders has no linked consumer here`, Line: 13}},
 		},
 		{
 			name:  "a disabled mapping consumes nothing",

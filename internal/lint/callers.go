@@ -1,0 +1,131 @@
+package lint
+
+import (
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+)
+
+// place finds the module instance a finding lies in and records the module
+// calls that reach it. A finding inside an installed remote module is
+// moved to the call in the repository that brings the module in (the
+// argument that carries the value, when the finding's attribute is just
+// that variable), keeping where it lies in the module as ModuleRange: a
+// pull request can only change the repository's files.
+func (b *builder) place(is *Issue, src *sourceCache) {
+	in := b.instanceOf(is)
+	if in == nil || in.parent == nil {
+		is.key, is.local = issueKey(is, is.Message), is.Message
+		return
+	}
+	var chain []*instance // outermost call first
+	for c := in; c.parent != nil; c = c.parent {
+		chain = append([]*instance{c}, chain...)
+	}
+	for _, c := range chain {
+		is.Callers = append(is.Callers, toRange(c.call.DefRange))
+	}
+	is.local = strings.ReplaceAll(is.Message, in.addr+".", "")
+	if k := slices.IndexFunc(chain, func(c *instance) bool { return !isLocalSource(c.call.Source) }); k >= 0 {
+		call := chain[k]
+		inner := is.Range
+		is.ModuleRange = &inner
+		is.Range = toRange(call.call.DefRange)
+		if k == len(chain)-1 {
+			if name := variableOnly(src.lookup(inner.Filename), inner); name != "" {
+				if arg, ok := call.call.Args[name]; ok {
+					is.Range = toRange(arg.Range)
+				}
+			}
+		}
+		is.local = is.Message // the call is the place; its address names it
+	}
+	is.key = issueKey(is, is.local)
+}
+
+func issueKey(is *Issue, message string) string {
+	return fmt.Sprintf("%s\x00%s:%d:%d\x00%s", is.Rule, is.Range.Filename, is.Range.Start.Line, is.Range.Start.Column, message)
+}
+
+// instanceOf is the walked module instance whose directory holds the
+// finding's file; of several (one module called twice, or with for_each),
+// the one whose address the message names, longest first.
+func (b *builder) instanceOf(is *Issue) *instance {
+	dir := filepath.Dir(is.Range.Filename)
+	var candidates []*instance
+	for _, in := range b.instances {
+		if filepath.Clean(in.mod.Dir) == filepath.Clean(dir) {
+			candidates = append(candidates, in)
+		}
+	}
+	if len(candidates) == 0 {
+		return nil
+	}
+	var best *instance
+	for _, in := range candidates {
+		if in.addr != "" && strings.Contains(is.Message, in.addr+".") && (best == nil || len(in.addr) > len(best.addr)) {
+			best = in
+		}
+	}
+	if best == nil {
+		best = candidates[0]
+	}
+	return best
+}
+
+// variableOnly is NAME when the attribute at rng is written `… = var.NAME`.
+var variableOnlyPattern = regexp.MustCompile(`^[A-Za-z0-9_-]+\s*=\s*var\.([A-Za-z0-9_-]+)\s*$`)
+
+func variableOnly(pf *parsedFile, rng Range) string {
+	if pf == nil {
+		return ""
+	}
+	r := hcl.Range{Filename: rng.Filename, Start: hcl.Pos{Line: rng.Start.Line, Column: rng.Start.Column}, End: hcl.Pos{Line: rng.End.Line, Column: rng.End.Column}}
+	lines := strings.Split(string(pf.src), "\n")
+	if r.Start.Line != r.End.Line || r.Start.Line < 1 || r.Start.Line > len(lines) {
+		return ""
+	}
+	line := []rune(lines[r.Start.Line-1])
+	from, to := r.Start.Column-1, r.End.Column-1
+	if from < 0 || to > len(line) || from > to {
+		return ""
+	}
+	if m := variableOnlyPattern.FindStringSubmatch(string(line[from:to])); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+// mergeIssues keeps one finding per rule, place and module-local message:
+// a module reached from several roots or calls with the same result is one
+// finding listing every caller (with the message in the module's own
+// addresses); different results stay apart, each naming its caller.
+func mergeIssues(issues []Issue) []Issue {
+	at := map[string]int{}
+	var out []Issue
+	for _, is := range issues {
+		if is.key == "" {
+			is.key, is.local = issueKey(&is, is.Message), is.Message
+		}
+		i, seen := at[is.key]
+		if !seen {
+			at[is.key] = len(out)
+			out = append(out, is)
+			continue
+		}
+		kept := &out[i]
+		if kept.Message != is.Message {
+			kept.Message = kept.local
+		}
+		for _, c := range is.Callers {
+			if !slices.Contains(kept.Callers, c) {
+				kept.Callers = append(kept.Callers, c)
+			}
+		}
+	}
+	return out
+}

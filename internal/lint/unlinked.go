@@ -1,0 +1,267 @@
+package lint
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+)
+
+// The linter never passes over silently what it cannot check: a module it
+// cannot read, or a mapping, target, policy, alarm or tag it cannot tie to
+// the queue or fleet it is about, becomes a skip with its place and what to
+// do about it. These skips belong to no rule: every rule depends on the
+// links.
+const (
+	skipLink   = "link"
+	skipModule = "module"
+	// skipCoverage is a queue the capacity rules could not check at all:
+	// no consumer is linked to it, or it declares no arrival rate.
+	skipCoverage = "coverage"
+)
+
+func (b *builder) skip(rng hcl.Range, reason string) {
+	b.skips = append(b.skips, Skip{Rule: skipLink, Range: toRange(rng), Reason: reason})
+}
+
+// skipModule reports a module call whose source the linter cannot read.
+func (b *builder) skipModule(in *instance, c *ModuleCall) {
+	addr := in.absAddr("module." + c.Name)
+	var reason string
+	switch {
+	case c.Source == "":
+		reason = fmt.Sprintf("%s has no source the linter can read, so nothing it declares was checked", addr)
+	case isLocalSource(c.Source):
+		reason = fmt.Sprintf("%s: its source %q is not a directory here, so nothing it declares was checked", addr, c.Source)
+	default:
+		reason = fmt.Sprintf("%s (source %q) is not installed, so nothing it declares was checked: "+
+			"run terraform init (the linter reads .terraform/modules/modules.json), or lint a plan", addr, c.Source)
+	}
+	b.skips = append(b.skips, Skip{Rule: skipModule, Range: toRange(c.DefRange), Reason: reason})
+}
+
+func isLocalSource(s string) bool { return strings.HasPrefix(s, "./") || strings.HasPrefix(s, "../") }
+
+// reportUnlinked is the linker's last step: what it could not link, and
+// why.
+func (l *linker) reportUnlinked() {
+	for _, m := range l.model.Mappings {
+		refs := l.refs[m]
+		if m.Queue == nil {
+			if why, relevant := l.whyUnlinked(refs[0], "aws_sqs_queue", "sqs"); relevant {
+				l.skip(refRange(refs[0], m.DefRange), fmt.Sprintf("event source mapping %s: its queue (event_source_arn) %s, so the queue's consumer is not checked", m.Addr, why))
+			}
+		}
+		if m.Queue != nil && (m.Function == nil || m.Function.Kind != FleetLambda) {
+			why, _ := l.whyUnlinked(refs[1], "aws_lambda_function", "lambda")
+			l.skip(refRange(refs[1], m.DefRange), fmt.Sprintf("event source mapping %s: its function (function_name) %s, so %s has no linked consumer here", m.Addr, why, m.Queue.Addr))
+		}
+	}
+	for _, t := range sortedValues(l.targets) {
+		if t.namespace != "" && t.namespace != "ecs" {
+			continue // DynamoDB, Lambda provisioned concurrency, …: no queue consumer
+		}
+		if f := l.fleetFor(t.resourceID); f == nil || f.Kind != FleetECS {
+			why, _ := l.whyUnlinked(l.refs[t][0], "aws_ecs_service", "")
+			l.skip(refRange(l.refs[t][0], t.rng), fmt.Sprintf("aws_appautoscaling_target %s: its resource_id %s, so its max_capacity sizes no fleet here", t.addr, why))
+		}
+	}
+	for _, p := range l.model.Policies {
+		if p.Fleet != nil {
+			continue
+		}
+		r := l.refs[p][0]
+		if s := knownString(r.val); s != "" && !strings.HasPrefix(s, "service/") && strings.Contains(s, "/") {
+			continue // an Application Auto Scaling resource that is not an ECS service
+		}
+		why, _ := l.whyUnlinked(r, "fleet", "")
+		l.skip(refRange(r, p.DefRange), fmt.Sprintf("scaling policy %s: the fleet it scales %s, so it is not checked", p.Addr, why))
+	}
+	for _, a := range l.model.Alarms {
+		if len(a.Queues) > 0 || !readsSQS(a.Metrics) {
+			continue
+		}
+		rng := a.DefRange
+		why := "names no aws_sqs_queue of this configuration in its QueueName dimension"
+		if rs := l.refs[a]; len(rs) > 0 {
+			rng = refRange(rs[0], rng)
+			if w, relevant := l.whyUnlinked(ref{in: rs[0].in, attr: rs[0].attr, val: queueDimension(rs[0].val)}, "aws_sqs_queue", "sqs"); relevant {
+				why = w
+			}
+		}
+		l.skip(rng, fmt.Sprintf("alarm %s reads SQS metrics, but its queue %s, so it is not checked against the queue", a.Addr, why))
+	}
+	l.reportCoverage()
+	for _, f := range l.model.Fleets {
+		if f.QueueAddr != "" && l.queues[f.QueueAddr] == nil {
+			l.skip(f.queueTagRange, fmt.Sprintf("the queuecap:queue tag of %s names %s, which is no aws_sqs_queue in this configuration%s",
+				f.Addr, f.QueueAddr, suggest(f.QueueAddr, sortedKeys(l.queues))))
+		}
+	}
+}
+
+// readsSQS reports an alarm on SQS metrics.
+func readsSQS(m MetricSet) bool {
+	if slices.Contains(m.Namespaces, "AWS/SQS") {
+		return true
+	}
+	for _, n := range m.Names {
+		if strings.HasPrefix(n, "ApproximateNumberOfMessages") || n == MetricAgeOfOldest || n == "NumberOfMessagesSent" ||
+			n == "NumberOfMessagesReceived" || n == "NumberOfMessagesDeleted" || n == "NumberOfEmptyReceives" {
+			return true
+		}
+	}
+	return false
+}
+
+func refRange(r ref, fallback hcl.Range) hcl.Range {
+	if r.attr != nil {
+		return r.attr.Range
+	}
+	return fallback
+}
+
+// whyUnlinked says why a reference names nothing the linker knows, in
+// words a user can act on. relevant is false when the reference clearly
+// names something of another service (a DynamoDB stream, a Kinesis
+// stream), which no queue rule is about. service is the ARN service the
+// reference should have ("sqs", "lambda"), "" for none.
+func (l *linker) whyUnlinked(r ref, kind, service string) (string, bool) {
+	if r.attr == nil {
+		return "is not set", true
+	}
+	for _, o := range origins(r.val) {
+		if typ := resourceTypeOf(o); typ != "" && service != "" && !strings.HasPrefix(typ, "aws_"+service) && !strings.HasPrefix(typ, "data.") {
+			return "", false // another service's resource
+		}
+	}
+	if s := knownString(r.val); s != "" {
+		if service != "" && strings.HasPrefix(s, "arn:") {
+			parts := strings.Split(s, ":")
+			if len(parts) > 2 && parts[2] != service {
+				return "", false
+			}
+		}
+		return fmt.Sprintf("is %q, which matches no %s in the linted configuration (is it defined elsewhere?)", s, kind), true
+	}
+	if why := r.in.unknownBecause(r.attr.Expr); why != "" {
+		return why, true
+	}
+	return "is not known before apply and names no " + kind + " of this configuration", true
+}
+
+// resourceTypeOf is the resource type in an absolute address
+// ("module.a.aws_sqs_queue.q[\"x\"]" is aws_sqs_queue), or "".
+func resourceTypeOf(addr string) string {
+	parts := strings.Split(addr, ".")
+	for i := 0; i+1 < len(parts); i++ {
+		if parts[i] == "module" {
+			i++
+			continue
+		}
+		if parts[i] == "data" && i+1 < len(parts) {
+			return "data." + parts[i+1]
+		}
+		return parts[i]
+	}
+	return ""
+}
+
+// suggest is ", did you mean X?" for the closest of candidates, or "".
+func suggest(name string, candidates []string) string {
+	best, bestD := "", len(name)/2+2
+	for _, c := range candidates {
+		if d := editDistance(name, c); d < bestD {
+			best, bestD = c, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf("; did you mean %s?", best)
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// unknownBecause says why an expression is not known before apply when one
+// of its references explains it: a module that is not installed or not
+// expanded, a root variable without a value, a data source read at apply.
+// "" when none does.
+func (in *instance) unknownBecause(expr hcl.Expression) string {
+	for _, t := range expr.Variables() {
+		switch t.RootName() {
+		case "module":
+			name, ok := attrName(t, 1)
+			if !ok {
+				continue
+			}
+			if c := in.calls[name]; c != nil && c.Child == nil {
+				return fmt.Sprintf("comes from module.%s, which is not installed: run terraform init, or lint a plan", name)
+			}
+		case "var":
+			name, ok := attrName(t, 1)
+			if !ok {
+				continue
+			}
+			if in.parent == nil {
+				if v, set := in.vars[name]; !set || !v.IsWhollyKnown() {
+					return fmt.Sprintf("comes from var.%s, which has no value here (set it with --var, a tfvars file or TF_VAR_%s)", name, name)
+				}
+			} else if v := in.variable(name); !v.IsWhollyKnown() {
+				if arg, ok := in.call.Args[name]; ok {
+					if why := in.parent.unknownBecause(arg.Expr); why != "" {
+						return why
+					}
+				}
+			}
+		case "data":
+			if typ, ok := attrName(t, 1); ok && !isQueuecapData(typ) {
+				return fmt.Sprintf("comes from data.%s, which is read only at apply", typ)
+			}
+		}
+	}
+	return ""
+}
+
+// reportCoverage names each queue the capacity rules (zero surplus,
+// headroom, retention, retry storm, depth alarms) cannot check: one with no
+// linked consumer, or with no declared arrival rate. A dead-letter queue
+// is consumed by a replay, not a fleet: it is not listed.
+func (l *linker) reportCoverage() {
+	for _, q := range l.model.Queues {
+		if q.IsDeadLetter {
+			continue
+		}
+		var reason string
+		switch {
+		case len(q.Consumers) == 0:
+			reason = fmt.Sprintf("no consumer of %s is linked (an event source mapping, a queuecap:queue tag, a scaling policy on its metrics, "+
+				"or a consumer in its .queuecap.hcl queue block), so its capacity was not checked", q.Addr)
+		case !q.Rates.ArrivalRate.Set:
+			reason = fmt.Sprintf("%s has a consumer (%s) but no declared arrival_rate (a queuecap:arrival_rate tag, a .queuecap.hcl queue block, "+
+				"or the queuecap data source that sizes its consumer), so its capacity was not checked", q.Addr, q.Consumers[0].Addr)
+		default:
+			continue
+		}
+		l.skips = append(l.skips, Skip{Rule: skipCoverage, Range: toRange(q.DefRange), Reason: reason})
+	}
+}

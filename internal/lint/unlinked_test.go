@@ -1,0 +1,191 @@
+package lint_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
+)
+
+// TestNeverSilent: what the linter meets and cannot link or read is a
+// skip with its place and what to do, never silence; what is clearly
+// about another service is not.
+func TestNeverSilent(t *testing.T) {
+	cases := []struct {
+		name  string
+		files map[string]string
+		want  map[int]string // line → reason (every skip of rule link or module)
+	}{
+		{
+			name: "mapping whose queue and function come from modules that are not installed",
+			files: map[string]string{"main.tf": `module "queue" {
+  source = "https://example.com/terraform-sqs.zip"
+}
+
+module "fn" {
+  source  = "terraform-aws-modules/lambda/aws"
+  version = "8.1.0"
+}
+
+resource "aws_lambda_event_source_mapping" "m" {
+  event_source_arn = module.queue.sqs_queue_arn
+  function_name    = module.fn.lambda_function_name
+}
+`},
+			want: map[int]string{
+				1:  `module.queue (source "https://example.com/terraform-sqs.zip") is not installed, so nothing it declares was checked: run terraform init (the linter reads .terraform/modules/modules.json), or lint a plan`,
+				5:  `module.fn (source "terraform-aws-modules/lambda/aws") is not installed, so nothing it declares was checked: run terraform init (the linter reads .terraform/modules/modules.json), or lint a plan`,
+				11: `event source mapping aws_lambda_event_source_mapping.m: its queue (event_source_arn) comes from module.queue, which is not installed: run terraform init, or lint a plan, so the queue's consumer is not checked`,
+			},
+		},
+		{
+			name: "a DynamoDB stream mapping is no queue's",
+			files: map[string]string{"main.tf": `resource "aws_dynamodb_table" "t" {
+  name = "t"
+}
+
+resource "aws_lambda_function" "f" {
+  function_name = "f"
+}
+
+resource "aws_lambda_event_source_mapping" "m" {
+  event_source_arn = aws_dynamodb_table.t.stream_arn
+  function_name    = aws_lambda_function.f.arn
+}
+
+resource "aws_lambda_event_source_mapping" "k" {
+  event_source_arn = "arn:aws:kinesis:eu-west-1:123456789012:stream/clicks"
+  function_name    = aws_lambda_function.f.arn
+}
+`},
+		},
+		{
+			name: "target, policy and alarm that name nothing here",
+			files: map[string]string{"main.tf": `variable "cluster" {}
+
+resource "aws_appautoscaling_target" "t" {
+  service_namespace  = "ecs"
+  scalable_dimension = "ecs:service:DesiredCount"
+  resource_id        = "service/${var.cluster}/workers"
+  max_capacity       = 10
+}
+
+resource "aws_appautoscaling_policy" "p" {
+  resource_id = aws_appautoscaling_target.t.resource_id
+}
+
+resource "aws_appautoscaling_target" "table" {
+  service_namespace  = "dynamodb"
+  scalable_dimension = "dynamodb:table:ReadCapacityUnits"
+  resource_id        = "table/orders"
+}
+
+resource "aws_cloudwatch_metric_alarm" "depth" {
+  metric_name = "ApproximateNumberOfMessagesVisible"
+  namespace   = "AWS/SQS"
+  dimensions  = { QueueName = "orders" }
+}
+
+resource "aws_cloudwatch_metric_alarm" "cpu" {
+  metric_name = "CPUUtilization"
+  namespace   = "AWS/EC2"
+}
+`},
+			want: map[int]string{
+				6:  `aws_appautoscaling_target aws_appautoscaling_target.t: its resource_id comes from var.cluster, which has no value here (set it with --var, a tfvars file or TF_VAR_cluster), so its max_capacity sizes no fleet here`,
+				11: `scaling policy aws_appautoscaling_policy.p: the fleet it scales is not known before apply and names no fleet of this configuration, so it is not checked`,
+				23: `alarm aws_cloudwatch_metric_alarm.depth reads SQS metrics, but its queue is "orders", which matches no aws_sqs_queue in the linted configuration (is it defined elsewhere?), so it is not checked against the queue`,
+			},
+		},
+		{
+			name: "a queuecap:queue tag naming no queue gets the closest address",
+			files: map[string]string{"main.tf": `resource "aws_sqs_queue" "orders" {
+  name = "orders"
+}
+
+resource "aws_ecs_service" "w" {
+  name = "w"
+  tags = { "queuecap:queue" = "aws_sqs_queue.order" }
+}
+`},
+			want: map[int]string{
+				7: `the queuecap:queue tag of aws_ecs_service.w names aws_sqs_queue.order, which is no aws_sqs_queue in this configuration; did you mean aws_sqs_queue.orders?`,
+			},
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeFiles(t, dir, tc.files)
+			res := lintDir(t, lint.Options{Dirs: []string{dir}})
+			got := map[int]string{}
+			for _, s := range res.Skipped {
+				if s.Rule == "link" || s.Rule == "module" {
+					if !strings.HasSuffix(s.Range.Filename, "main.tf") {
+						t.Errorf("skip in %s", s.Range.Filename)
+					}
+					got[s.Range.Start.Line] = s.Reason
+				}
+			}
+			for line, want := range tc.want {
+				if got[line] != want {
+					t.Errorf("line %d: skip %q, want %q", line, got[line], want)
+				}
+			}
+			for line, reason := range got {
+				if _, ok := tc.want[line]; !ok {
+					t.Errorf("unexpected skip at line %d: %s", line, reason)
+				}
+			}
+		})
+	}
+}
+
+// TestCoverage: a queue the capacity rules cannot check (no consumer
+// linked, or no arrival rate declared) is named, once; a dead-letter queue
+// and a fully declared queue are not.
+func TestCoverage(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"main.tf": `resource "aws_sqs_queue" "dlq" {}
+
+resource "aws_sqs_queue" "orders" {
+  redrive_policy = jsonencode({ deadLetterTargetArn = aws_sqs_queue.dlq.arn, maxReceiveCount = 5 })
+  tags           = { "queuecap:arrival_rate" = 100 }
+}
+
+resource "aws_sqs_queue" "unrated" {
+  redrive_policy = jsonencode({ deadLetterTargetArn = aws_sqs_queue.dlq.arn, maxReceiveCount = 5 })
+}
+
+resource "aws_sqs_queue" "orphan" {}
+
+resource "aws_ecs_service" "w" {
+  desired_count = 10
+  tags          = { "queuecap:queue" = "aws_sqs_queue.orders", "queuecap:per_consumer_rate" = 20 }
+}
+
+resource "aws_ecs_service" "u" {
+  desired_count = 1
+  tags          = { "queuecap:queue" = "aws_sqs_queue.unrated" }
+}
+`})
+	res := lintDir(t, lint.Options{Dirs: []string{dir}})
+	got := map[int]string{}
+	for _, s := range res.Skipped {
+		if s.Rule == "coverage" {
+			got[s.Range.Start.Line] = s.Reason
+		}
+	}
+	want := map[int]string{
+		8:  "aws_sqs_queue.unrated has a consumer (aws_ecs_service.u) but no declared arrival_rate (a queuecap:arrival_rate tag, a .queuecap.hcl queue block, or the queuecap data source that sizes its consumer), so its capacity was not checked",
+		12: "no consumer of aws_sqs_queue.orphan is linked (an event source mapping, a queuecap:queue tag, a scaling policy on its metrics, or a consumer in its .queuecap.hcl queue block), so its capacity was not checked",
+	}
+	if len(got) != len(want) {
+		t.Errorf("coverage skips %v, want %v", got, want)
+	}
+	for line, w := range want {
+		if got[line] != w {
+			t.Errorf("line %d: %q, want %q", line, got[line], w)
+		}
+	}
+}

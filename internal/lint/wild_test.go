@@ -1,0 +1,101 @@
+package lint
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestTerraformInitStandIn stands for `terraform init` on the NHS
+// digital-letters stack (../shared/corpus/wild): its queues and functions
+// are remote zip modules of nhs-notify-shared-modules 3.0.6, which the
+// corpus holds. Written into a temporary copy, .terraform/modules/modules.json
+// lets the linter follow every module call, and each of the stack's 14
+// Lambda event source mappings links to its queue and its function through
+// the installed modules. Skipped without ../shared.
+func TestTerraformInitStandIn(t *testing.T) {
+	wild := filepath.Join("..", "..", "..", "shared", "corpus", "wild")
+	stack := filepath.Join(wild, "NHSDigital__nhs-notify-digital-letters", "infrastructure", "terraform", "components", "dl")
+	shared, err := filepath.Abs(filepath.Join(wild, "NHSDigital__nhs-notify-shared-modules", "infrastructure", "terraform", "modules"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(stack); err != nil {
+		t.Skip("../shared/corpus/wild is not here")
+	}
+	root := filepath.Join(t.TempDir(), "dl")
+	if err := os.MkdirAll(filepath.Join(root, ".terraform", "modules"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	call := regexp.MustCompile(`(?s)module\s+"([^"]+)"\s*\{[^}]*?source\s*=\s*"([^"]*/terraform-([a-z0-9-]+)\.zip)"`)
+	type entry struct{ Key, Source, Dir string }
+	manifest := []entry{{Key: "", Source: "", Dir: "."}}
+	// install records every call of the module in dir, and of the modules
+	// those install, under nested keys (eventpub.s3bucket_event_cache), as
+	// terraform init does.
+	var install func(dir, prefix string, copyTo string)
+	install = func(dir, prefix, copyTo string) {
+		files, _ := filepath.Glob(filepath.Join(dir, "*.tf"))
+		for _, f := range files {
+			src, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if copyTo != "" {
+				if err := os.WriteFile(filepath.Join(copyTo, filepath.Base(f)), src, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, m := range call.FindAllStringSubmatch(string(src), -1) {
+				key, childDir := prefix+m[1], filepath.Join(shared, m[3])
+				manifest = append(manifest, entry{Key: key, Source: m[2], Dir: childDir})
+				install(childDir, key+".", "")
+			}
+		}
+	}
+	install(stack, "", root)
+	data, _ := json.Marshal(map[string]any{"Modules": manifest})
+	if err := os.WriteFile(filepath.Join(root, ".terraform", "modules", "modules.json"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b, errs := buildRoot(newLoader(), root, Options{Config: &Config{}}, nil)
+	if b == nil || len(errs) > 0 {
+		t.Fatalf("errors: %v", errs)
+	}
+	// The stack has 15 mappings: 14 read SQS queues, one a DynamoDB
+	// stream (ttl_handle_expiry_lambda), which no queue rule is about.
+	var sqsMappings int
+	for _, m := range b.model.Mappings {
+		if strings.HasPrefix(m.Addr, "module.") {
+			continue // the eventpub module's own mapping, not the stack's
+		}
+		if m.Addr == "aws_lambda_event_source_mapping.ttl_handle_expiry_lambda" {
+			if m.Queue != nil {
+				t.Errorf("the DynamoDB stream mapping links queue %s", m.Queue.Addr)
+			}
+			continue
+		}
+		sqsMappings++
+		if m.Queue == nil || m.Function == nil {
+			t.Errorf("%s: queue %v, function %v: not linked through the installed modules", m.Addr, m.Queue, m.Function)
+			continue
+		}
+		if !strings.HasPrefix(m.Queue.Addr, "module.sqs_") || !strings.Contains(m.Function.Addr, ".aws_lambda_function.") {
+			t.Errorf("%s links %s and %s", m.Addr, m.Queue.Addr, m.Function.Addr)
+		}
+	}
+	if sqsMappings != 14 {
+		t.Errorf("%d SQS event source mappings in the stack, want its 14", sqsMappings)
+	}
+	for _, s := range b.skips {
+		if s.Rule == skipModule {
+			t.Errorf("module skipped although installed: %s", s.Reason)
+		}
+		if strings.Contains(s.Reason, "event source mapping aws_lambda_event_source_mapping.") {
+			t.Errorf("a stack mapping is not linked: %s", s.Reason)
+		}
+	}
+}
