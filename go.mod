@@ -3,6 +3,9 @@ module github.com/queuecap/terraform-provider-queuecap
 go 1.26.8
 
 require (
+	github.com/apparentlymart/go-cidr v1.1.0
+	github.com/bmatcuk/doublestar v1.1.5
+	github.com/google/uuid v1.6.0
 	github.com/hashicorp/hcl/v2 v2.24.0
 	github.com/hashicorp/terraform-plugin-framework v1.19.0
 	github.com/hashicorp/terraform-plugin-framework-validators v0.19.0
@@ -10,6 +13,8 @@ require (
 	github.com/hashicorp/terraform-plugin-testing v1.16.0
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/zclconf/go-cty v1.18.1
+	github.com/zclconf/go-cty-yaml v1.2.0
+	golang.org/x/text v0.36.0
 )
 
 require (
@@ -55,7 +60,6 @@ require (
 	golang.org/x/net v0.52.0 // indirect
 	golang.org/x/sync v0.20.0 // indirect
 	golang.org/x/sys v0.43.0 // indirect
-	golang.org/x/text v0.36.0 // indirect
 	golang.org/x/tools v0.43.0 // indirect
 	google.golang.org/appengine v1.6.8 // indirect
 	google.golang.org/genproto/googleapis/rpc v0.0.0-20251202230838-ff82c1b0f217 // indirect

@@ -137,7 +137,14 @@ func runLint(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return exitError
 	}
+	// --config, else QUEUECAP_CONFIG, names the file every root without a
+	// .queuecap.hcl of its own reads; without either, the working
+	// directory's file sets the run's settings, and each root's queue
+	// blocks come only from the nearest file above it.
 	configPath, required := f.config, true
+	if configPath == "" {
+		configPath = os.Getenv("QUEUECAP_CONFIG")
+	}
 	if configPath == "" {
 		configPath, required = lint.DefaultConfigFile, false
 	}
@@ -171,9 +178,13 @@ func runLint(args []string, stdout, stderr io.Writer) int {
 		recursive = *cfg.Recursive
 	}
 
+	fallback := cfg
+	if !required {
+		fallback = cfg.WithoutQueues()
+	}
 	res, err := lint.Run(lint.Options{
 		Dirs: f.dirs, Recursive: recursive, VarFiles: f.varFiles, Vars: f.vars,
-		Config: cfg, Rules: rules.All(), Enable: f.enable, Disable: f.disable,
+		Config: fallback, DiscoverConfig: true, Rules: rules.All(), Enable: f.enable, Disable: f.disable,
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "Error: %v\n", err)

@@ -16,8 +16,8 @@ import (
 // argument that carries the value, when the finding's attribute is just
 // that variable), keeping where it lies in the module as ModuleRange: a
 // pull request can only change the repository's files.
-func (b *builder) place(is *Issue, src *sourceCache) {
-	in := b.instanceOf(is)
+func (b *builder) place(is *Issue, subject string, src *sourceCache) {
+	in := b.instanceOf(is, subject)
 	if in == nil || in.parent == nil {
 		is.key, is.local = issueKey(is, is.Message), is.Message
 		return
@@ -51,10 +51,40 @@ func issueKey(is *Issue, message string) string {
 	return fmt.Sprintf("%s\x00%s:%d:%d\x00%s", is.Rule, is.Range.Filename, is.Range.Start.Line, is.Range.Start.Column, message)
 }
 
+// subject is a model holding one object for the rules to check, and that
+// object's address.
+type subject struct {
+	model *Model
+	addr  string
+}
+
+// subjects are the model's objects one by one, in model order.
+func (b *builder) subjects() []subject {
+	m := b.model
+	out := make([]subject, 0, len(m.Queues)+len(m.Fleets)+len(m.Alarms)+len(m.Mappings)+len(m.Policies))
+	for _, q := range m.Queues {
+		out = append(out, subject{&Model{Queues: []*Queue{q}, Dir: m.Dir}, q.Addr})
+	}
+	for _, f := range m.Fleets {
+		out = append(out, subject{&Model{Fleets: []*Fleet{f}, Dir: m.Dir}, f.Addr})
+	}
+	for _, p := range m.Policies {
+		out = append(out, subject{&Model{Policies: []*Policy{p}, Dir: m.Dir}, p.Addr})
+	}
+	for _, a := range m.Alarms {
+		out = append(out, subject{&Model{Alarms: []*Alarm{a}, Dir: m.Dir}, a.Addr})
+	}
+	for _, mp := range m.Mappings {
+		out = append(out, subject{&Model{Mappings: []*EventSourceMapping{mp}, Dir: m.Dir}, mp.Addr})
+	}
+	return out
+}
+
 // instanceOf is the walked module instance whose directory holds the
 // finding's file; of several (one module called twice, or with for_each),
-// the one whose address the message names, longest first.
-func (b *builder) instanceOf(is *Issue) *instance {
+// the one the finding's subject lies in, else the one whose address the
+// message names, longest first.
+func (b *builder) instanceOf(is *Issue, subject string) *instance {
 	dir := filepath.Dir(is.Range.Filename)
 	var candidates []*instance
 	for _, in := range b.instances {
@@ -67,7 +97,15 @@ func (b *builder) instanceOf(is *Issue) *instance {
 	}
 	var best *instance
 	for _, in := range candidates {
-		if in.addr != "" && strings.Contains(is.Message, in.addr+".") && (best == nil || len(in.addr) > len(best.addr)) {
+		if (in.addr == "" || strings.HasPrefix(subject, in.addr+".")) && (best == nil || len(in.addr) > len(best.addr)) {
+			best = in
+		}
+	}
+	if best != nil && best.addr == "" && len(candidates) > 1 {
+		best = nil // the subject is in the root; the file is a module's
+	}
+	for _, in := range candidates {
+		if best == nil && in.addr != "" && strings.Contains(is.Message, in.addr+".") {
 			best = in
 		}
 	}

@@ -59,6 +59,14 @@ var queueBlockSchema = func() *hcl.BodySchema {
 	return s
 }()
 
+// WithoutQueues is the configuration's settings and rule blocks without its
+// queue blocks.
+func (cfg *Config) WithoutQueues() *Config {
+	c := *cfg
+	c.Queues = map[string]QueueConfig{}
+	return &c
+}
+
 // LoadConfig reads a configuration file. With required false, a missing
 // file is an empty configuration.
 func LoadConfig(path string, required bool) (*Config, hcl.Diagnostics) {

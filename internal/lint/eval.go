@@ -1,8 +1,6 @@
 package lint
 
 import (
-	"path/filepath"
-
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/ext/typeexpr"
 	"github.com/zclconf/go-cty/cty"
@@ -225,13 +223,9 @@ func (in *instance) contextFor(traversals []hcl.Traversal) *hcl.EvalContext {
 				data[name][dname] = in.dataValue(name, dname)
 			}
 		case "path":
-			vars["path"] = cty.ObjectVal(map[string]cty.Value{
-				"module": cty.StringVal(filepath.ToSlash(in.mod.Dir)),
-				"root":   cty.StringVal(filepath.ToSlash(in.root.mod.Dir)),
-				"cwd":    cty.StringVal("."),
-			})
+			vars["path"] = in.pathValue()
 		case "terraform":
-			vars["terraform"] = cty.ObjectVal(map[string]cty.Value{"workspace": cty.StringVal("default")})
+			vars["terraform"] = cty.ObjectVal(map[string]cty.Value{"workspace": cty.StringVal(workspace(in.root.mod.Dir))})
 		case "count":
 			vars[root], _ = in.rep.vars()
 		case "each":

@@ -87,6 +87,28 @@ output "y" {
 `,
 	`{"resource": {"aws_sqs_queue": {"q": {"name": "q", "tags": {"queuecap:arrival_rate": "100"}}}, "aws_autoscaling_group": {"w": {"max_size": 1, "tag": [{"key": "queuecap:queue", "value": "aws_sqs_queue.q"}, {"key": "queuecap:per_consumer_rate", "value": "${1 + 1}"}]}}}, "locals": {"a": "${local.a}"}}`,
 	"# queuecap-ignore-file: all\n/* queuecap-ignore: x */ resource \"a\" \"b\" { c = \"\\u00e9 #\" }\n",
+	// Terraform's functions, the file-reading ones among them.
+	`locals {
+  files = fileset(path.module, "**/*.tf")
+  text  = file("${path.module}/main.tf")
+  gone  = [file("../../etc/passwd"), fileexists("/etc/passwd"), filemd5("main.tf"), abspath(path.root)]
+  tpl   = templatefile("main.tf", { a = 1 })
+  str   = templatestring(local.text, {})
+  sizes = yamldecode("orders: 4\n")
+  nets  = [cidrsubnet("10.0.0.0/16", 8, 2), cidrhost("10.0.0.0/8", -1), cidrsubnets("10.0.0.0/8", 4, 8)]
+  ok    = alltrue([startswith(terraform.workspace, "d"), strcontains("ab", "b"), anytrue([])])
+}
+resource "aws_autoscaling_group" "w" {
+  max_size = coalesce(lookup(local.sizes, "orders"), one([1]), sum([1]))
+  tag {
+    key   = "queuecap:queue"
+    value = base64decode(base64encode("aws_sqs_queue.q"))
+  }
+}
+resource "aws_sqs_queue" "q" {
+  tags = { "queuecap:arrival_rate" = tonumber(replace(sensitive("5000"), "/0$/", "0")) }
+}
+`,
 }
 
 func addFuzzSeeds(f *testing.F) {

@@ -1,8 +1,6 @@
 package lint_test
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
@@ -10,18 +8,7 @@ import (
 )
 
 // writeFiles writes files (path relative to dir → content) under dir.
-func writeFiles(t testing.TB, dir string, files map[string]string) {
-	t.Helper()
-	for name, content := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
+var writeFiles = lint.WriteFiles
 
 // lintDir runs every rule over dir.
 func lintDir(t testing.TB, opts lint.Options) *lint.Result {

@@ -17,7 +17,8 @@ import (
 const providerPrefix = "provider::queuecap::"
 
 // evalFunctions are the functions an expression of this root may call:
-// Terraform's built-ins and queuecap's provider functions, which compute
+// Terraform's built-ins, those that read files from this root's directory,
+// and queuecap's provider functions, which compute
 // with the catalog exactly as the provider does, so that
 // `max_size = provider::queuecap::required_consumers(…)` is checked like
 // `max_size = data.queuecap_consumers.x.required_consumers`. Built once
@@ -26,6 +27,7 @@ func (in *instance) evalFunctions() map[string]function.Function {
 	root := in.root
 	if root.funcs == nil {
 		root.funcs = maps.Clone(functions)
+		maps.Copy(root.funcs, root.fileFunctions())
 		for _, fn := range capacity.Functions {
 			root.funcs[providerPrefix+fn.Name] = root.providerFunction(fn)
 		}

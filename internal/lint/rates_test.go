@@ -10,12 +10,23 @@ import (
 // modelSpy is a rule that keeps the model it is given.
 type modelSpy struct{ model *lint.Model }
 
-func (*modelSpy) Name() string                           { return "spy" }
-func (*modelSpy) DefaultSeverity() lint.Severity         { return lint.Notice }
-func (*modelSpy) EnabledByDefault() bool                 { return true }
-func (*modelSpy) Link() string                           { return "" }
-func (*modelSpy) Summary() string                        { return "" }
-func (s *modelSpy) Check(m *lint.Model, _ lint.Reporter) { s.model = m }
+func (*modelSpy) Name() string                   { return "spy" }
+func (*modelSpy) DefaultSeverity() lint.Severity { return lint.Notice }
+func (*modelSpy) EnabledByDefault() bool         { return true }
+func (*modelSpy) Link() string                   { return "" }
+func (*modelSpy) Summary() string                { return "" }
+
+// Check gathers the model: rules are shown one object at a time.
+func (s *modelSpy) Check(m *lint.Model, _ lint.Reporter) {
+	if s.model == nil {
+		s.model = &lint.Model{Dir: m.Dir}
+	}
+	s.model.Queues = append(s.model.Queues, m.Queues...)
+	s.model.Fleets = append(s.model.Fleets, m.Fleets...)
+	s.model.Policies = append(s.model.Policies, m.Policies...)
+	s.model.Alarms = append(s.model.Alarms, m.Alarms...)
+	s.model.Mappings = append(s.model.Mappings, m.Mappings...)
+}
 
 // linkedModel lints files with .queuecap.hcl content config and returns
 // the linked model.

@@ -15,6 +15,11 @@ type Rule interface {
 	Link() string
 	// Summary is one sentence on what the rule flags.
 	Summary() string
+	// Check reports on the model. It is called once per object of the
+	// model (each queue, fleet, policy, alarm and mapping in a model of
+	// its own, linked to everything else as usual), so that every finding
+	// is about one object and one module instance: a rule iterates the one
+	// kind of object it judges.
 	Check(m *Model, r Reporter)
 }
 

@@ -24,6 +24,11 @@ type Options struct {
 	VarFiles []string
 	Vars     []string
 	Config   *Config
+	// DiscoverConfig makes each root module read the nearest .queuecap.hcl
+	// from its folder up to the directory given, Config serving the roots
+	// that have none (as `queuecap lint` does); without it every root
+	// reads Config.
+	DiscoverConfig bool
 	// Rules are all known rules; Enable and Disable switch them by ID on
 	// top of their defaults and the config file.
 	Rules   []Rule
@@ -63,7 +68,7 @@ func Run(opts Options) (*Result, error) {
 	}
 
 	l := newLoader()
-	var roots []string
+	var roots []rootAt
 	for _, dir := range opts.Dirs {
 		info, err := os.Stat(dir)
 		switch {
@@ -75,26 +80,40 @@ func Run(opts Options) (*Result, error) {
 			continue
 		}
 		if opts.Recursive {
-			roots = append(roots, rootModuleDirs(dir, func(path string, err error) {
+			for _, r := range rootModuleDirs(dir, func(path string, err error) {
 				res.Errors = append(res.Errors, ErrorEntry{Message: fmt.Sprintf("cannot read %s: %v", path, err), Severity: Error})
-			})...)
+			}) {
+				roots = append(roots, rootAt{dir: r, top: dir})
+			}
 		} else {
-			roots = append(roots, dir)
+			roots = append(roots, rootAt{dir: dir, top: dir})
 		}
 	}
+	configs := make([]*Config, len(roots))
+	finder := newConfigFinder(opts.Config)
+	for i, r := range roots {
+		configs[i] = opts.Config
+		if opts.DiscoverConfig {
+			configs[i] = finder.forRoot(r)
+		}
+	}
+	res.Errors = append(res.Errors, finder.errs...)
 
 	// Root modules are independent: lint them in parallel, sharing the
 	// parsed-file cache, and merge in root order so output is stable.
 	outs := make([]rootResult, len(roots))
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
-	for i, dir := range roots {
+	for i, r := range roots {
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			outs[i] = lintRoot(l, dir, opts, cliVars, active)
+			rootOpts := opts
+			rootOpts.Config = configs[i]
+			outs[i] = lintRoot(l, r.dir, rootOpts, cliVars, active)
+			outs[i].config = configs[i]
 		}()
 	}
 	wg.Wait()
@@ -125,7 +144,21 @@ func Run(opts Options) (*Result, error) {
 		res.Queues += out.queues
 	}
 	res.Skipped = dedupeSkips(res.Skipped)
-	res.Skipped = append(res.Skipped, unmatchedConfig(opts.Config, outs)...)
+	// A queue block is unmatched when no root reading its file has it.
+	seenConfig := map[*Config]bool{}
+	for _, cfg := range configs {
+		if seenConfig[cfg] {
+			continue
+		}
+		seenConfig[cfg] = true
+		var readers []rootResult
+		for i := range outs {
+			if outs[i].config == cfg {
+				readers = append(readers, outs[i])
+			}
+		}
+		res.Skipped = append(res.Skipped, unmatchedConfig(cfg, readers)...)
+	}
 	for _, d := range l.errs {
 		res.Errors = append(res.Errors, diagEntry(d))
 	}
@@ -155,6 +188,7 @@ func dedupeSkips(skips []Skip) []Skip {
 }
 
 type rootResult struct {
+	config        *Config // the configuration the root read
 	queues        int      // queues modeled
 	queueAddrs    []string // their addresses
 	fleetAddrs    []string
@@ -181,11 +215,18 @@ func lintRoot(l *loader, dir string, opts Options, cliVars map[string]string, ac
 	out.skips = append(out.skips, b.skips...)
 	out.queues = len(b.model.Queues)
 	out.queueAddrs, out.fleetAddrs = sortedKeys(b.queues), sortedKeys(b.fleets)
+	// Each rule runs over one subject at a time (every rule iterates one
+	// kind of object), so each finding is known to be about one queue,
+	// fleet, alarm or mapping, and so about one module instance.
+	subjects := b.subjects()
 	for _, a := range active {
 		r := &reporter{rule: a.rule, severity: a.severity}
-		a.rule.Check(b.model, r)
-		for i := range r.issues {
-			b.place(&r.issues[i], l.sources)
+		for _, s := range subjects {
+			from := len(r.issues)
+			a.rule.Check(s.model, r)
+			for i := from; i < len(r.issues); i++ {
+				b.place(&r.issues[i], s.addr, l.sources)
+			}
 		}
 		out.issues = append(out.issues, r.issues...)
 		out.skips = append(out.skips, r.skips...)

@@ -1,0 +1,137 @@
+package lint_test
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
+)
+
+const workerModule = `variable "max" {}
+variable "rate" {}
+
+resource "aws_sqs_queue" "q" {
+  tags = { "queuecap:arrival_rate" = var.rate }
+}
+
+resource "aws_autoscaling_group" "w" {
+  max_size = var.max
+  tag {
+    key                 = "queuecap:per_consumer_rate"
+    value               = "400"
+    propagate_at_launch = false
+  }
+  tag {
+    key                 = "queuecap:queue"
+    value               = "aws_sqs_queue.q"
+    propagate_at_launch = false
+  }
+}
+`
+
+func zeroSurplus(res *lint.Result) []lint.Issue {
+	var out []lint.Issue
+	for _, is := range res.Issues {
+		if is.Rule == "queuecap_zero_surplus" {
+			out = append(out, is)
+		}
+	}
+	return out
+}
+
+// TestFindingsOncePerPlace: a module reached from several roots (with
+// --recursive) or calls with the same result is one finding listing every
+// caller; different results stay apart, each naming its caller.
+func TestFindingsOncePerPlace(t *testing.T) {
+	t.Run("same result from the module's own root and its caller", func(t *testing.T) {
+		dir := t.TempDir()
+		writeFiles(t, dir, map[string]string{
+			"main.tf":                      "module \"app\" {\n  source = \"./modules/app\"\n  max    = 25\n  rate   = 10000\n}\n",
+			"modules/app/main.tf":          workerModule,
+			"modules/app/defaults.tf":      "", // the module is also a root of its own under --recursive
+			"modules/app/terraform.tfvars": "max  = 25\nrate = 10000\n",
+		})
+		res := lintDir(t, lint.Options{Dirs: []string{dir}, Recursive: true})
+		got := zeroSurplus(res)
+		if len(got) != 1 {
+			t.Fatalf("%d zero-surplus findings, want the module's one: %v", len(got), got)
+		}
+		is := got[0]
+		if !strings.HasSuffix(is.Range.Filename, filepath.Join("modules", "app", "main.tf")) || is.Range.Start.Line != 9 {
+			t.Errorf("finding at %s, want modules/app/main.tf:9", is.Range)
+		}
+		if len(is.Callers) != 1 || !strings.HasSuffix(is.Callers[0].Filename, "main.tf") || is.Callers[0].Start.Line != 1 {
+			t.Errorf("callers %v, want the module block in main.tf", is.Callers)
+		}
+		if strings.Contains(is.Message, "module.app.") {
+			t.Errorf("a finding standing for two reaches speaks in the module's own addresses: %s", is.Message)
+		}
+	})
+	t.Run("different results from two calls", func(t *testing.T) {
+		dir := t.TempDir()
+		writeFiles(t, dir, map[string]string{
+			"main.tf": `module "orders" {
+  source = "./modules/app"
+  max    = 25
+  rate   = 10000
+}
+
+module "invoices" {
+  source = "./modules/app"
+  max    = 10
+  rate   = 4000
+}
+`,
+			"modules/app/main.tf": workerModule,
+		})
+		res := lintDir(t, lint.Options{Dirs: []string{dir}})
+		got := zeroSurplus(res)
+		if len(got) != 2 {
+			t.Fatalf("%d zero-surplus findings, want one per call: %v", len(got), got)
+		}
+		for _, is := range got {
+			if len(is.Callers) != 1 {
+				t.Errorf("%s: callers %v, want its own call", is.Message, is.Callers)
+				continue
+			}
+			wantLine := map[bool]int{true: 1, false: 7}[strings.Contains(is.Message, "max_size 25")]
+			if is.Callers[0].Start.Line != wantLine {
+				t.Errorf("%s: called from line %d, want %d", is.Message, is.Callers[0].Start.Line, wantLine)
+			}
+		}
+	})
+}
+
+// TestRemoteModuleFindingAtTheCall: inside an installed remote module a
+// finding stands at the call in the repository, on the argument that
+// carries the value, with its place in the module kept.
+func TestRemoteModuleFindingAtTheCall(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"main.tf": `module "workers" {
+  source  = "app.terraform.io/acme/workers/aws"
+  version = "1.0.0"
+  max     = 25
+  rate    = 10000
+}
+`,
+		".terraform/modules/modules.json":    `{"Modules":[{"Key":"","Source":"","Dir":"."},{"Key":"workers","Source":"app.terraform.io/acme/workers/aws","Version":"1.0.0","Dir":".terraform/modules/workers"}]}`,
+		".terraform/modules/workers/main.tf": workerModule,
+	})
+	res := lintDir(t, lint.Options{Dirs: []string{dir}})
+	got := zeroSurplus(res)
+	if len(got) != 1 {
+		t.Fatalf("%d zero-surplus findings, want 1: %v", len(got), got)
+	}
+	is := got[0]
+	if filepath.Base(is.Range.Filename) != "main.tf" || strings.Contains(is.Range.Filename, ".terraform") || is.Range.Start.Line != 4 {
+		t.Errorf("finding at %s, want main.tf:4 (max = 25)", is.Range)
+	}
+	if is.ModuleRange == nil || !strings.Contains(is.ModuleRange.Filename, filepath.Join(".terraform", "modules", "workers")) || is.ModuleRange.Start.Line != 9 {
+		t.Errorf("module range %v, want the module's max_size line", is.ModuleRange)
+	}
+	if len(is.Callers) != 1 || is.Callers[0].Start.Line != 1 {
+		t.Errorf("callers %v", is.Callers)
+	}
+}

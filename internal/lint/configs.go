@@ -1,0 +1,69 @@
+package lint
+
+import (
+	"os"
+	"path/filepath"
+)
+
+// Each root module reads its own .queuecap.hcl: the nearest one from the
+// root's folder up to the directory the run was asked to lint, so that a
+// file's queue blocks, whose addresses are relative to the root that reads
+// them, mean the same whatever the working directory. Without one, the
+// file given with --config (or QUEUECAP_CONFIG) applies.
+
+// rootAt is a root module's directory and the directory given on the
+// command line that reached it.
+type rootAt struct {
+	dir, top string
+}
+
+// configFinder finds and reads each root's configuration file, each file
+// once.
+type configFinder struct {
+	fallback *Config
+	loaded   map[string]*Config
+	errs     []ErrorEntry
+}
+
+func newConfigFinder(fallback *Config) *configFinder {
+	return &configFinder{fallback: fallback, loaded: map[string]*Config{}}
+}
+
+// forRoot is the configuration of the root at r.
+func (f *configFinder) forRoot(r rootAt) *Config {
+	if path := nearestConfig(r.dir, r.top); path != "" {
+		if cfg, ok := f.loaded[path]; ok {
+			return cfg
+		}
+		cfg, diags := LoadConfig(path, true)
+		for _, d := range diags {
+			f.errs = append(f.errs, diagEntry(d))
+		}
+		if diags.HasErrors() {
+			cfg = f.fallback
+		}
+		f.loaded[path] = cfg
+		return cfg
+	}
+	return f.fallback
+}
+
+// nearestConfig is the .queuecap.hcl in dir or the closest folder above
+// it, up to and including top; "" when there is none.
+func nearestConfig(dir, top string) string {
+	dir, top = filepath.Clean(dir), filepath.Clean(top)
+	for {
+		p := filepath.Join(dir, DefaultConfigFile)
+		if info, err := os.Stat(p); err == nil && info.Mode().IsRegular() {
+			return p
+		}
+		if dir == top || !within(dir, top) {
+			return ""
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
+}
