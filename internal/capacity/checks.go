@@ -1,5 +1,11 @@
 package capacity
 
+import (
+	"cmp"
+	"math"
+	"slices"
+)
+
 // Small formulas the linter's findings state; here so that no rule
 // computes arithmetic of its own.
 
@@ -104,4 +110,90 @@ func ReceivesPerDay(visibilityTimeoutSeconds float64) (float64, error) {
 		return 0, err
 	}
 	return r, nil
+}
+
+// MinLadderSteps is how many steps with a positive capacity and an upper
+// bound a ladder needs to be judged proportional: with fewer, a single
+// jump from one capacity to another fits some line depth / k, and a
+// threshold is not a proportion.
+const MinLadderSteps = 2
+
+// ExactCapacityStep is one step adjustment of a step scaling policy whose
+// adjustment type is ExactCapacity: while the alarm's metric lies between
+// threshold + Lower (inclusive) and threshold + Upper (exclusive), the
+// fleet's desired capacity is Capacity. An open bound is ±Inf.
+type ExactCapacityStep struct {
+	Lower, Upper float64
+	Capacity     float64
+}
+
+// Ladder is what exact-capacity steps do with depth.
+type Ladder struct {
+	// Proportional is true when one number of messages per consumer k
+	// makes the line capacity = depth / k, the size target tracking on
+	// backlog per consumer with target k converges to, cross every step.
+	Proportional bool
+	// TopDepth and TopCapacity are where the highest step starts and what
+	// it sets: from there on the ladder's response to depth is fixed.
+	TopDepth, TopCapacity float64
+}
+
+// ladderSlack absorbs float64 rounding in lower / capacity ≤ upper /
+// capacity when the two are equal in decimal.
+const ladderSlack = 1e-9
+
+// ExactCapacityLadder judges the steps of an ExactCapacity step policy
+// driven by an alarm on a queue's depth with the given threshold: each step
+// covers depths threshold + Lower to threshold + Upper, and steps wholly
+// below a depth of 0 never apply and are left out. The ladder is
+// proportional when at least MinLadderSteps steps with a positive capacity
+// have an upper bound and some k > 0 has lower / k ≤ capacity ≤ upper / k
+// for every step (only lower / k ≤ capacity for the unbounded top): the
+// capacity of each step lies between what depth / k asks for at its bottom
+// and at its top, so the steps follow the line as closely as whole steps
+// can. A step of 0 consumers above an empty queue breaks the line.
+func ExactCapacityLadder(threshold float64, steps []ExactCapacityStep) (Ladder, error) {
+	if !finite(threshold) {
+		return Ladder{}, inputErr("threshold", "must be a finite number, got %v", threshold)
+	}
+	type span struct{ lower, upper, capacity float64 }
+	var spans []span
+	for _, s := range steps {
+		if err := checkNonNegative("scaling_adjustment", s.Capacity); err != nil {
+			return Ladder{}, err
+		}
+		if math.IsNaN(s.Lower) || math.IsNaN(s.Upper) || s.Lower >= s.Upper {
+			return Ladder{}, inputErr("metric_interval_lower_bound", "must be below metric_interval_upper_bound, got %v and %v", s.Lower, s.Upper)
+		}
+		lower, upper := threshold+s.Lower, threshold+s.Upper
+		if (finite(s.Lower) && !finite(lower)) || (finite(s.Upper) && !finite(upper)) {
+			return Ladder{}, checkResult("threshold", "a step's depth threshold + bound", math.Inf(1))
+		}
+		if upper <= 0 {
+			continue // below an empty queue: never applies to a depth
+		}
+		spans = append(spans, span{math.Max(lower, 0), upper, s.Capacity})
+	}
+	if len(spans) == 0 {
+		return Ladder{}, nil
+	}
+	top := slices.MaxFunc(spans, func(a, b span) int { return cmp.Compare(a.lower, b.lower) })
+	l := Ladder{TopDepth: top.lower, TopCapacity: top.capacity}
+	// k must be at least lower / capacity and at most upper / capacity.
+	kMin, kMax, bounded := 0.0, math.Inf(1), 0
+	for _, s := range spans {
+		if s.capacity == 0 {
+			if s.lower > 0 {
+				return l, nil // no consumer while messages wait
+			}
+			continue
+		}
+		kMin = math.Max(kMin, s.lower/s.capacity)
+		if !math.IsInf(s.upper, 1) {
+			kMax = math.Min(kMax, s.upper/s.capacity)
+			bounded++
+		}
+	}
+	l.Proportional = bounded >= MinLadderSteps && kMin <= kMax*(1+ladderSlack)
+	return l, nil
 }

@@ -57,3 +57,140 @@ func TestFindingFormulas(t *testing.T) {
 	_, err = capacity.ReceivesPerDay(1e-320)
 	assertInputError(t, err, "visibility_timeout_seconds")
 }
+
+func TestExactCapacityLadder(t *testing.T) {
+	inf := math.Inf(1)
+	step := func(lower, upper, c float64) capacity.ExactCapacityStep {
+		return capacity.ExactCapacityStep{Lower: lower, Upper: upper, Capacity: c}
+	}
+	ladder := func(proportional bool, topDepth, topCapacity float64) capacity.Ladder {
+		return capacity.Ladder{Proportional: proportional, TopDepth: topDepth, TopCapacity: topCapacity}
+	}
+	for _, tc := range []struct {
+		name      string
+		threshold float64
+		steps     []capacity.ExactCapacityStep
+		want      capacity.Ladder
+	}{
+		{
+			// k from 66.7 (200 / 3) to 100 (100 / 1, 200 / 2).
+			name:  "one consumer per 100 messages, rounded up",
+			steps: []capacity.ExactCapacityStep{step(0, 100, 1), step(100, 200, 2), step(200, inf, 3)},
+			want:  ladder(true, 200, 3),
+		},
+		{
+			// Bounds are relative to the threshold: 100-200 → 1,
+			// 200-300 → 2, 300 on → 3; k from 100 to 150.
+			name:      "one consumer per 100 messages, rounded down",
+			threshold: 100,
+			steps:     []capacity.ExactCapacityStep{step(0, 100, 1), step(100, 200, 2), step(200, inf, 3)},
+			want:      ladder(true, 300, 3),
+		},
+		{
+			// for_each = range(1, max + 1): step n from (n − 1) × 10 + 1
+			// to n × 10 + 1 sets n, the first from 0; the +1 keeps the
+			// bounds inclusive. k from 8.2 (41 / 5) to 10.25 (41 / 4).
+			name: "a generated ladder with inclusive bounds",
+			steps: []capacity.ExactCapacityStep{
+				step(0, 11, 1), step(11, 21, 2), step(21, 31, 3), step(31, 41, 4), step(41, inf, 5),
+			},
+			want: ladder(true, 41, 5),
+		},
+		{
+			name:  "coarse steps of ten consumers",
+			steps: []capacity.ExactCapacityStep{step(0, 1000, 10), step(1000, 2000, 20), step(2000, inf, 30)},
+			want:  ladder(true, 2000, 30),
+		},
+		{
+			name:  "capacity doubling with depth",
+			steps: []capacity.ExactCapacityStep{step(0, 100, 1), step(100, 200, 2), step(200, 400, 4), step(400, inf, 8)},
+			want:  ladder(true, 400, 8),
+		},
+		{
+			name: "a scale-in step below an empty queue is left out",
+			steps: []capacity.ExactCapacityStep{
+				step(math.Inf(-1), 0, 0), step(0, 20, 1), step(20, 40, 2), step(40, inf, 3),
+			},
+			want: ladder(true, 40, 3),
+		},
+		{
+			// Threshold 1: none while the queue is empty, then one
+			// consumer per 100 messages.
+			name:      "no consumer for an empty queue",
+			threshold: 1,
+			steps:     []capacity.ExactCapacityStep{step(-1, 0, 0), step(0, 100, 1), step(100, 200, 2), step(200, inf, 3)},
+			want:      ladder(true, 201, 3),
+		},
+		{
+			name:  "steps in any order",
+			steps: []capacity.ExactCapacityStep{step(200, inf, 3), step(0, 100, 1), step(100, 200, 2)},
+			want:  ladder(true, 200, 3),
+		},
+		{
+			name:  "one step",
+			steps: []capacity.ExactCapacityStep{step(0, inf, 5)},
+			want:  ladder(false, 0, 5),
+		},
+		{
+			// 10 / 3 ≤ k ≤ 10 fits, but one jump is a threshold.
+			name:  "two levels",
+			steps: []capacity.ExactCapacityStep{step(0, 10, 1), step(10, inf, 3)},
+			want:  ladder(false, 10, 3),
+		},
+		{
+			// 1 consumer at 10,000 messages, 3 at 10,200: k would have
+			// to be at least 10,000 and at most 5,100.
+			name:      "small steps above a high threshold",
+			threshold: 10000,
+			steps:     []capacity.ExactCapacityStep{step(0, 100, 1), step(100, 200, 2), step(200, inf, 3)},
+			want:      ladder(false, 10200, 3),
+		},
+		{
+			// Depth grows tenfold per step, capacity by one: k at least
+			// 250 and at most 10.
+			name:  "bounds growing faster than capacity",
+			steps: []capacity.ExactCapacityStep{step(0, 10, 1), step(10, 100, 2), step(100, 1000, 3), step(1000, inf, 4)},
+			want:  ladder(false, 1000, 4),
+		},
+		{
+			name:  "capacity falling with depth",
+			steps: []capacity.ExactCapacityStep{step(0, 100, 3), step(100, 200, 2), step(200, inf, 1)},
+			want:  ladder(false, 200, 1),
+		},
+		{
+			name:  "no consumer while messages wait",
+			steps: []capacity.ExactCapacityStep{step(0, 100, 1), step(100, 200, 0), step(200, 300, 2), step(300, inf, 3)},
+			want:  ladder(false, 300, 3),
+		},
+		{
+			name: "no steps",
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := capacity.ExactCapacityLadder(tc.threshold, tc.steps)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != tc.want {
+				t.Errorf("ExactCapacityLadder = %+v, want %+v", got, tc.want)
+			}
+		})
+	}
+
+	for _, tc := range []struct {
+		name      string
+		threshold float64
+		steps     []capacity.ExactCapacityStep
+		field     string
+	}{
+		{"negative capacity", 0, []capacity.ExactCapacityStep{step(0, inf, -1)}, "scaling_adjustment"},
+		{"empty step", 0, []capacity.ExactCapacityStep{step(10, 10, 1)}, "metric_interval_lower_bound"},
+		{"threshold not a number", math.NaN(), nil, "threshold"},
+		{"bound overflowing", math.MaxFloat64, []capacity.ExactCapacityStep{step(0, math.MaxFloat64, 1)}, "threshold"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := capacity.ExactCapacityLadder(tc.threshold, tc.steps)
+			assertInputError(t, err, tc.field)
+		})
+	}
+}

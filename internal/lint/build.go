@@ -162,7 +162,7 @@ func (b *builder) addResource(in *instance, r *Resource, schema *blockSchema, re
 		b.addFleet(in, addr, r, n)
 	case "aws_appautoscaling_target":
 		tags := b.tagRates(in, n.attrs["tags"])
-		t := &scalingTarget{addr: addr, maxCap: evalNum(in, n, "max_capacity"),
+		t := &scalingTarget{addr: addr, maxCap: evalNum(in, n, "max_capacity"), minCap: evalNum(in, n, "min_capacity"),
 			rates: tags.rates, resourceID: evalAttr(in, n, "resource_id"), rng: r.DefRange,
 			namespace: knownString(evalAttr(in, n, "service_namespace"))}
 		b.refs[t] = []ref{refOf(in, n, "resource_id")}
@@ -310,6 +310,7 @@ func (b *builder) addFleet(in *instance, addr string, r *Resource, n *node) {
 	case FleetASG:
 		f.Name = knownString(evalAttr(in, n, "name"))
 		f.MaxSize, f.SizeAttr = evalNum(in, n, "max_size"), "max_size"
+		f.MinSize = evalNum(in, n, "min_size")
 		for _, tag := range n.blocks["tag"] {
 			tags.add(knownString(evalAttr(in, tag, "key")), evalAttr(in, tag, "value"), tag.rng)
 		}
@@ -382,12 +383,21 @@ func (b *builder) addPolicy(in *instance, addr string, r *Resource, n *node) {
 	if a := evalNum(in, n, "scaling_adjustment"); a.Set {
 		adjustments = append(adjustments, a)
 	}
-	steps := n.blocks["step_adjustment"]
+	steps, conf := n.blocks["step_adjustment"], n
 	if c := n.first("step_scaling_policy_configuration"); c != nil {
-		steps = append(steps, c.blocks["step_adjustment"]...)
+		steps, conf = append(steps, c.blocks["step_adjustment"]...), c
 	}
+	if v := evalAttr(in, conf, "adjustment_type"); !v.IsKnown() || !v.IsNull() {
+		if p.AdjustmentType = knownString(v); p.AdjustmentType == "" {
+			p.AdjustmentType = "unknown"
+		}
+	}
+	p.DynamicSteps = generates(r.Body, "step_adjustment", "step_scaling_policy_configuration")
 	for _, s := range steps {
-		adjustments = append(adjustments, evalNum(in, s, "scaling_adjustment"))
+		step := Step{Lower: evalNum(in, s, "metric_interval_lower_bound"), Upper: evalNum(in, s, "metric_interval_upper_bound"),
+			Adjustment: evalNum(in, s, "scaling_adjustment")}
+		p.Steps = append(p.Steps, step)
+		adjustments = append(adjustments, step.Adjustment)
 	}
 	if len(adjustments) > 0 {
 		allNegative := true
@@ -416,6 +426,35 @@ func (b *builder) addPolicy(in *instance, addr string, r *Resource, n *node) {
 	}
 	b.policies[addr] = p
 	b.model.Policies = append(b.model.Policies, p)
+}
+
+// dynamicSchema finds dynamic blocks, which the linter does not expand.
+var dynamicSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "dynamic", LabelNames: []string{"type"}}}}
+
+// generates reports whether a dynamic block in body, or in one of its
+// blocks of the types within, generates blocks of type name.
+func generates(body hcl.Body, name string, within ...string) bool {
+	c, _, _ := body.PartialContent(dynamicSchema)
+	if c == nil {
+		return false
+	}
+	for _, b := range c.Blocks {
+		if b.Labels[0] == name {
+			return true
+		}
+	}
+	for _, w := range within {
+		inner, _, _ := body.PartialContent(&hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: w}}})
+		if inner == nil {
+			continue
+		}
+		for _, b := range inner.Blocks {
+			if generates(b.Body, name) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // readCustomMetric reads a target tracking customized metric: a single

@@ -70,8 +70,9 @@ func (l *linker) linkRedrives() {
 }
 
 // linkScalingTargets gives an ECS service its aws_appautoscaling_target's
-// max_capacity as its maximum size, the target's declared rates, and its
-// queuecap:queue tag when the service has none.
+// max_capacity and min_capacity as its maximum and minimum size, the
+// target's declared rates, and its queuecap:queue tag when the service has
+// none.
 func (l *linker) linkScalingTargets() {
 	for _, t := range sortedValues(l.targets) {
 		f := l.fleetFor(t.resourceID)
@@ -82,6 +83,7 @@ func (l *linker) linkScalingTargets() {
 			f.MaxSize, f.SizeAttr = t.maxCap, "max_capacity"
 			f.declared.add(rateDataSource, l.dataSourceRates(t.maxCap))
 		}
+		f.MinSize = t.minCap
 		f.declared.add(rateTargetTags, t.rates)
 		if f.QueueAddr == "" {
 			f.QueueAddr = t.queue

@@ -126,6 +126,10 @@ type Fleet struct {
 	// maximum_concurrency, reserved_concurrent_executions).
 	MaxSize  Num
 	SizeAttr string
+	// MinSize is the fleet's smallest size: an auto scaling group's
+	// min_size, an ECS service's scaling target min_capacity; unset for a
+	// Lambda function.
+	MinSize Num
 	// Rates holds per_consumer_rate (and anything else) declared for the
 	// fleet, resolved by ratePrecedence; RatesFor adds a queue's.
 	Rates    Rates
@@ -145,6 +149,7 @@ type scalingTarget struct {
 	namespace  string // service_namespace when known
 	addr       string
 	maxCap     Num
+	minCap     Num
 	rates      Rates
 	resourceID cty.Value
 	queue      string // queuecap:queue tag, made absolute
@@ -169,10 +174,26 @@ type Policy struct {
 	Alarms   []*Alarm
 	// ScaleOut is false for a policy known to only remove capacity.
 	ScaleOut bool
+	// AdjustmentType is how a step or simple policy's adjustments apply
+	// (ChangeInCapacity, ExactCapacity, PercentChangeInCapacity): "" when
+	// absent, "unknown" when not known before apply.
+	AdjustmentType string
+	// Steps are a step policy's step adjustments. DynamicSteps is true
+	// when a dynamic block generates some: those are not expanded, so
+	// Steps are incomplete.
+	Steps        []Step
+	DynamicSteps bool
 	// Metrics is what a target tracking policy tracks; Predefined is its
 	// predefined metric type (CPU, request count...) if it uses one.
 	Metrics    MetricSet
 	Predefined string
+}
+
+// Step is a step adjustment: while the alarm's metric lies between
+// threshold + Lower and threshold + Upper, the policy applies Adjustment.
+// An unset bound is open.
+type Step struct {
+	Lower, Upper, Adjustment Num
 }
 
 // MetricSet is what an alarm or a target tracking policy reads.

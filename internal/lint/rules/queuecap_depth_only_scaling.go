@@ -2,26 +2,29 @@ package rules
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
 )
 
-// depthOnlyScaling flags a fleet whose every scale-out trigger reads only
-// the absolute depth of its queue: no per-instance division, no age of the
-// oldest message, no rate of change. Depth says how much is waiting, not
-// whether the fleet is catching up, and a fixed threshold is too late by
-// construction.
+// depthOnlyScaling flags a fleet whose every scale-out trigger is a fixed
+// response to the absolute depth of its queue: no per-instance division,
+// no age of the oldest message, no rate of change, no ExactCapacity ladder
+// that sets capacity in proportion to depth. Depth says how much is
+// waiting, not whether the fleet is catching up, and a fixed threshold is
+// too late by construction.
 type depthOnlyScaling struct{ meta }
 
 func newDepthOnlyScaling() lint.Rule {
 	return depthOnlyScaling{meta{
 		name:     "queuecap_depth_only_scaling",
 		severity: lint.Warning,
-		summary:  "Every scale-out trigger of a fleet is the absolute depth of its queue, with no backlog-per-instance, age or rate-of-change signal.",
+		summary:  "Every scale-out trigger of a fleet is a fixed response to the absolute depth of its queue, with no backlog-per-instance, age or rate-of-change signal.",
 	}}
 }
 
@@ -33,7 +36,19 @@ type trigger struct {
 	metrics   lint.MetricSet
 	threshold lint.Num
 	describe  string
+	// followsDepth is true for an ExactCapacity ladder that sets capacity
+	// in proportion to depth up to the fleet's maximum size: it scales
+	// with the backlog, as backlog per consumer does.
+	followsDepth bool
+	// ladder is an ExactCapacity ladder proportional to depth that stops
+	// below the fleet's maximum size, the steps of policy.
+	ladder *capacity.Ladder
+	policy string
 }
+
+// keepsUp reports whether a trigger sees whether the fleet keeps up, or
+// sizes it to the backlog.
+func (t trigger) keepsUp() bool { return t.followsDepth || !depthOnly(t.metrics) }
 
 func (depthOnlyScaling) Check(m *lint.Model, r lint.Reporter) {
 	for _, f := range m.Fleets {
@@ -41,8 +56,8 @@ func (depthOnlyScaling) Check(m *lint.Model, r lint.Reporter) {
 		if len(triggers) == 0 && len(unknown) == 0 {
 			continue
 		}
-		if slices.ContainsFunc(triggers, func(t trigger) bool { return !depthOnly(t.metrics) }) {
-			continue // a trigger that sees whether the fleet keeps up
+		if slices.ContainsFunc(triggers, trigger.keepsUp) {
+			continue
 		}
 		if len(unknown) > 0 {
 			// The finding would hinge on a trigger that cannot be judged:
@@ -58,7 +73,8 @@ func (depthOnlyScaling) Check(m *lint.Model, r lint.Reporter) {
 
 // scaleOutTriggers lists what scales a fleet out, and apart the triggers
 // that cannot be judged (a metric known only after apply, a policy type
-// the rule does not know), each with the reason in describe.
+// the rule does not know, ExactCapacity steps it cannot place), each with
+// the reason in describe.
 func scaleOutTriggers(f *lint.Fleet) (triggers, unknown []trigger) {
 	for _, p := range f.Policies {
 		if !p.ScaleOut {
@@ -90,13 +106,88 @@ func scaleOutTriggers(f *lint.Fleet) (triggers, unknown []trigger) {
 				if a.Threshold.Known {
 					desc += " " + comparisonSymbol(a.Comparison) + " " + num(a.Threshold.V)
 				}
-				triggers = append(triggers, trigger{addr: a.Addr, rng: a.DefRange, metrics: a.Metrics, threshold: a.Threshold, describe: desc})
+				t := trigger{addr: a.Addr, rng: a.DefRange, metrics: a.Metrics, threshold: a.Threshold, describe: desc}
+				if p.Kind == lint.PolicyStep && depthOnly(a.Metrics) {
+					var why string
+					if t, why = judgeSteps(f, p, a, t); why != "" {
+						unknown = append(unknown, trigger{addr: a.Addr, rng: a.DefRange, describe: why})
+						continue
+					}
+				}
+				triggers = append(triggers, t)
 			}
 		default:
 			unknown = append(unknown, trigger{addr: p.Addr, rng: p.DefRange, describe: "the policy type of " + p.Addr + " is not known before apply or not one the rule judges"})
 		}
 	}
 	return triggers, unknown
+}
+
+// judgeSteps reads the steps of a step policy driven by a depth alarm. An
+// ExactCapacity ladder proportional to depth (capacity.ExactCapacityLadder)
+// that reaches the fleet's maximum size follows the backlog; one that stops
+// below it, or steps of any other kind, are a fixed response. why is the
+// reason the steps cannot be judged.
+func judgeSteps(f *lint.Fleet, p *lint.Policy, a *lint.Alarm, t trigger) (judged trigger, why string) {
+	switch p.AdjustmentType {
+	case "unknown":
+		return t, "the adjustment type of " + p.Addr + " is not known before apply"
+	case "ExactCapacity":
+	default:
+		return t, "" // a change in capacity: fixed however deep the queue
+	}
+	if p.DynamicSteps {
+		return t, "the step adjustments of " + p.Addr + " come from a dynamic block, which queuecap lint does not expand"
+	}
+	if !a.Threshold.Known {
+		return t, "the threshold of " + a.Addr + ", which places the ExactCapacity steps of " + p.Addr + ", is not known before apply"
+	}
+	steps := make([]capacity.ExactCapacityStep, 0, len(p.Steps))
+	for _, st := range p.Steps {
+		if !st.Adjustment.Known || (st.Lower.Set && !st.Lower.Known) || (st.Upper.Set && !st.Upper.Known) {
+			return t, "the step adjustments of " + p.Addr + " are not known before apply"
+		}
+		steps = append(steps, capacity.ExactCapacityStep{Lower: openBound(st.Lower, -1), Upper: openBound(st.Upper, 1), Capacity: st.Adjustment.V})
+	}
+	l, err := capacity.ExactCapacityLadder(a.Threshold.V, steps)
+	if err != nil {
+		return t, "the ExactCapacity steps of " + p.Addr + " cannot be judged: " + err.Error()
+	}
+	if !l.Proportional {
+		t.describe += ", ExactCapacity steps not proportional to depth"
+		return t, ""
+	}
+	if !f.MaxSize.Known {
+		state := "is not known before apply"
+		if !f.MaxSize.Set {
+			state = "is not set"
+		}
+		return t, f.SizeAttr + " of " + f.Addr + ", which the ExactCapacity steps of " + p.Addr + " should reach, " + state
+	}
+	if l.TopCapacity >= f.MaxSize.V {
+		t.followsDepth = true
+		return t, ""
+	}
+	t.ladder, t.policy = &l, p.Addr
+	t.describe += fmt.Sprintf(", ExactCapacity steps proportional to depth that stop at %s from %s on, below %s %s",
+		consumerCount(l.TopCapacity), messages(l.TopDepth), f.SizeAttr, num(f.MaxSize.V))
+	return t, ""
+}
+
+// consumerCount is a number of consumers with its noun.
+func consumerCount(v float64) string {
+	if v == 1 {
+		return "1 consumer"
+	}
+	return num(v) + " consumers"
+}
+
+// openBound is a step bound, or ±Inf where it is unset.
+func openBound(b lint.Num, sign int) float64 {
+	if !b.Set {
+		return math.Inf(sign)
+	}
+	return b.V
 }
 
 // depthOnly reports whether a metric set reads the queue's depth and
@@ -134,12 +225,12 @@ func reportDepthOnly(f *lint.Fleet, triggers []trigger, r lint.Reporter) {
 	for i, t := range triggers {
 		names[i] = t.addr + " (" + t.describe + ")"
 	}
-	perInstance := lint.MetricInServiceEC2
-	if f.Kind == lint.FleetECS {
-		perInstance = lint.MetricRunningTaskCount
-	}
 	msg := fmt.Sprintf("every scale-out trigger of %s reads only the absolute depth of its queue: %s", f.Addr, strings.Join(names, "; "))
 	facts := []lint.Fact{fact("triggers", float64(len(triggers)))}
+	if first.ladder != nil {
+		facts = append(facts, fact("ladder_top_depth", first.ladder.TopDepth),
+			fact("ladder_top_consumers", first.ladder.TopCapacity), fact("max_consumers", f.MaxSize.V))
+	}
 	if first.threshold.Known {
 		facts = append(facts, fact("threshold", first.threshold.V))
 		if len(f.Queues) == 1 && f.Queues[0].Rates.ArrivalRate.Known && f.Queues[0].Rates.ArrivalRate.V > 0 {
@@ -149,6 +240,43 @@ func reportDepthOnly(f *lint.Fleet, triggers []trigger, r lint.Reporter) {
 			facts = append(facts, fact("arrival_rate", lambda), fact("threshold_seconds_of_arrivals", first.threshold.V/lambda))
 		}
 	}
-	msg += fmt.Sprintf(": scale on backlog per consumer (%s / %s), the age of the oldest message (%s) or the depth's RATE() instead", lint.MetricVisible, perInstance, lint.MetricAgeOfOldest)
-	r.Report(first.rng, msg, facts...)
+	advice, minFacts := adviceFor(f)
+	if first.ladder != nil {
+		// Its steps already size the fleet to the backlog, from 0 too:
+		// they only need to reach the fleet's maximum.
+		advice, minFacts = fmt.Sprintf(": continue the steps of %s in proportion to depth up to %s %s", first.policy, f.SizeAttr, num(f.MaxSize.V)), nil
+	}
+	r.Report(first.rng, msg+advice, append(facts, minFacts...)...)
+}
+
+// adviceFor is what the fleet should scale on instead. Backlog per
+// consumer, depth / consumers, is AWS's advice for queue workers, but at 0
+// consumers CloudWatch metric math drops the data point (a division by
+// zero) and target tracking on it never starts the first consumer: a fleet
+// that may reach 0 is told how to start one, as AWS does for endpoints
+// that scale to zero (a step policy on an alarm).
+func adviceFor(f *lint.Fleet) (string, []lint.Fact) {
+	consumers, minAttr := lint.MetricInServiceEC2, "min_size"
+	if f.Kind == lint.FleetECS {
+		consumers, minAttr = lint.MetricRunningTaskCount, "min_capacity"
+	}
+	backlog := lint.MetricVisible + " / " + consumers
+	var facts []lint.Fact
+	if f.MinSize.Known {
+		facts = append(facts, fact("min_consumers", f.MinSize.V))
+		if f.MinSize.V >= 1 {
+			return fmt.Sprintf(": scale on backlog per consumer (%s), the age of the oldest message (%s) or the depth's RATE() instead", backlog, lint.MetricAgeOfOldest), facts
+		}
+	}
+	var lead string
+	switch {
+	case f.MinSize.Known:
+		lead = fmt.Sprintf("with %s %s it can reach 0 consumers", minAttr, num(f.MinSize.V))
+	case f.MinSize.Set:
+		lead = "with " + minAttr + " not known before apply it may reach 0 consumers"
+	default:
+		lead = "with no " + minAttr + " in the configuration it may reach 0 consumers"
+	}
+	return fmt.Sprintf(": %s, where backlog per consumer (%s) has no data, so start the first consumer with a step policy on %s > 0 while %s is 0, then scale on %s, the age of the oldest message (%s) or the depth's RATE()",
+		lead, backlog, lint.MetricVisible, consumers, backlog, lint.MetricAgeOfOldest), facts
 }
