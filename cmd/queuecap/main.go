@@ -94,7 +94,7 @@ func parseLintFlags(args []string, stderr io.Writer) (*lintFlags, error) {
 	f := &lintFlags{set: map[string]bool{}}
 	fs := flag.NewFlagSet("queuecap lint", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.BoolVar(&f.recursive, "recursive", false, "lint every directory below DIR that holds .tf files as its own root module")
+	fs.BoolVar(&f.recursive, "recursive", false, "lint every directory below DIR that holds .tf or .tofu files as its own root module")
 	fs.StringVar(&f.format, "format", "default", "output format: "+strings.Join(formatter.Names(), "|"))
 	fs.StringVar(&f.minSeverity, "minimum-failure-severity", "warning", "lowest severity that fails the run (exit 2): error|warning|notice")
 	fs.StringVar(&f.config, "config", "", "config file (default "+lint.DefaultConfigFile+" in the working directory, if present)")
