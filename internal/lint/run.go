@@ -9,9 +9,6 @@ import (
 	"sync"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/ext/typeexpr"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
-	"github.com/zclconf/go-cty/cty"
 )
 
 // Options are one run's inputs. The command line and .queuecap.hcl are
@@ -19,11 +16,14 @@ import (
 type Options struct {
 	Dirs      []string
 	Recursive bool
-	// VarFiles and Vars (NAME=VALUE) set root module variables, after
+	// Vars are the --var and --var-file flags in command-line order; they
+	// set root module variables after TF_VAR_ environment variables,
 	// terraform.tfvars and *.auto.tfvars, later ones winning.
-	VarFiles []string
-	Vars     []string
-	Config   *Config
+	Vars []VarFlag
+	// Environ is the environment, as os.Environ returns it, for its
+	// TF_VAR_name variables.
+	Environ []string
+	Config  *Config
 	// Rules are all known rules; Enable and Disable switch them by ID on
 	// top of their defaults and the config file.
 	Rules   []Rule
@@ -53,11 +53,14 @@ func Run(opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	cliVars, err := parseCLIVars(opts.Vars)
+	flags, flagDiags, err := parseVarFlags(opts.Vars)
 	if err != nil {
 		return nil, err
 	}
 	res := &Result{Issues: []Issue{}, Errors: []ErrorEntry{}, Skipped: []Skip{}}
+	for _, d := range flagDiags {
+		res.Errors = append(res.Errors, diagEntry(d))
+	}
 	for _, a := range active {
 		res.Rules = append(res.Rules, RuleInfo{Name: a.rule.Name(), Severity: a.severity, Link: a.rule.Link(), Summary: a.rule.Summary()})
 	}
@@ -94,7 +97,7 @@ func Run(opts Options) (*Result, error) {
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			outs[i] = lintRoot(l, dir, opts, cliVars, active)
+			outs[i] = lintRoot(l, dir, opts, flags, active)
 		}()
 	}
 	wg.Wait()
@@ -136,7 +139,7 @@ type rootResult struct {
 	configMatched map[string]bool
 }
 
-func lintRoot(l *loader, dir string, opts Options, cliVars map[string]string, active []activeRule) (out rootResult) {
+func lintRoot(l *loader, dir string, opts Options, flags []assignment, active []activeRule) (out rootResult) {
 	// A bug must not take the other root modules down with it (a panic in
 	// this goroutine would end the process): report it and go on.
 	defer func() {
@@ -149,8 +152,9 @@ func lintRoot(l *loader, dir string, opts Options, cliVars map[string]string, ac
 		out.errors = append(out.errors, ErrorEntry{Message: fmt.Sprintf("cannot read %s: %v", dir, err), Severity: Error})
 		return out
 	}
-	vars, diags := rootVariables(l, mod, dir, opts.VarFiles, cliVars)
-	for _, d := range diags {
+	assigned, diags := rootAssignments(dir, opts.Environ, flags)
+	vars, varDiags := rootVariables(mod, assigned)
+	for _, d := range append(diags, varDiags...) {
 		out.errors = append(out.errors, diagEntry(d))
 	}
 	b := newBuilder(dir, opts.Config)
@@ -230,81 +234,8 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-// parseCLIVars reads --var NAME=VALUE flags.
-func parseCLIVars(vars []string) (map[string]string, error) {
-	out := map[string]string{}
-	for _, v := range vars {
-		name, value, ok := strings.Cut(v, "=")
-		if !ok || !hclsyntax.ValidIdentifier(strings.TrimSpace(name)) {
-			return nil, &UsageError{Msg: fmt.Sprintf("invalid --var %q: want NAME=VALUE", v)}
-		}
-		out[strings.TrimSpace(name)] = value
-	}
-	return out, nil
-}
-
-// rootVariables are the root module's input values as Terraform would
-// set them: defaults, terraform.tfvars, *.auto.tfvars, --var-file, --var.
-func rootVariables(l *loader, mod *Module, dir string, varFiles []string, cliVars map[string]string) (map[string]cty.Value, hcl.Diagnostics) {
-	vals := make(map[string]cty.Value, len(mod.Variables))
-	for name, v := range mod.Variables {
-		vals[name] = variableDefault(v)
-	}
-	var diags hcl.Diagnostics
-	for _, path := range append(tfvarsFiles(dir), varFiles...) {
-		pf := parseFile(path) // variable files are small and read once per root
-		if pf.file == nil || pf.diags.HasErrors() {
-			diags = append(diags, pf.diags...)
-			continue
-		}
-		attrs, d := pf.file.Body.JustAttributes()
-		diags = append(diags, d...)
-		for name, a := range attrs {
-			decl, ok := mod.Variables[name]
-			if !ok {
-				continue // Terraform warns about undeclared values; nothing to evaluate
-			}
-			v, d := a.Expr.Value(nil)
-			if d.HasErrors() {
-				diags = append(diags, d...)
-				continue
-			}
-			vals[name] = convertVariable(decl, v)
-		}
-	}
-	for _, name := range sortedKeys(cliVars) {
-		decl, ok := mod.Variables[name]
-		if !ok {
-			continue
-		}
-		vals[name] = convertVariable(decl, cliValue(decl, cliVars[name]))
-	}
-	return vals, diags
-}
-
-// cliValue reads a --var value as Terraform does: literally for a string
-// or untyped variable, as an HCL expression for any other type.
-func cliValue(decl *Variable, raw string) cty.Value {
-	if decl.Type != nil {
-		if ty, _, diags := typeexpr.TypeConstraintWithDefaults(decl.Type); !diags.HasErrors() && ty != cty.String && ty != cty.DynamicPseudoType {
-			expr, diags := hclsyntax.ParseExpression([]byte(raw), "<value for var."+decl.Name+">", hcl.InitialPos)
-			if !diags.HasErrors() {
-				if v, diags := expr.Value(nil); !diags.HasErrors() {
-					return v
-				}
-			}
-			return cty.DynamicVal
-		}
-	}
-	return cty.StringVal(raw)
-}
-
 func diagEntry(d *hcl.Diagnostic) ErrorEntry {
-	msg := d.Summary
-	if d.Detail != "" {
-		msg += ": " + d.Detail
-	}
-	e := ErrorEntry{Message: msg, Severity: Error}
+	e := ErrorEntry{Message: diagText(d), Severity: Error}
 	if d.Subject != nil {
 		r := toRange(*d.Subject)
 		e.Range = &r

@@ -1,0 +1,160 @@
+package lint_test
+
+import (
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint/rules"
+)
+
+// sizedFleet has one queuecap_zero_surplus finding whose max_consumers
+// fact is the value of its max_size expression, up to 250 (100000 msg/s
+// arrive, 400 per consumer).
+func sizedFleet(maxSize string) string {
+	return `resource "aws_sqs_queue" "orders" {
+  tags           = { "queuecap:arrival_rate" = 100000 }
+  redrive_policy = jsonencode({ deadLetterTargetArn = "arn:aws:sqs:eu-west-1:1:dlq", maxReceiveCount = 3 })
+}
+
+resource "aws_autoscaling_group" "workers" {
+  max_size = ` + maxSize + `
+  tag {
+    key                 = "queuecap:per_consumer_rate"
+    value               = "400"
+    propagate_at_launch = false
+  }
+  tag {
+    key                 = "queuecap:queue"
+    value               = "aws_sqs_queue.orders"
+    propagate_at_launch = false
+  }
+}
+`
+}
+
+// maxSizeTF declares var.max_size (a number, default 25) on line 1 of
+// vars.tf and sizes the fleet with it.
+var maxSizeTF = map[string]string{
+	"vars.tf": "variable \"max_size\" {\n  type    = number\n  default = 25\n}\n",
+	"main.tf": sizedFleet("var.max_size"),
+}
+
+func with(base map[string]string, more map[string]string) map[string]string {
+	out := map[string]string{}
+	for k, v := range base {
+		out[k] = v
+	}
+	for k, v := range more {
+		out[k] = v
+	}
+	return out
+}
+
+// TestRootVariables: values set by TF_VAR_, variable files and flags, in
+// Terraform's order and read by each variable's type. DIR in a wanted text
+// stands for the directory linted.
+func TestRootVariables(t *testing.T) {
+	cases := []struct {
+		name      string
+		files     map[string]string
+		vars      []lint.VarFlag
+		env       []string
+		recursive bool
+		// wantMax is the fleet's size in the finding; 0 for no finding.
+		wantMax   float64
+		wantUsage string
+		wantErrs  []string
+		wantSkips []string
+	}{
+		{name: "the default", files: maxSizeTF, wantMax: 25},
+		{name: "TF_VAR_ over the default", files: maxSizeTF, env: []string{"TF_VAR_max_size=30"}, wantMax: 30},
+		{name: "terraform.tfvars over TF_VAR_", files: with(maxSizeTF, map[string]string{"terraform.tfvars": "max_size = 31\n"}),
+			env: []string{"TF_VAR_max_size=30"}, wantMax: 31},
+		{name: "terraform.tfvars.json over terraform.tfvars", files: with(maxSizeTF, map[string]string{"terraform.tfvars": "max_size = 31\n", "terraform.tfvars.json": `{"max_size": 32}`}),
+			wantMax: 32},
+		{name: "a --var-file after a --var wins", files: with(maxSizeTF, map[string]string{"one.tfvars": "max_size = 33\n"}),
+			vars: []lint.VarFlag{{Value: "max_size=34"}, {File: true, Value: "DIR/one.tfvars"}}, wantMax: 33},
+		{name: "other TF_VAR_ variables are ignored", files: maxSizeTF, env: []string{"TF_VAR_undeclared=1", "TF_VAR_=2", "PATH=/bin", "TF_VARmax_size=3"}, wantMax: 25},
+		{name: "a list from TF_VAR_ is read as HCL",
+			files: map[string]string{"vars.tf": "variable \"sizes\" {\n  type = list(number)\n}\n", "main.tf": sizedFleet("var.sizes[1]")},
+			env:   []string{"TF_VAR_sizes=[10, 35]"}, wantMax: 35},
+		{name: "a string from --var is read as written",
+			files: map[string]string{"vars.tf": "variable \"size\" {\n  type = string\n}\n", "main.tf": sizedFleet("length(var.size)")},
+			vars:  []lint.VarFlag{{Value: "size=[1, 2]"}}, wantMax: 6},
+		{name: "an untyped variable from --var is a string",
+			files: map[string]string{"vars.tf": "variable \"size\" {}\n", "main.tf": sizedFleet("length(var.size)")},
+			vars:  []lint.VarFlag{{Value: "size=36"}}, wantMax: 2},
+		{name: "a value replaced by a later one is never read", files: with(maxSizeTF, map[string]string{"terraform.tfvars": "max_size = \"many\"\n"}),
+			env: []string{"TF_VAR_max_size=[1"}, vars: []lint.VarFlag{{Value: "max_size=38"}}, wantMax: 38},
+
+		{name: "--recursive: a --var one root declares",
+			files:     map[string]string{"a/vars.tf": maxSizeTF["vars.tf"], "a/main.tf": maxSizeTF["main.tf"], "b/main.tf": `resource "aws_sqs_queue" "b" {}`},
+			recursive: true, vars: []lint.VarFlag{{Value: "max_size=39"}}, wantMax: 39},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeFiles(t, dir, c.files)
+			expand := func(s string) string { return strings.ReplaceAll(s, "DIR", dir) }
+			opts := lint.Options{Dirs: []string{dir}, Environ: c.env, Disable: []string{"queuecap_insufficient_headroom"}}
+			for _, v := range c.vars {
+				opts.Vars = append(opts.Vars, lint.VarFlag{File: v.File, Value: expand(v.Value)})
+			}
+			opts.Recursive = c.recursive
+			if c.wantUsage != "" {
+				opts.Rules = rules.All()
+				_, err := lint.Run(opts)
+				var usage *lint.UsageError
+				if !errors.As(err, &usage) || !strings.Contains(err.Error(), c.wantUsage) {
+					t.Fatalf("got %v, want a usage error %q", err, c.wantUsage)
+				}
+				return
+			}
+			res := lintDir(t, opts)
+
+			var errs []string
+			for _, e := range res.Errors {
+				errs = append(errs, e.String())
+			}
+			if len(errs) != len(c.wantErrs) {
+				t.Fatalf("errors %q, want %q", errs, c.wantErrs)
+			}
+			for i, want := range c.wantErrs {
+				if !strings.Contains(errs[i], filepath.FromSlash(expand(want))) {
+					t.Errorf("error %q does not contain %q", errs[i], expand(want))
+				}
+			}
+
+			var skips []string
+			for _, s := range res.Skipped {
+				if s.Rule == "variables" {
+					skips = append(skips, s.Range.String()+": "+s.Reason)
+				}
+			}
+			if len(skips) != len(c.wantSkips) {
+				t.Fatalf("variable skips %q, want %q", skips, c.wantSkips)
+			}
+			for i, want := range c.wantSkips {
+				if !strings.HasPrefix(skips[i], filepath.FromSlash(expand(want))) {
+					t.Errorf("skip %q does not start %q", skips[i], expand(want))
+				}
+			}
+
+			var got float64
+			for _, is := range res.Issues {
+				if is.Rule == "queuecap_zero_surplus" {
+					got = is.FactMap()["max_consumers"]
+				}
+			}
+			if got != c.wantMax {
+				t.Errorf("max_size %v, want %v (issues %v, skipped %v)", got, c.wantMax, res.Issues, res.Skipped)
+			}
+			if c.wantErrs != nil && len(res.Issues)+len(res.Skipped) > 0 {
+				t.Errorf("a root whose values do not fit was checked: %v %v", res.Issues, res.Skipped)
+			}
+		})
+	}
+}
