@@ -7,7 +7,8 @@
 // Exit codes, as tflint's:
 //
 //	0  nothing at or above the failure severity
-//	1  an error: a bad flag, an unreadable or invalid config, HCL that does not parse
+//	1  an error: a bad flag, an unreadable or invalid config, HCL that does not parse,
+//	   a variable value that does not fit its type
 //	2  findings at or above the failure severity
 package main
 
@@ -120,7 +121,7 @@ func parseLintFlags(args []string, stderr io.Writer) (*lintFlags, error) {
 		fs.PrintDefaults()
 		fmt.Fprint(stderr, "\nRoot module variables, later ones winning: defaults, TF_VAR_name environment variables,\n"+
 			"terraform.tfvars, terraform.tfvars.json, *.auto.tfvars in name order, then --var and --var-file\n"+
-			"in the order given.\n")
+			"in the order given. A value that does not fit its variable's type is an error.\n")
 		fmt.Fprintf(stderr, "\nExit codes: 0 no findings at or above the failure severity, 1 an error, 2 findings.\n")
 	}
 	// Flags and directories may come in any order, as with tflint.

@@ -153,9 +153,12 @@ func lintRoot(l *loader, dir string, opts Options, flags []assignment, active []
 		return out
 	}
 	assigned, diags := rootAssignments(dir, opts.Environ, flags)
-	vars, varDiags := rootVariables(mod, assigned)
+	vars, varDiags, fits := rootVariables(mod, assigned)
 	for _, d := range append(diags, varDiags...) {
 		out.errors = append(out.errors, diagEntry(d))
+	}
+	if !fits {
+		return out
 	}
 	b := newBuilder(dir, opts.Config)
 	root := newInstance(mod, "", nil, vars)
@@ -259,7 +262,9 @@ func dedupeErrors(errs []ErrorEntry) []ErrorEntry {
 // a consumer, found in none of the linted root modules: a mistyped address
 // would otherwise silently turn checks off.
 func unmatchedConfig(cfg *Config, outs []rootResult) []Skip {
-	if len(outs) == 0 {
+	// With no root checked (none could be read, or their input values do
+	// not fit), no block can be judged.
+	if !slices.ContainsFunc(outs, func(o rootResult) bool { return o.configMatched != nil }) {
 		return nil
 	}
 	var skips []Skip

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -8,11 +9,14 @@ import (
 	"github.com/hashicorp/hcl/v2/ext/typeexpr"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
 )
 
 // Root module input values, collected as Terraform collects them
-// (internal/command/meta_vars.go, collectVariableValues) and read by each
-// variable's type (internal/configs/named_values.go, decodeVariableType).
+// (internal/command/meta_vars.go, collectVariableValues), read by each
+// variable's type (internal/configs/named_values.go, decodeVariableType)
+// and checked as Terraform checks them (internal/terraform/eval_variable.go
+// and internal/backend/backendrun/unparsed_value.go).
 
 // VarFlag is one --var NAME=VALUE or one --var-file FILE.
 type VarFlag struct {
@@ -42,6 +46,18 @@ type assignment struct {
 	// the variable's type.
 	expr hcl.Expression
 	raw  string
+}
+
+// where says where the value was set, for messages.
+func (a assignment) where() string {
+	switch a.kind {
+	case fromEnv:
+		return "using the " + envVarPrefix + a.name + " environment variable"
+	case fromVar:
+		return fmt.Sprintf("using --var=%q", a.name+"=...")
+	}
+	r := a.expr.Range()
+	return fmt.Sprintf("in %s:%d", r.Filename, r.Start.Line)
 }
 
 // rootAssignments lists the values set for a root module's variables,
@@ -120,23 +136,28 @@ func lastAssignments(as []assignment) map[string]assignment {
 
 // rootVariables are a root module's input values: each variable's default,
 // replaced by the last value set for it. A value that does not evaluate
-// is an error and leaves its variable unknown. Values for variables the
-// root does not declare are not used.
-func rootVariables(mod *Module, as []assignment) (map[string]cty.Value, hcl.Diagnostics) {
-	vals := make(map[string]cty.Value, len(mod.Variables))
+// is an error and leaves its variable unknown. A value that does not fit
+// its variable's type is an error too, and fits is false: Terraform stops
+// there, and so does the root's check, rather than report what depends on
+// the variable as not known before apply. Values for variables the root
+// does not declare are not used.
+func rootVariables(mod *Module, as []assignment) (vals map[string]cty.Value, diags hcl.Diagnostics, fits bool) {
+	vals = make(map[string]cty.Value, len(mod.Variables))
 	for name, v := range mod.Variables {
 		vals[name] = variableDefault(v)
 	}
-	var diags hcl.Diagnostics
+	fits = true
 	last := lastAssignments(as)
 	for _, name := range sortedKeys(last) {
+		a := last[name]
 		if decl, ok := mod.Variables[name]; ok {
-			v, d := last[name].value(decl)
+			v, d, vfits := a.value(decl)
 			vals[name] = v
 			diags = append(diags, d...)
+			fits = fits && vfits
 		}
 	}
-	return vals, diags
+	return vals, diags, fits
 }
 
 // variableType is a variable's type constraint, the defaults of its
@@ -162,28 +183,75 @@ func variableType(v *Variable) (ty cty.Type, defaults *typeexpr.Defaults, litera
 }
 
 // value reads an assignment for its variable and converts it to the
-// declared type where it can (convertVariable).
-func (a assignment) value(decl *Variable) (cty.Value, hcl.Diagnostics) {
-	_, _, literal := variableType(decl)
+// declared type. A value that does not parse or convert does not fit: an
+// error names the variable, where the value was set and why, and the
+// variable is unknown.
+func (a assignment) value(decl *Variable) (v cty.Value, diags hcl.Diagnostics, fits bool) {
+	ty, defaults, literal := variableType(decl)
+	unknown := cty.UnknownVal(ty.WithoutOptionalAttributesDeep())
 	switch {
 	case a.expr != nil:
-		v, diags := a.expr.Value(nil)
-		if diags.HasErrors() {
-			return cty.DynamicVal, diags // the file's error, placed in it, as for any file
+		if v, diags = a.expr.Value(nil); diags.HasErrors() {
+			return unknown, diags, true // the file's error, placed in it, as for any file
 		}
-		return convertVariable(decl, v), diags
 	case literal:
-		return convertVariable(decl, cty.StringVal(a.raw)), nil
+		v = cty.StringVal(a.raw)
+	default:
+		expr, d := hclsyntax.ParseExpression([]byte(a.raw), "<value for var."+a.name+">", hcl.InitialPos)
+		if !d.HasErrors() {
+			v, d = expr.Value(nil)
+		}
+		if d.HasErrors() {
+			return unknown, a.invalid(decl, "it is not a valid expression: "+diagText(d[0])), false
+		}
 	}
-	expr, diags := hclsyntax.ParseExpression([]byte(a.raw), "<value for var."+a.name+">", hcl.InitialPos)
-	if diags.HasErrors() {
-		return cty.DynamicVal, nil
+	if defaults != nil && !v.IsNull() {
+		v = defaults.Apply(v)
 	}
-	v, diags := expr.Value(nil)
-	if diags.HasErrors() {
-		return cty.DynamicVal, nil
+	out, err := convert.Convert(v, ty)
+	if err != nil {
+		return unknown, a.invalid(decl, conversionError(err)), false
 	}
-	return convertVariable(decl, v), nil
+	return out, diags, true
+}
+
+// conversionError says where in the value a conversion failed, in cty's
+// words: `attribute "max": a number is required`.
+func conversionError(err error) string {
+	var pe cty.PathError
+	if !errors.As(err, &pe) {
+		return err.Error()
+	}
+	var b strings.Builder
+	for _, step := range pe.Path {
+		switch s := step.(type) {
+		case cty.GetAttrStep:
+			fmt.Fprintf(&b, "attribute %q: ", s.Name)
+		case cty.IndexStep:
+			if s.Key.Type() == cty.String {
+				fmt.Fprintf(&b, "element %q: ", s.Key.AsString())
+			} else if s.Key.Type() == cty.Number {
+				fmt.Fprintf(&b, "element %s: ", s.Key.AsBigFloat().Text('f', -1))
+			}
+		}
+	}
+	return b.String() + pe.Error()
+}
+
+// invalid is Terraform's "Invalid value for input variable", placed at the
+// value in a file and at the declaration for a --var or TF_VAR_ value.
+func (a assignment) invalid(decl *Variable, reason string) hcl.Diagnostics {
+	subject := decl.Range
+	if a.expr != nil {
+		subject = a.expr.Range()
+	}
+	return hcl.Diagnostics{{
+		Severity: hcl.DiagError,
+		Summary:  "Invalid value for input variable",
+		Detail: fmt.Sprintf("unsuitable value for var.%s set %s (declared at %s:%d): %s; the root module is not checked until the value fits",
+			a.name, a.where(), decl.Range.Filename, decl.Range.Start.Line, reason),
+		Subject: &subject,
+	}}
 }
 
 func diagText(d *hcl.Diagnostic) string {

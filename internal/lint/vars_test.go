@@ -54,8 +54,9 @@ func with(base map[string]string, more map[string]string) map[string]string {
 }
 
 // TestRootVariables: values set by TF_VAR_, variable files and flags, in
-// Terraform's order and read by each variable's type. DIR in a wanted text
-// stands for the directory linted.
+// Terraform's order and read by each variable's type; values that do not
+// fit, as Terraform treats them. DIR in a wanted text stands for the
+// directory linted.
 func TestRootVariables(t *testing.T) {
 	cases := []struct {
 		name      string
@@ -87,8 +88,33 @@ func TestRootVariables(t *testing.T) {
 		{name: "an untyped variable from --var is a string",
 			files: map[string]string{"vars.tf": "variable \"size\" {}\n", "main.tf": sizedFleet("length(var.size)")},
 			vars:  []lint.VarFlag{{Value: "size=36"}}, wantMax: 2},
+		{name: "the defaults of optional attributes apply",
+			files:   map[string]string{"vars.tf": "variable \"fleet\" {\n  type = object({ max = optional(number, 37) })\n}\n", "main.tf": sizedFleet("var.fleet.max"), "terraform.tfvars": "fleet = {}\n"},
+			wantMax: 37},
 		{name: "a value replaced by a later one is never read", files: with(maxSizeTF, map[string]string{"terraform.tfvars": "max_size = \"many\"\n"}),
 			env: []string{"TF_VAR_max_size=[1"}, vars: []lint.VarFlag{{Value: "max_size=38"}}, wantMax: 38},
+
+		{name: "a --var of the wrong type", files: maxSizeTF, vars: []lint.VarFlag{{Value: "max_size=many"}},
+			wantErrs: []string{`DIR/vars.tf:1:1: Invalid value for input variable: unsuitable value for var.max_size set using --var="max_size=..." (declared at DIR/vars.tf:1): a number is required; the root module is not checked until the value fits`}},
+		{name: "a terraform.tfvars value of the wrong type", files: with(maxSizeTF, map[string]string{"terraform.tfvars": "\nmax_size = [30]\n"}),
+			wantErrs: []string{`DIR/terraform.tfvars:2:12: Invalid value for input variable: unsuitable value for var.max_size set in DIR/terraform.tfvars:2 (declared at DIR/vars.tf:1): number required, but have tuple; the root module is not checked until the value fits`}},
+		{name: "a --var-file value of the wrong type", files: with(maxSizeTF, map[string]string{"prod.tfvars": "max_size = true\n"}),
+			vars:     []lint.VarFlag{{File: true, Value: "DIR/prod.tfvars"}},
+			wantErrs: []string{`DIR/prod.tfvars:1:12: Invalid value for input variable: unsuitable value for var.max_size set in DIR/prod.tfvars:1 (declared at DIR/vars.tf:1): number required, but have bool`}},
+		{name: "a TF_VAR_ value of the wrong type", files: maxSizeTF, env: []string{"TF_VAR_max_size=many"},
+			wantErrs: []string{`DIR/vars.tf:1:1: Invalid value for input variable: unsuitable value for var.max_size set using the TF_VAR_max_size environment variable (declared at DIR/vars.tf:1): a number is required`}},
+		{name: "an object of the wrong shape",
+			files:    map[string]string{"vars.tf": "variable \"fleet\" {\n  type = object({ max = number })\n}\n", "main.tf": sizedFleet("var.fleet.max")},
+			vars:     []lint.VarFlag{{Value: `fleet={ max = "many" }`}},
+			wantErrs: []string{`unsuitable value for var.fleet set using --var="fleet=..." (declared at DIR/vars.tf:1): attribute "max": a number is required`}},
+		{name: "a list of objects, one of the wrong shape",
+			files:    map[string]string{"vars.tf": "variable \"fleets\" {\n  type = map(list(object({ max = number })))\n}\n", "main.tf": sizedFleet("var.fleets.a[0].max")},
+			vars:     []lint.VarFlag{{Value: `fleets={ a = [{ max = 1 }, { max = "many" }] }`}},
+			wantErrs: []string{`(declared at DIR/vars.tf:1): element "a": element 1: attribute "max": a number is required`}},
+		{name: "a list from --var that does not parse",
+			files:    map[string]string{"vars.tf": "variable \"sizes\" {\n  type = list(number)\n}\n", "main.tf": sizedFleet("var.sizes[0]")},
+			vars:     []lint.VarFlag{{Value: "sizes=[30"}},
+			wantErrs: []string{`unsuitable value for var.sizes set using --var="sizes=..." (declared at DIR/vars.tf:1): it is not a valid expression: Unterminated tuple constructor expression`}},
 
 		{name: "--recursive: a --var one root declares",
 			files:     map[string]string{"a/vars.tf": maxSizeTF["vars.tf"], "a/main.tf": maxSizeTF["main.tf"], "b/main.tf": `resource "aws_sqs_queue" "b" {}`},
@@ -157,4 +183,52 @@ func TestRootVariables(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzVarValues sets a variable of a fuzzed type from --var, TF_VAR_ and
+// terraform.tfvars with fuzzed values: no panic, no usage error for a
+// declared variable, every error placed in the module, and a root whose
+// values do not fit is not checked.
+func FuzzVarValues(f *testing.F) {
+	for _, s := range [][3]string{
+		{"number", "30", "30"},
+		{"string", "[1, 2]", `"x"`},
+		{"list(number)", "[30", "[30]"},
+		{"map(list(object({ a = optional(number, 3) })))", `{ x = [{}] }`, `{ x = [{ a = "y" }] }`},
+		{"any", "${", "null"},
+		{"list", "[1, \"a\"]", "{}"},
+		{`"string"`, "x", "1"},
+		{"object({ a = number })", "{ a = 1, b = 2 }", "{ a = [] }"},
+	} {
+		f.Add(s[0], s[1], s[2])
+	}
+	f.Fuzz(func(t *testing.T, typ, raw, tfvars string) {
+		dir := t.TempDir()
+		writeFiles(t, dir, map[string]string{
+			"vars.tf":          "variable \"v\" {\n  type = " + typ + "\n}\n",
+			"main.tf":          sizedFleet("var.v"),
+			"terraform.tfvars": "v = " + tfvars + "\n",
+		})
+		declared := true // unless vars.tf does not parse
+		for _, vars := range [][]lint.VarFlag{nil, {{Value: "v=" + raw}}} {
+			res, err := lint.Run(lint.Options{Dirs: []string{dir}, Vars: vars, Environ: []string{"TF_VAR_v=" + raw}, Rules: rules.All()})
+			if err != nil {
+				if declared {
+					t.Fatalf("usage error for a declared variable: %v", err)
+				}
+				continue
+			}
+			unfit := false
+			for _, e := range res.Errors {
+				if e.Range == nil || !strings.HasPrefix(e.Range.Filename, dir) || e.Range.Start.Line < 1 {
+					t.Fatalf("error without a place in the module: %s", e)
+				}
+				unfit = unfit || strings.Contains(e.Message, "Invalid value for input variable")
+				declared = declared && filepath.Base(e.Range.Filename) != "vars.tf"
+			}
+			if unfit && len(res.Issues) > 0 {
+				t.Fatalf("a root whose values do not fit was checked: %v", res.Issues)
+			}
+		}
+	})
 }
