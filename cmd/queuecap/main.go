@@ -8,7 +8,7 @@
 //
 //	0  nothing at or above the failure severity
 //	1  an error: a bad flag, an unreadable or invalid config, HCL that does not parse,
-//	   a variable value that does not fit its type
+//	   a --var for an undeclared variable, a variable value that does not fit its type
 //	2  findings at or above the failure severity
 package main
 
@@ -113,7 +113,7 @@ func parseLintFlags(args []string, stderr io.Writer) (*lintFlags, error) {
 	fs.StringVar(&f.config, "config", "", "config file (default "+lint.DefaultConfigFile+" in the working directory, if present)")
 	fs.BoolVar(&f.noColor, "no-color", false, "disable colored output")
 	fs.Var(varFlag{&f.vars, true}, "var-file", "a .tfvars file setting root module variables (repeatable)")
-	fs.Var(varFlag{&f.vars, false}, "var", "a root module variable as NAME=VALUE (repeatable)")
+	fs.Var(varFlag{&f.vars, false}, "var", "a root module variable as NAME=VALUE (repeatable); a NAME no root module declares is an error")
 	fs.Var(&f.enable, "enable-rule", "enable a rule by ID (repeatable)")
 	fs.Var(&f.disable, "disable-rule", "disable a rule by ID (repeatable)")
 	fs.Usage = func() {

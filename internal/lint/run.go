@@ -101,6 +101,17 @@ func Run(opts Options) (*Result, error) {
 		}()
 	}
 	wg.Wait()
+	var declared []map[string]*Variable
+	for _, out := range outs {
+		if out.variables != nil {
+			declared = append(declared, out.variables)
+		}
+	}
+	flagSkips, err := undeclaredFlags(flags, declared)
+	if err != nil {
+		return nil, err
+	}
+	res.Skipped = append(res.Skipped, flagSkips...)
 
 	seen := map[string]bool{}
 	anns := map[string][]annotation{}
@@ -137,6 +148,9 @@ type rootResult struct {
 	skips         []Skip
 	errors        []ErrorEntry
 	configMatched map[string]bool
+	// variables are the root module's declarations; nil when the root
+	// could not be read.
+	variables map[string]*Variable
 }
 
 func lintRoot(l *loader, dir string, opts Options, flags []assignment, active []activeRule) (out rootResult) {
@@ -152,11 +166,13 @@ func lintRoot(l *loader, dir string, opts Options, flags []assignment, active []
 		out.errors = append(out.errors, ErrorEntry{Message: fmt.Sprintf("cannot read %s: %v", dir, err), Severity: Error})
 		return out
 	}
+	out.variables = mod.Variables
 	assigned, diags := rootAssignments(dir, opts.Environ, flags)
-	vars, varDiags, fits := rootVariables(mod, assigned)
+	vars, varDiags, varSkips, fits := rootVariables(mod, assigned)
 	for _, d := range append(diags, varDiags...) {
 		out.errors = append(out.errors, diagEntry(d))
 	}
+	out.skips = append(out.skips, varSkips...)
 	if !fits {
 		return out
 	}

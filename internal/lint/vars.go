@@ -3,6 +3,7 @@ package lint
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -28,7 +29,10 @@ type VarFlag struct {
 // module variable: TF_VAR_name.
 const envVarPrefix = "TF_VAR_"
 
-// sourceKind is where a value was set.
+// sourceKind is where a value was set, which decides what a value for a
+// variable the root module does not declare is: Terraform ignores it from
+// the environment (set globally for many configurations), warns about it
+// in a file (shared by several) and rejects it on the command line.
 type sourceKind uint8
 
 const (
@@ -42,10 +46,12 @@ const (
 type assignment struct {
 	name string
 	kind sourceKind
-	// expr is a file's value; raw is a --var or TF_VAR_ value, read by
-	// the variable's type.
-	expr hcl.Expression
-	raw  string
+	// expr is a file's value and nameRange where the file names the
+	// variable; raw is a --var or TF_VAR_ value, read by the variable's
+	// type.
+	expr      hcl.Expression
+	nameRange hcl.Range
+	raw       string
 }
 
 // where says where the value was set, for messages.
@@ -120,7 +126,7 @@ func fileAssignments(path string, kind sourceKind) ([]assignment, hcl.Diagnostic
 	attrs, diags := pf.file.Body.JustAttributes()
 	out := make([]assignment, 0, len(attrs))
 	for _, name := range sortedKeys(attrs) {
-		out = append(out, assignment{name: name, kind: kind, expr: attrs[name].Expr})
+		out = append(out, assignment{name: name, kind: kind, expr: attrs[name].Expr, nameRange: attrs[name].NameRange})
 	}
 	return out, diags
 }
@@ -139,9 +145,11 @@ func lastAssignments(as []assignment) map[string]assignment {
 // is an error and leaves its variable unknown. A value that does not fit
 // its variable's type is an error too, and fits is false: Terraform stops
 // there, and so does the root's check, rather than report what depends on
-// the variable as not known before apply. Values for variables the root
-// does not declare are not used.
-func rootVariables(mod *Module, as []assignment) (vals map[string]cty.Value, diags hcl.Diagnostics, fits bool) {
+// the variable as not known before apply. A value from one of the root's
+// own variable files for a variable it does not declare is a skip, as
+// Terraform warns about it; values from the flags for undeclared variables
+// are judged once for all roots (undeclaredFlags).
+func rootVariables(mod *Module, as []assignment) (vals map[string]cty.Value, diags hcl.Diagnostics, skips []Skip, fits bool) {
 	vals = make(map[string]cty.Value, len(mod.Variables))
 	for name, v := range mod.Variables {
 		vals[name] = variableDefault(v)
@@ -150,14 +158,60 @@ func rootVariables(mod *Module, as []assignment) (vals map[string]cty.Value, dia
 	last := lastAssignments(as)
 	for _, name := range sortedKeys(last) {
 		a := last[name]
-		if decl, ok := mod.Variables[name]; ok {
+		decl, ok := mod.Variables[name]
+		switch {
+		case ok:
 			v, d, vfits := a.value(decl)
 			vals[name] = v
 			diags = append(diags, d...)
 			fits = fits && vfits
+		case a.kind == fromAutoFile:
+			skips = append(skips, undeclaredValueSkip(a, "the root module does not declare it"))
 		}
 	}
-	return vals, diags, fits
+	return vals, diags, skips, fits
+}
+
+func undeclaredValueSkip(a assignment, why string) Skip {
+	return Skip{Rule: "variables", Range: toRange(a.nameRange), Reason: fmt.Sprintf(
+		"a value for var.%s is set in %s, but %s: the value is not used; declare the variable with a variable block, or remove the value",
+		a.name, a.nameRange.Filename, why)}
+}
+
+// undeclaredFlags judges the --var and --var-file values that win for a
+// variable none of the root modules read declares (declared holds their
+// declarations; with none there is nothing to judge by): a --var is a
+// usage error, as in Terraform and tflint; a --var-file value is a skip,
+// as Terraform only warns. With --recursive a flag need not name a
+// variable of every root, only of one.
+func undeclaredFlags(flags []assignment, declared []map[string]*Variable) ([]Skip, error) {
+	if len(declared) == 0 {
+		return nil, nil
+	}
+	nobody := "no linted root module declares"
+	if len(declared) == 1 {
+		nobody = "the root module does not declare"
+	}
+	var skips []Skip
+	var names []string // of the --var values
+	last := lastAssignments(flags)
+	for _, name := range sortedKeys(last) {
+		a := last[name]
+		switch {
+		case slices.ContainsFunc(declared, func(vars map[string]*Variable) bool { return vars[name] != nil }):
+		case a.kind == fromVar:
+			names = append(names, "var."+name)
+		default:
+			skips = append(skips, undeclaredValueSkip(a, nobody+" it"))
+		}
+	}
+	switch len(names) {
+	case 0:
+		return skips, nil
+	case 1:
+		return nil, &UsageError{Msg: fmt.Sprintf("Value for undeclared variable: --var sets %s, but %s it; to use this value, add a variable block to the configuration", names[0], nobody)}
+	}
+	return nil, &UsageError{Msg: fmt.Sprintf("Values for undeclared variables: --var sets %s, but %s them; to use these values, add variable blocks to the configuration", strings.Join(names, ", "), nobody)}
 }
 
 // variableType is a variable's type constraint, the defaults of its

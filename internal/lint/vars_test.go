@@ -55,8 +55,8 @@ func with(base map[string]string, more map[string]string) map[string]string {
 
 // TestRootVariables: values set by TF_VAR_, variable files and flags, in
 // Terraform's order and read by each variable's type; values that do not
-// fit, as Terraform treats them. DIR in a wanted text stands for the
-// directory linted.
+// fit, and values for variables no root declares, as Terraform treats
+// them. DIR in a wanted text stands for the directory linted.
 func TestRootVariables(t *testing.T) {
 	cases := []struct {
 		name      string
@@ -94,6 +94,10 @@ func TestRootVariables(t *testing.T) {
 		{name: "a value replaced by a later one is never read", files: with(maxSizeTF, map[string]string{"terraform.tfvars": "max_size = \"many\"\n"}),
 			env: []string{"TF_VAR_max_size=[1"}, vars: []lint.VarFlag{{Value: "max_size=38"}}, wantMax: 38},
 
+		{name: "a --var for an undeclared variable", files: maxSizeTF, vars: []lint.VarFlag{{Value: "max_sise=30"}},
+			wantUsage: "Value for undeclared variable: --var sets var.max_sise, but the root module does not declare it; to use this value, add a variable block to the configuration"},
+		{name: "two --var for undeclared variables", files: maxSizeTF, vars: []lint.VarFlag{{Value: "b=1"}, {Value: "max_size=30"}, {Value: "a=2"}},
+			wantUsage: "Values for undeclared variables: --var sets var.a, var.b, but the root module does not declare them"},
 		{name: "a --var of the wrong type", files: maxSizeTF, vars: []lint.VarFlag{{Value: "max_size=many"}},
 			wantErrs: []string{`DIR/vars.tf:1:1: Invalid value for input variable: unsuitable value for var.max_size set using --var="max_size=..." (declared at DIR/vars.tf:1): a number is required; the root module is not checked until the value fits`}},
 		{name: "a terraform.tfvars value of the wrong type", files: with(maxSizeTF, map[string]string{"terraform.tfvars": "\nmax_size = [30]\n"}),
@@ -115,10 +119,27 @@ func TestRootVariables(t *testing.T) {
 			files:    map[string]string{"vars.tf": "variable \"sizes\" {\n  type = list(number)\n}\n", "main.tf": sizedFleet("var.sizes[0]")},
 			vars:     []lint.VarFlag{{Value: "sizes=[30"}},
 			wantErrs: []string{`unsuitable value for var.sizes set using --var="sizes=..." (declared at DIR/vars.tf:1): it is not a valid expression: Unterminated tuple constructor expression`}},
+		{name: "a terraform.tfvars value for an undeclared variable", files: with(maxSizeTF, map[string]string{"terraform.tfvars": "max_sise = 30\n"}),
+			wantMax:   25,
+			wantSkips: []string{"DIR/terraform.tfvars:1:1: a value for var.max_sise is set in DIR/terraform.tfvars, but the root module does not declare it: the value is not used; declare the variable with a variable block, or remove the value"}},
+		{name: "a --var-file value for an undeclared variable", files: with(maxSizeTF, map[string]string{"prod.tfvars": "max_size = 30\nmax_sise = 30\n"}),
+			vars: []lint.VarFlag{{File: true, Value: "DIR/prod.tfvars"}}, wantMax: 30,
+			wantSkips: []string{"DIR/prod.tfvars:2:1: a value for var.max_sise is set in DIR/prod.tfvars, but the root module does not declare it"}},
+		{name: "a --var-file value after a --var for an undeclared variable is a skip", files: with(maxSizeTF, map[string]string{"prod.tfvars": "max_sise = 30\n"}),
+			vars: []lint.VarFlag{{Value: "max_sise=30"}, {File: true, Value: "DIR/prod.tfvars"}}, wantMax: 25,
+			wantSkips: []string{"DIR/prod.tfvars:1:1: a value for var.max_sise"}},
 
 		{name: "--recursive: a --var one root declares",
 			files:     map[string]string{"a/vars.tf": maxSizeTF["vars.tf"], "a/main.tf": maxSizeTF["main.tf"], "b/main.tf": `resource "aws_sqs_queue" "b" {}`},
 			recursive: true, vars: []lint.VarFlag{{Value: "max_size=39"}}, wantMax: 39},
+		{name: "--recursive: a --var no root declares",
+			files:     map[string]string{"a/vars.tf": maxSizeTF["vars.tf"], "a/main.tf": maxSizeTF["main.tf"], "b/main.tf": `resource "aws_sqs_queue" "b" {}`},
+			recursive: true, vars: []lint.VarFlag{{Value: "max_size=39"}, {Value: "max_sise=39"}},
+			wantUsage: "Value for undeclared variable: --var sets var.max_sise, but no linted root module declares it"},
+		{name: "--recursive: a --var-file value no root declares, once",
+			files:     map[string]string{"a/vars.tf": maxSizeTF["vars.tf"], "a/main.tf": maxSizeTF["main.tf"], "b/main.tf": `resource "aws_sqs_queue" "b" {}`, "all.tfvars": "max_sise = 30\n"},
+			recursive: true, vars: []lint.VarFlag{{File: true, Value: "DIR/all.tfvars"}}, wantMax: 25,
+			wantSkips: []string{"DIR/all.tfvars:1:1: a value for var.max_sise is set in DIR/all.tfvars, but no linted root module declares it"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
