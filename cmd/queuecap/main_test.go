@@ -146,7 +146,7 @@ func TestExitCodes(t *testing.T) {
 		{name: "a TF_VAR_ for an undeclared variable is ignored", files: map[string]string{"main.tf": errorTF}, env: map[string]string{"TF_VAR_max_sise": "30"}, args: []string{"lint", "--format", "compact"}, code: 2,
 			stdout: "max_size 25 × 400 msg/s"},
 		{name: "a tfvars value for an undeclared variable is skipped", files: map[string]string{"main.tf": errorTF, "terraform.tfvars": "max_sise = 30\n"}, args: []string{"lint", "--format", "json"}, code: 2,
-			stdout: `"reason":"a value for var.max_sise is set in terraform.tfvars, but the root module does not declare it: the value is not used; declare the variable with a variable block, or remove the value"`},
+			stdout: `"reason":"terraform.tfvars sets var.max_sise, but the root module does not declare it: the value is not used; declare the variable with a variable block, or remove the value"`},
 		{name: "missing directory", args: []string{"lint", "--format", "compact", "nowhere"}, code: 1, stdout: "nowhere"},
 		{name: "a file given as directory", files: map[string]string{"main.tf": warningTF}, args: []string{"lint", "--format", "compact", "main.tf"}, code: 1, stdout: "main.tf is not a directory"},
 		{name: "missing --config", args: []string{"lint", "--config", "absent.hcl"}, code: 1, stderr: "absent.hcl"},

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
@@ -116,8 +117,8 @@ func envAssignments(env []string) []assignment {
 	return out
 }
 
-// fileAssignments reads a .tfvars or .tfvars.json file; its values are
-// in name order, as a file sets each name once.
+// fileAssignments reads a .tfvars or .tfvars.json file, its values in the
+// order it writes them (a file sets each name once).
 func fileAssignments(path string, kind sourceKind) ([]assignment, hcl.Diagnostics) {
 	pf := parseFile(path) // small: each root's own files are read for it
 	if pf.file == nil || pf.diags.HasErrors() {
@@ -125,9 +126,10 @@ func fileAssignments(path string, kind sourceKind) ([]assignment, hcl.Diagnostic
 	}
 	attrs, diags := pf.file.Body.JustAttributes()
 	out := make([]assignment, 0, len(attrs))
-	for _, name := range sortedKeys(attrs) {
-		out = append(out, assignment{name: name, kind: kind, expr: attrs[name].Expr, nameRange: attrs[name].NameRange})
+	for name, attr := range attrs {
+		out = append(out, assignment{name: name, kind: kind, expr: attr.Expr, nameRange: attr.NameRange})
 	}
+	slices.SortFunc(out, func(a, b assignment) int { return cmp.Compare(a.nameRange.Start.Byte, b.nameRange.Start.Byte) })
 	return out, diags
 }
 
@@ -155,6 +157,7 @@ func rootVariables(mod *Module, as []assignment) (vals map[string]cty.Value, dia
 		vals[name] = variableDefault(v)
 	}
 	fits = true
+	var undeclared []assignment
 	last := lastAssignments(as)
 	for _, name := range sortedKeys(last) {
 		a := last[name]
@@ -166,16 +169,40 @@ func rootVariables(mod *Module, as []assignment) (vals map[string]cty.Value, dia
 			diags = append(diags, d...)
 			fits = fits && vfits
 		case a.kind == fromAutoFile:
-			skips = append(skips, undeclaredValueSkip(a, "the root module does not declare it"))
+			undeclared = append(undeclared, a)
 		}
 	}
-	return vals, diags, skips, fits
+	return vals, diags, undeclaredInFiles(undeclared, "the root module does not declare"), fits
 }
 
-func undeclaredValueSkip(a assignment, why string) Skip {
-	return Skip{Rule: "variables", Range: toRange(a.nameRange), Reason: fmt.Sprintf(
-		"a value for var.%s is set in %s, but %s: the value is not used; declare the variable with a variable block, or remove the value",
-		a.name, a.nameRange.Filename, why)}
+// undeclaredInFiles is one skip per variable file for its values of
+// undeclared variables, at the first of them, naming three: Terraform
+// likewise names two and counts the rest, as a file shared by several
+// configurations may set many. nobody says who does not declare them.
+func undeclaredInFiles(as []assignment, nobody string) []Skip {
+	byFile := map[string][]assignment{}
+	for _, a := range as {
+		byFile[a.nameRange.Filename] = append(byFile[a.nameRange.Filename], a)
+	}
+	var skips []Skip
+	for _, file := range sortedKeys(byFile) {
+		as := byFile[file]
+		slices.SortFunc(as, func(a, b assignment) int { return cmp.Compare(a.nameRange.Start.Byte, b.nameRange.Start.Byte) })
+		reason := fmt.Sprintf("%s sets var.%s, but %s it: the value is not used; declare the variable with a variable block, or remove the value", file, as[0].name, nobody)
+		if len(as) > 1 {
+			var names []string
+			for _, a := range as[:min(len(as), 3)] {
+				names = append(names, "var."+a.name)
+			}
+			if more := len(as) - len(names); more > 0 {
+				names = append(names, fmt.Sprintf("%d more", more))
+			}
+			reason = fmt.Sprintf("%s sets %s and %s, but %s them: the values are not used; declare the variables with variable blocks, or remove the values",
+				file, strings.Join(names[:len(names)-1], ", "), names[len(names)-1], nobody)
+		}
+		skips = append(skips, Skip{Rule: "variables", Range: toRange(as[0].nameRange), Reason: reason})
+	}
+	return skips
 }
 
 // undeclaredFlags judges the --var and --var-file values that win for a
@@ -192,7 +219,7 @@ func undeclaredFlags(flags []assignment, declared []map[string]*Variable) ([]Ski
 	if len(declared) == 1 {
 		nobody = "the root module does not declare"
 	}
-	var skips []Skip
+	var inFiles []assignment
 	var names []string // of the --var values
 	last := lastAssignments(flags)
 	for _, name := range sortedKeys(last) {
@@ -202,12 +229,12 @@ func undeclaredFlags(flags []assignment, declared []map[string]*Variable) ([]Ski
 		case a.kind == fromVar:
 			names = append(names, "var."+name)
 		default:
-			skips = append(skips, undeclaredValueSkip(a, nobody+" it"))
+			inFiles = append(inFiles, a)
 		}
 	}
 	switch len(names) {
 	case 0:
-		return skips, nil
+		return undeclaredInFiles(inFiles, nobody), nil
 	case 1:
 		return nil, &UsageError{Msg: fmt.Sprintf("Value for undeclared variable: --var sets %s, but %s it; to use this value, add a variable block to the configuration", names[0], nobody)}
 	}

@@ -121,13 +121,20 @@ func TestRootVariables(t *testing.T) {
 			wantErrs: []string{`unsuitable value for var.sizes set using --var="sizes=..." (declared at DIR/vars.tf:1): it is not a valid expression: Unterminated tuple constructor expression`}},
 		{name: "a terraform.tfvars value for an undeclared variable", files: with(maxSizeTF, map[string]string{"terraform.tfvars": "max_sise = 30\n"}),
 			wantMax:   25,
-			wantSkips: []string{"DIR/terraform.tfvars:1:1: a value for var.max_sise is set in DIR/terraform.tfvars, but the root module does not declare it: the value is not used; declare the variable with a variable block, or remove the value"}},
+			wantSkips: []string{"DIR/terraform.tfvars:1:1: DIR/terraform.tfvars sets var.max_sise, but the root module does not declare it: the value is not used; declare the variable with a variable block, or remove the value"}},
 		{name: "a --var-file value for an undeclared variable", files: with(maxSizeTF, map[string]string{"prod.tfvars": "max_size = 30\nmax_sise = 30\n"}),
 			vars: []lint.VarFlag{{File: true, Value: "DIR/prod.tfvars"}}, wantMax: 30,
-			wantSkips: []string{"DIR/prod.tfvars:2:1: a value for var.max_sise is set in DIR/prod.tfvars, but the root module does not declare it"}},
+			wantSkips: []string{"DIR/prod.tfvars:2:1: DIR/prod.tfvars sets var.max_sise, but the root module does not declare it"}},
+		{name: "one skip for a file's values for undeclared variables, at the first",
+			files: with(maxSizeTF, map[string]string{"shared.tfvars": "zone = 1\nmax_size = 30\nenv = 2\nregion = 3\nowner = 4\nteam = 5\n", "terraform.tfvars": "b = 1\na = 2\n"}),
+			vars:  []lint.VarFlag{{File: true, Value: "DIR/shared.tfvars"}}, wantMax: 30,
+			wantSkips: []string{
+				"DIR/shared.tfvars:1:1: DIR/shared.tfvars sets var.zone, var.env, var.region and 2 more, but the root module does not declare them: the values are not used; declare the variables with variable blocks, or remove the values",
+				"DIR/terraform.tfvars:1:1: DIR/terraform.tfvars sets var.b and var.a, but the root module does not declare them",
+			}},
 		{name: "a --var-file value after a --var for an undeclared variable is a skip", files: with(maxSizeTF, map[string]string{"prod.tfvars": "max_sise = 30\n"}),
 			vars: []lint.VarFlag{{Value: "max_sise=30"}, {File: true, Value: "DIR/prod.tfvars"}}, wantMax: 25,
-			wantSkips: []string{"DIR/prod.tfvars:1:1: a value for var.max_sise"}},
+			wantSkips: []string{"DIR/prod.tfvars:1:1: DIR/prod.tfvars sets var.max_sise, but"}},
 
 		{name: "--recursive: a --var one root declares",
 			files:     map[string]string{"a/vars.tf": maxSizeTF["vars.tf"], "a/main.tf": maxSizeTF["main.tf"], "b/main.tf": `resource "aws_sqs_queue" "b" {}`},
@@ -139,7 +146,7 @@ func TestRootVariables(t *testing.T) {
 		{name: "--recursive: a --var-file value no root declares, once",
 			files:     map[string]string{"a/vars.tf": maxSizeTF["vars.tf"], "a/main.tf": maxSizeTF["main.tf"], "b/main.tf": `resource "aws_sqs_queue" "b" {}`, "all.tfvars": "max_sise = 30\n"},
 			recursive: true, vars: []lint.VarFlag{{File: true, Value: "DIR/all.tfvars"}}, wantMax: 25,
-			wantSkips: []string{"DIR/all.tfvars:1:1: a value for var.max_sise is set in DIR/all.tfvars, but no linted root module declares it"}},
+			wantSkips: []string{"DIR/all.tfvars:1:1: DIR/all.tfvars sets var.max_sise, but no linted root module declares it"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
