@@ -7,7 +7,8 @@
 // Exit codes, as tflint's:
 //
 //	0  nothing at or above the failure severity
-//	1  an error: a bad flag, an unreadable or invalid config, HCL that does not parse
+//	1  an error: a bad flag, an unreadable or invalid config, HCL that does not parse,
+//	   a --var for an undeclared variable, a variable value that does not fit its type
 //	2  findings at or above the failure severity
 package main
 
@@ -76,6 +77,19 @@ type multiFlag []string
 func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
 func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
 
+// varFlag is --var or --var-file: both append to one list, whose order is
+// their precedence.
+type varFlag struct {
+	list *[]lint.VarFlag
+	file bool
+}
+
+func (v varFlag) String() string { return "" }
+func (v varFlag) Set(s string) error {
+	*v.list = append(*v.list, lint.VarFlag{File: v.file, Value: s})
+	return nil
+}
+
 type lintFlags struct {
 	recursive   bool
 	format      string
@@ -83,8 +97,7 @@ type lintFlags struct {
 	config      string
 	noColor     bool
 	showSkipped bool
-	varFiles    multiFlag
-	vars        multiFlag
+	vars        []lint.VarFlag
 	enable      multiFlag
 	disable     multiFlag
 	set         map[string]bool // flags given on the command line
@@ -95,19 +108,22 @@ func parseLintFlags(args []string, stderr io.Writer) (*lintFlags, error) {
 	f := &lintFlags{set: map[string]bool{}}
 	fs := flag.NewFlagSet("queuecap lint", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.BoolVar(&f.recursive, "recursive", false, "lint every directory below DIR that holds .tf files as its own root module")
+	fs.BoolVar(&f.recursive, "recursive", false, "lint every directory below DIR that holds .tf or .tofu files as its own root module")
 	fs.StringVar(&f.format, "format", "default", "output format: "+strings.Join(formatter.Names(), "|"))
 	fs.StringVar(&f.minSeverity, "minimum-failure-severity", "warning", "lowest severity that fails the run (exit 2): error|warning|notice")
 	fs.StringVar(&f.config, "config", "", "config file (default "+lint.DefaultConfigFile+" in the working directory, if present)")
 	fs.BoolVar(&f.noColor, "no-color", false, "disable colored output")
 	fs.BoolVar(&f.showSkipped, "show-skipped", false, "list every check that was skipped, and why, in the default format")
-	fs.Var(&f.varFiles, "var-file", "a .tfvars file setting root module variables (repeatable)")
-	fs.Var(&f.vars, "var", "a root module variable as NAME=VALUE (repeatable)")
+	fs.Var(varFlag{&f.vars, true}, "var-file", "a .tfvars file setting root module variables (repeatable)")
+	fs.Var(varFlag{&f.vars, false}, "var", "a root module variable as NAME=VALUE (repeatable); a NAME no root module declares is an error")
 	fs.Var(&f.enable, "enable-rule", "enable a rule by ID (repeatable)")
 	fs.Var(&f.disable, "disable-rule", "disable a rule by ID (repeatable)")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: queuecap lint [flags] [DIR ...]\n\nFlags:\n")
 		fs.PrintDefaults()
+		fmt.Fprint(stderr, "\nRoot module variables, later ones winning: defaults, TF_VAR_name environment variables,\n"+
+			"terraform.tfvars, terraform.tfvars.json, *.auto.tfvars in name order, then --var and --var-file\n"+
+			"in the order given. A value that does not fit its variable's type is an error.\n")
 		fmt.Fprintf(stderr, "\nExit codes: 0 no findings at or above the failure severity, 1 an error, 2 findings.\n")
 	}
 	// Flags and directories may come in any order, as with tflint.
@@ -183,7 +199,7 @@ func runLint(args []string, stdout, stderr io.Writer) int {
 		fallback = cfg.WithoutQueues()
 	}
 	res, err := lint.Run(lint.Options{
-		Dirs: f.dirs, Recursive: recursive, VarFiles: f.varFiles, Vars: f.vars,
+		Dirs: f.dirs, Recursive: recursive, Vars: f.vars, Environ: os.Environ(),
 		Config: fallback, DiscoverConfig: true, Rules: rules.All(), Enable: f.enable, Disable: f.disable,
 	})
 	if err != nil {

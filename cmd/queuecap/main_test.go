@@ -113,6 +113,7 @@ func TestExitCodes(t *testing.T) {
 	cases := []struct {
 		name   string
 		files  map[string]string
+		env    map[string]string
 		args   []string
 		code   int
 		stdout string // substring of stdout
@@ -136,6 +137,18 @@ func TestExitCodes(t *testing.T) {
 		{name: "bad severity", args: []string{"lint", "--minimum-failure-severity", "fatal"}, code: 1, stderr: `unknown severity "fatal"`},
 		{name: "unknown rule", args: []string{"lint", "--enable-rule", "queuecap_nope"}, code: 1, stderr: `unknown rule ID "queuecap_nope" in --enable-rule`},
 		{name: "malformed --var", args: []string{"lint", "--var", "max_size"}, code: 1, stderr: `invalid --var "max_size"`},
+		{name: "a --var for an undeclared variable", files: map[string]string{"main.tf": errorTF}, args: []string{"lint", "--var", "max_sise=30"}, code: 1, noOut: true,
+			stderr: "Error: Value for undeclared variable: --var sets var.max_sise, but the root module does not declare it; to use this value, add a variable block to the configuration\n"},
+		{name: "a --var of the wrong type", files: map[string]string{"main.tf": errorTF}, args: []string{"lint", "--format", "compact", "--var", "max_size=many"}, code: 1,
+			stdout: `main.tf:1:1: Error - Invalid value for input variable: unsuitable value for var.max_size set using --var="max_size=..." (declared at main.tf:1): a number is required; the root module is not checked until the value fits`},
+		{name: "a terraform.tfvars value of the wrong type", files: map[string]string{"main.tf": errorTF, "terraform.tfvars": "max_size = \"many\"\n"}, args: []string{"lint", "--format", "compact"}, code: 1,
+			stdout: `terraform.tfvars:1:12: Error - Invalid value for input variable: unsuitable value for var.max_size set in terraform.tfvars:1 (declared at main.tf:1): a number is required`},
+		{name: "a TF_VAR_ value of the wrong type", files: map[string]string{"main.tf": errorTF}, env: map[string]string{"TF_VAR_max_size": "many"}, args: []string{"lint", "--format", "compact"}, code: 1,
+			stdout: `main.tf:1:1: Error - Invalid value for input variable: unsuitable value for var.max_size set using the TF_VAR_max_size environment variable (declared at main.tf:1): a number is required`},
+		{name: "a TF_VAR_ for an undeclared variable is ignored", files: map[string]string{"main.tf": errorTF}, env: map[string]string{"TF_VAR_max_sise": "30"}, args: []string{"lint", "--format", "compact"}, code: 2,
+			stdout: "max_size 25 × 400 msg/s"},
+		{name: "a tfvars value for an undeclared variable is skipped", files: map[string]string{"main.tf": errorTF, "terraform.tfvars": "max_sise = 30\n"}, args: []string{"lint", "--format", "json"}, code: 2,
+			stdout: `"reason":"terraform.tfvars sets var.max_sise, but the root module does not declare it: the value is not used; declare the variable with a variable block, or remove the value"`},
 		{name: "missing directory", args: []string{"lint", "--format", "compact", "nowhere"}, code: 1, stdout: "nowhere"},
 		{name: "a file given as directory", files: map[string]string{"main.tf": warningTF}, args: []string{"lint", "--format", "compact", "main.tf"}, code: 1, stdout: "main.tf is not a directory"},
 		{name: "missing --config", args: []string{"lint", "--config", "absent.hcl"}, code: 1, stderr: "absent.hcl"},
@@ -150,6 +163,9 @@ func TestExitCodes(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
 			write(t, dir, c.files)
+			for k, v := range c.env {
+				t.Setenv(k, v)
+			}
 			code, stdout, stderr := cli(t, dir, c.args...)
 			if code != c.code {
 				t.Errorf("exit %d, want %d\nstdout: %s\nstderr: %s", code, c.code, stdout, stderr)
@@ -219,8 +235,9 @@ func TestJSONNeverNull(t *testing.T) {
 	}
 }
 
-// TestVariablePrecedence: default < terraform.tfvars < *.auto.tfvars in
-// name order < --var-file in order < --var, as Terraform.
+// TestVariablePrecedence: default < TF_VAR_max_size < terraform.tfvars <
+// *.auto.tfvars in name order < --var and --var-file in command-line order,
+// as Terraform.
 func TestVariablePrecedence(t *testing.T) {
 	all := map[string]string{
 		"main.tf":          errorTF,
@@ -230,21 +247,26 @@ func TestVariablePrecedence(t *testing.T) {
 		"one.tfvars":       "max_size = 21\n",
 		"two.tfvars":       "max_size = 20\n",
 	}
+	autoFiles := []string{"terraform.tfvars", "a.auto.tfvars", "b.auto.tfvars"}
 	cases := []struct {
 		name  string
 		drop  []string
+		env   string // TF_VAR_max_size
 		flags []string
 		want  float64
 	}{
-		{"default", []string{"terraform.tfvars", "a.auto.tfvars", "b.auto.tfvars"}, nil, 25},
-		{"terraform.tfvars", []string{"a.auto.tfvars", "b.auto.tfvars"}, nil, 24},
-		{"auto.tfvars over terraform.tfvars, later names win", nil, nil, 22},
-		{"a single auto.tfvars", []string{"b.auto.tfvars"}, nil, 23},
-		{"--var-file over auto.tfvars", nil, []string{"--var-file", "one.tfvars"}, 21},
-		{"later --var-file wins", nil, []string{"--var-file", "two.tfvars", "--var-file", "one.tfvars"}, 21},
-		{"--var over everything", nil, []string{"--var-file", "one.tfvars", "--var", "max_size=19"}, 19},
-		{"later --var wins", nil, []string{"--var", "max_size=18", "--var", "max_size=17"}, 17},
-		{"--var before --var-file on the line still wins", nil, []string{"--var", "max_size=16", "--var-file", "two.tfvars"}, 16},
+		{name: "default", drop: autoFiles, want: 25},
+		{name: "TF_VAR_ over the default", drop: autoFiles, env: "15", want: 15},
+		{name: "terraform.tfvars over TF_VAR_", drop: []string{"a.auto.tfvars", "b.auto.tfvars"}, env: "15", want: 24},
+		{name: "auto.tfvars over terraform.tfvars, later names win", want: 22},
+		{name: "a single auto.tfvars", drop: []string{"b.auto.tfvars"}, want: 23},
+		{name: "--var-file over auto.tfvars", flags: []string{"--var-file", "one.tfvars"}, want: 21},
+		{name: "later --var-file wins", flags: []string{"--var-file", "two.tfvars", "--var-file", "one.tfvars"}, want: 21},
+		{name: "--var over everything before it", env: "15", flags: []string{"--var-file", "one.tfvars", "--var", "max_size=19"}, want: 19},
+		{name: "--var over TF_VAR_", drop: autoFiles, env: "15", flags: []string{"--var", "max_size=19"}, want: 19},
+		{name: "later --var wins", flags: []string{"--var", "max_size=18", "--var", "max_size=17"}, want: 17},
+		{name: "a --var-file after a --var wins", flags: []string{"--var", "max_size=16", "--var-file", "two.tfvars"}, want: 20},
+		{name: "a bad TF_VAR_ that loses is never read", drop: autoFiles, env: "many", flags: []string{"--var", "max_size=19"}, want: 19},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -253,9 +275,12 @@ func TestVariablePrecedence(t *testing.T) {
 			for _, f := range c.drop {
 				os.Remove(filepath.Join(dir, f))
 			}
+			if c.env != "" {
+				t.Setenv("TF_VAR_max_size", c.env)
+			}
 			_, stdout, stderr := cli(t, dir, append([]string{"lint", "--format", "json"}, c.flags...)...)
 			j := decode(t, stdout)
-			if len(j.Issues) != 1 {
+			if len(j.Issues) != 1 || len(j.Errors) != 0 {
 				t.Fatalf("issues: %s %s", stdout, stderr)
 			}
 			if got := j.Issues[0].Facts["max_consumers"]; got != c.want {

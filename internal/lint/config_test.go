@@ -129,8 +129,8 @@ func TestUnknownRuleIDs(t *testing.T) {
 		{"in the config file", lint.Options{Config: cfg}, []string{`unknown rule ID "queuecap_zero_surpluss"`, ".queuecap.hcl:1", "known rules: queuecap_depth_alarm_after_sla, "}},
 		{"in --enable-rule", lint.Options{Enable: []string{"zero_surplus"}}, []string{`unknown rule ID "zero_surplus" in --enable-rule`}},
 		{"in --disable-rule", lint.Options{Disable: []string{"queuecap_all"}}, []string{`unknown rule ID "queuecap_all" in --disable-rule`}},
-		{"a malformed --var", lint.Options{Vars: []string{"rate"}}, []string{`invalid --var "rate": want NAME=VALUE`}},
-		{"a --var with a bad name", lint.Options{Vars: []string{"1rate=5"}}, []string{`invalid --var "1rate=5"`}},
+		{"a malformed --var", lint.Options{Vars: []lint.VarFlag{{Value: "rate"}}}, []string{`invalid --var "rate": want NAME=VALUE`}},
+		{"a --var with a bad name", lint.Options{Vars: []lint.VarFlag{{Value: "1rate=5"}}}, []string{`invalid --var "1rate=5"`}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

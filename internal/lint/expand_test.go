@@ -18,7 +18,7 @@ func TestExpansion(t *testing.T) {
 	cases := []struct {
 		name  string
 		files map[string]string
-		vars  []string
+		vars  []lint.VarFlag
 		// want are substrings of the zero-surplus messages, one per
 		// finding, in output order.
 		want  []string

@@ -14,6 +14,33 @@ import (
 var fuzzSeeds = []string{
 	goodTF,
 	"",
+	// count and for_each instances, a for_each over a repeated resource,
+	// provider functions, an uninstalled module and one that repeats.
+	`resource "aws_sqs_queue" "q" {
+  for_each = { a = 1, b = 2 }
+  name     = each.key
+  tags     = { "queuecap:arrival_rate" = each.value * 100 }
+}
+resource "aws_ecs_service" "s" {
+  count         = 2
+  desired_count = provider::queuecap::required_consumers(100 * (count.index + 1), 10, 0, 60)
+  tags          = { "queuecap:queue" = "aws_sqs_queue.q[\"${["a", "b"][count.index]}\"]", "queuecap:per_consumer_rate" = 10 }
+}
+resource "aws_lambda_event_source_mapping" "m" {
+  for_each         = aws_sqs_queue.q
+  event_source_arn = each.value.arn
+  function_name    = module.fn[each.key].name
+}
+module "fn" {
+  source   = "./missing"
+  for_each = toset(["a", "b"])
+}
+module "remote" {
+  source = "terraform-aws-modules/sqs/aws"
+  count  = var.n
+}
+variable "n" {}
+`,
 	"locals {\n  a = [for x in range(3) : x * 2 if x > 0]\n  b = { for k, v in { a = 1 } : k => v... }\n  c = \"${local.a[0]}%{ if true }x%{ endif }\"\n  d = <<-EOT\n    ${local.c}\n  EOT\n}\n",
 	"variable \"n\" {\n  type    = map(object({ a = optional(number, 3) }))\n  default = { x = {} }\n}\nresource \"aws_autoscaling_group\" \"w\" {\n  max_size = var.n[\"x\"].a\n  dynamic \"tag\" {\n    for_each = { q = 1 }\n    content {\n      key   = tag.key\n      value = tag.value\n    }\n  }\n}\n",
 	`resource "aws_sqs_queue" "q" {

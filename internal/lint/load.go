@@ -117,33 +117,53 @@ func firstInvalidUTF8(src []byte) (line, col int) {
 	return line, col
 }
 
-// isConfigFile reports whether a directory entry is a Terraform
-// configuration file, as Terraform decides: .tf and .tf.json, not hidden,
-// not editor backups.
-func isConfigFile(name string) bool {
+// tofuTwins maps each Terraform configuration suffix to the OpenTofu one
+// that replaces it.
+var tofuTwins = map[string]string{".tf": ".tofu", ".tf.json": ".tofu.json"}
+
+// configExt returns a file name's configuration suffix, or "" for a file
+// that is not configuration: hidden files and editor backups are not.
+func configExt(name string) string {
 	if strings.HasPrefix(name, ".") || strings.HasPrefix(name, "#") || strings.HasSuffix(name, "~") {
-		return false
+		return ""
 	}
-	return strings.HasSuffix(name, ".tf") || strings.HasSuffix(name, ".tf.json")
+	for _, ext := range []string{".tf", ".tf.json", ".tofu", ".tofu.json"} {
+		if strings.HasSuffix(name, ext) {
+			return ext
+		}
+	}
+	return ""
 }
 
 // configFiles lists a directory's configuration files in name order,
-// override files last as Terraform merges them.
+// override files last as Terraform merges them. As OpenTofu does
+// (internal/configs/parser_config_dir.go, filterTfPathsWithTofuAlternatives),
+// x.tofu replaces x.tf and x.tofu.json replaces x.tf.json, override files
+// included.
 func configFiles(dir string) ([]string, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, err
 	}
+	present := map[string]bool{}
+	for _, e := range entries {
+		present[e.Name()] = configExt(e.Name()) != "" && isRegularOrLink(dir, e)
+	}
 	var primary, overrides []string
 	for _, e := range entries {
-		if !isConfigFile(e.Name()) || !isRegularOrLink(dir, e) {
+		name := e.Name()
+		if !present[name] {
 			continue
 		}
-		base := strings.TrimSuffix(strings.TrimSuffix(e.Name(), ".json"), ".tf")
+		ext := configExt(name)
+		base := strings.TrimSuffix(name, ext)
+		if twin, ok := tofuTwins[ext]; ok && present[base+twin] {
+			continue
+		}
 		if base == "override" || strings.HasSuffix(base, "_override") {
-			overrides = append(overrides, filepath.Join(dir, e.Name()))
+			overrides = append(overrides, filepath.Join(dir, name))
 		} else {
-			primary = append(primary, filepath.Join(dir, e.Name()))
+			primary = append(primary, filepath.Join(dir, name))
 		}
 	}
 	return append(primary, overrides...), nil

@@ -9,9 +9,6 @@ import (
 	"sync"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/ext/typeexpr"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
-	"github.com/zclconf/go-cty/cty"
 )
 
 // Options are one run's inputs. The command line and .queuecap.hcl are
@@ -19,11 +16,14 @@ import (
 type Options struct {
 	Dirs      []string
 	Recursive bool
-	// VarFiles and Vars (NAME=VALUE) set root module variables, after
+	// Vars are the --var and --var-file flags in command-line order; they
+	// set root module variables after TF_VAR_ environment variables,
 	// terraform.tfvars and *.auto.tfvars, later ones winning.
-	VarFiles []string
-	Vars     []string
-	Config   *Config
+	Vars []VarFlag
+	// Environ is the environment, as os.Environ returns it, for its
+	// TF_VAR_name variables.
+	Environ []string
+	Config  *Config
 	// DiscoverConfig makes each root module read the nearest .queuecap.hcl
 	// from its folder up to the directory given, Config serving the roots
 	// that have none (as `queuecap lint` does); without it every root
@@ -58,11 +58,14 @@ func Run(opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	cliVars, err := parseCLIVars(opts.Vars)
+	flags, flagDiags, err := parseVarFlags(opts.Vars)
 	if err != nil {
 		return nil, err
 	}
 	res := &Result{Issues: []Issue{}, Errors: []ErrorEntry{}, Skipped: []Skip{}}
+	for _, d := range flagDiags {
+		res.Errors = append(res.Errors, diagEntry(d))
+	}
 	for _, a := range active {
 		res.Rules = append(res.Rules, RuleInfo{Name: a.rule.Name(), Severity: a.severity, Link: a.rule.Link(), Summary: a.rule.Summary()})
 	}
@@ -112,11 +115,22 @@ func Run(opts Options) (*Result, error) {
 			defer func() { <-sem }()
 			rootOpts := opts
 			rootOpts.Config = configs[i]
-			outs[i] = lintRoot(l, r.dir, rootOpts, cliVars, active)
+			outs[i] = lintRoot(l, r.dir, rootOpts, flags, active)
 			outs[i].config = configs[i]
 		}()
 	}
 	wg.Wait()
+	var declared []map[string]*Variable
+	for _, out := range outs {
+		if out.variables != nil {
+			declared = append(declared, out.variables)
+		}
+	}
+	flagSkips, err := undeclaredFlags(flags, declared)
+	if err != nil {
+		return nil, err
+	}
+	res.Skipped = append(res.Skipped, flagSkips...)
 
 	anns := map[string][]annotation{}
 	ignored := func(rule string, rng Range) bool {
@@ -196,9 +210,12 @@ type rootResult struct {
 	skips         []Skip
 	errors        []ErrorEntry
 	configMatched map[string]bool
+	// variables are the root module's declarations; nil when the root
+	// could not be read.
+	variables map[string]*Variable
 }
 
-func lintRoot(l *loader, dir string, opts Options, cliVars map[string]string, active []activeRule) (out rootResult) {
+func lintRoot(l *loader, dir string, opts Options, flags []assignment, active []activeRule) (out rootResult) {
 	// A bug must not take the other root modules down with it (a panic in
 	// this goroutine would end the process): report it and go on.
 	defer func() {
@@ -206,8 +223,8 @@ func lintRoot(l *loader, dir string, opts Options, cliVars map[string]string, ac
 			out = rootResult{errors: []ErrorEntry{{Message: fmt.Sprintf("internal error while linting %s: %v", dir, p), Severity: Error}}}
 		}
 	}()
-	b, errs := buildRoot(l, dir, opts, cliVars)
-	out.errors = errs
+	b, built := buildRoot(l, dir, opts, flags)
+	out.errors, out.skips, out.variables = built.errors, built.skips, built.variables
 	if b == nil {
 		return out
 	}
@@ -234,25 +251,43 @@ func lintRoot(l *loader, dir string, opts Options, cliVars map[string]string, ac
 	return out
 }
 
-// buildRoot loads a root module and the modules it calls, evaluates and
-// links them into the model the rules read. A nil builder means the root
-// could not be read at all.
-func buildRoot(l *loader, dir string, opts Options, cliVars map[string]string) (*builder, []ErrorEntry) {
-	var errs []ErrorEntry
+// rootBuild is what reading a root module's configuration and variables
+// produced besides the model.
+type rootBuild struct {
+	errors []ErrorEntry
+	skips  []Skip
+	// variables are the root module's declarations; nil when the root
+	// could not be read.
+	variables map[string]*Variable
+}
+
+// buildRoot loads a root module and the modules it calls, sets its
+// variables, and evaluates and links them into the model the rules read.
+// A nil builder means the root could not be read at all, or a variable's
+// value does not fit its type (Terraform stops there too).
+func buildRoot(l *loader, dir string, opts Options, flags []assignment) (*builder, rootBuild) {
+	var out rootBuild
 	mod, err := l.loadModule(dir, dir, "", nil, readModuleManifest(dir))
 	if err != nil {
-		return nil, []ErrorEntry{{Message: fmt.Sprintf("cannot read %s: %v", dir, err), Severity: Error}}
+		out.errors = append(out.errors, ErrorEntry{Message: fmt.Sprintf("cannot read %s: %v", dir, err), Severity: Error})
+		return nil, out
 	}
-	vars, diags := rootVariables(mod, dir, opts.VarFiles, cliVars)
-	for _, d := range diags {
-		errs = append(errs, diagEntry(d))
+	out.variables = mod.Variables
+	assigned, diags := rootAssignments(dir, opts.Environ, flags)
+	vars, varDiags, varSkips, fits := rootVariables(mod, assigned)
+	for _, d := range append(diags, varDiags...) {
+		out.errors = append(out.errors, diagEntry(d))
+	}
+	out.skips = append(out.skips, varSkips...)
+	if !fits {
+		return nil, out
 	}
 	b := newBuilder(dir, opts.Config)
 	root := newInstance(mod, "", nil, vars)
 	b.dataArgs = root.dataArgs
 	b.walk(root)
 	b.link()
-	return b, errs
+	return b, out
 }
 
 // activeRules applies defaults, then the config file, then the flags.
@@ -317,81 +352,8 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-// parseCLIVars reads --var NAME=VALUE flags.
-func parseCLIVars(vars []string) (map[string]string, error) {
-	out := map[string]string{}
-	for _, v := range vars {
-		name, value, ok := strings.Cut(v, "=")
-		if !ok || !hclsyntax.ValidIdentifier(strings.TrimSpace(name)) {
-			return nil, &UsageError{Msg: fmt.Sprintf("invalid --var %q: want NAME=VALUE", v)}
-		}
-		out[strings.TrimSpace(name)] = value
-	}
-	return out, nil
-}
-
-// rootVariables are the root module's input values as Terraform would
-// set them: defaults, terraform.tfvars, *.auto.tfvars, --var-file, --var.
-func rootVariables(mod *Module, dir string, varFiles []string, cliVars map[string]string) (map[string]cty.Value, hcl.Diagnostics) {
-	vals := make(map[string]cty.Value, len(mod.Variables))
-	for name, v := range mod.Variables {
-		vals[name] = variableDefault(v)
-	}
-	var diags hcl.Diagnostics
-	for _, path := range append(tfvarsFiles(dir), varFiles...) {
-		pf := parseFile(path) // variable files are small and read once per root
-		if pf.file == nil || pf.diags.HasErrors() {
-			diags = append(diags, pf.diags...)
-			continue
-		}
-		attrs, d := pf.file.Body.JustAttributes()
-		diags = append(diags, d...)
-		for name, a := range attrs {
-			decl, ok := mod.Variables[name]
-			if !ok {
-				continue // Terraform warns about undeclared values; nothing to evaluate
-			}
-			v, d := a.Expr.Value(nil)
-			if d.HasErrors() {
-				diags = append(diags, d...)
-				continue
-			}
-			vals[name] = convertVariable(decl, v)
-		}
-	}
-	for _, name := range sortedKeys(cliVars) {
-		decl, ok := mod.Variables[name]
-		if !ok {
-			continue
-		}
-		vals[name] = convertVariable(decl, cliValue(decl, cliVars[name]))
-	}
-	return vals, diags
-}
-
-// cliValue reads a --var value as Terraform does: literally for a string
-// or untyped variable, as an HCL expression for any other type.
-func cliValue(decl *Variable, raw string) cty.Value {
-	if decl.Type != nil {
-		if ty, _, diags := typeexpr.TypeConstraintWithDefaults(decl.Type); !diags.HasErrors() && ty != cty.String && ty != cty.DynamicPseudoType {
-			expr, diags := hclsyntax.ParseExpression([]byte(raw), "<value for var."+decl.Name+">", hcl.InitialPos)
-			if !diags.HasErrors() {
-				if v, diags := expr.Value(nil); !diags.HasErrors() {
-					return v
-				}
-			}
-			return cty.DynamicVal
-		}
-	}
-	return cty.StringVal(raw)
-}
-
 func diagEntry(d *hcl.Diagnostic) ErrorEntry {
-	msg := d.Summary
-	if d.Detail != "" {
-		msg += ": " + d.Detail
-	}
-	e := ErrorEntry{Message: msg, Severity: Error}
+	e := ErrorEntry{Message: diagText(d), Severity: Error}
 	if d.Subject != nil {
 		r := toRange(*d.Subject)
 		e.Range = &r
@@ -415,7 +377,9 @@ func dedupeErrors(errs []ErrorEntry) []ErrorEntry {
 // a consumer, found in none of the linted root modules: a mistyped address
 // would otherwise silently turn checks off.
 func unmatchedConfig(cfg *Config, outs []rootResult) []Skip {
-	if len(outs) == 0 {
+	// With no root checked (none could be read, or their input values do
+	// not fit), no block can be judged.
+	if !slices.ContainsFunc(outs, func(o rootResult) bool { return o.configMatched != nil }) {
 		return nil
 	}
 	var skips []Skip

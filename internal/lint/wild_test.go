@@ -61,9 +61,9 @@ func TestTerraformInitStandIn(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, ".terraform", "modules", "modules.json"), data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	b, errs := buildRoot(newLoader(), root, Options{Config: &Config{}}, nil)
-	if b == nil || len(errs) > 0 {
-		t.Fatalf("errors: %v", errs)
+	b, built := buildRoot(newLoader(), root, Options{Config: &Config{}}, nil)
+	if b == nil || len(built.errors) > 0 {
+		t.Fatalf("errors: %v", built.errors)
 	}
 	// The stack has 15 mappings: 14 read SQS queues, one a DynamoDB
 	// stream (ttl_handle_expiry_lambda), which no queue rule is about.

@@ -20,7 +20,7 @@ type ruleCase struct {
 	files map[string]string
 	// config is the content of .queuecap.hcl, read with lint.LoadConfig.
 	config string
-	vars   []string
+	vars   []string // --var values
 	issues []issue
 	skips  []skip
 }
@@ -104,7 +104,11 @@ func lintCase(t *testing.T, rule string, c ruleCase) (*lint.Result, string) {
 		}
 		cfg = loaded
 	}
-	res, err := lint.Run(lint.Options{Dirs: []string{dir}, Config: cfg, Vars: c.vars, Rules: []lint.Rule{ruleNamed(t, rule)}})
+	var vars []lint.VarFlag
+	for _, v := range c.vars {
+		vars = append(vars, lint.VarFlag{Value: v})
+	}
+	res, err := lint.Run(lint.Options{Dirs: []string{dir}, Config: cfg, Vars: vars, Rules: []lint.Rule{ruleNamed(t, rule)}})
 	if err != nil {
 		t.Fatal(err)
 	}

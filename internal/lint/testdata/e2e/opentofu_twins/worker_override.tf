@@ -1,0 +1,5 @@
+# OpenTofu reads worker_override.tofu in place of this file.
+resource "aws_lambda_function" "worker" {
+  function_name = "worker"
+  timeout       = 20
+}
