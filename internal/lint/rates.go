@@ -29,14 +29,15 @@ const (
 var ratePrecedence = []struct {
 	source rateSource
 	of     rateOwner
+	name   string // for queuecap lint --explain
 	doc    string // Markdown, for the docs
 }{
-	{rateTags, forQueue | forFleet, "`queuecap:<name>` tags on the queue or the fleet itself"},
-	{rateConfig, forQueue, "the queue's `queue` block in `.queuecap.hcl`"},
-	{rateDataSource, forFleet, "the arguments of the queuecap data source (`queuecap_consumers`, `queuecap_drain`, …) the fleet's size is computed from: its own `max_size`, `desired_count` or `reserved_concurrent_executions` first, then its `aws_appautoscaling_target`'s `max_capacity` or its event source mappings' `maximum_concurrency`"},
-	{rateTargetTags, forFleet, "`queuecap:<name>` tags on the ECS service's `aws_appautoscaling_target`"},
-	{rateConsumers, forQueue, "the rates of the queue's consumers, as this table resolves them: the first consumer that declares a rate sets it"},
-	{rateQueue, forFleet, "the rates of the queue the fleet is checked against, as this table resolves them: a `per_consumer_rate` on the queue serves each consumer that declares none"},
+	{rateTags, forQueue | forFleet, "tags", "`queuecap:<name>` tags on the queue or the fleet itself"},
+	{rateConfig, forQueue, "config", "the queue's `queue` block in `.queuecap.hcl`"},
+	{rateDataSource, forFleet, "data_source", "the arguments of the queuecap data source (`queuecap_consumers`, `queuecap_drain`, …) the fleet's size is computed from: its own `max_size`, `desired_count` or `reserved_concurrent_executions` first, then its `aws_appautoscaling_target`'s `max_capacity` or its event source mappings' `maximum_concurrency`"},
+	{rateTargetTags, forFleet, "target_tags", "`queuecap:<name>` tags on the ECS service's `aws_appautoscaling_target`"},
+	{rateConsumers, forQueue, "consumers", "the rates of the queue's consumers, as this table resolves them: the first consumer that declares a rate sets it"},
+	{rateQueue, forFleet, "queue", "the rates of the queue the fleet is checked against, as this table resolves them: a `per_consumer_rate` on the queue serves each consumer that declares none"},
 }
 
 // declaredRates are a queue's or a fleet's rates as each source declares
@@ -56,16 +57,30 @@ func (d *declaredRates) add(s rateSource, r Rates) {
 	d[s].merge(r)
 }
 
-// resolve merges the declarations of the sources that declare an owner's
-// rates, in the order of ratePrecedence.
+// resolve takes each of an owner's rates from the source that wins it.
 func (d *declaredRates) resolve(owner rateOwner) Rates {
 	var out Rates
-	for _, p := range ratePrecedence {
-		if p.of&owner != 0 && d[p.source] != nil {
-			out.merge(*d[p.source])
+	for _, f := range rateFields {
+		if n, _ := d.winner(owner, f.of); n != nil {
+			*f.of(&out) = *n
 		}
 	}
 	return out
+}
+
+// winner is the declaration of one rate that stands: the first, in the
+// order of ratePrecedence, of the sources that declare an owner's rates
+// and this one; nil when none does. The name is the source's, as
+// --explain shows it.
+func (d *declaredRates) winner(owner rateOwner, of func(*Rates) *Num) (*Num, string) {
+	for _, p := range ratePrecedence {
+		if p.of&owner != 0 && d[p.source] != nil {
+			if n := of(d[p.source]); n.Set {
+				return n, p.name
+			}
+		}
+	}
+	return nil, ""
 }
 
 // empty reports whether no rate is set.
@@ -81,9 +96,15 @@ func (r *Rates) empty() bool {
 // RatesFor is the fleet's rates as a consumer of q: its own, then q's
 // where it declares none.
 func (f *Fleet) RatesFor(q *Queue) Rates {
+	d := f.declaredFor(q)
+	return d.resolve(forFleet)
+}
+
+// declaredFor is the fleet's declarations as a consumer of q.
+func (f *Fleet) declaredFor(q *Queue) declaredRates {
 	d := f.declared
 	d[rateQueue] = &q.Rates
-	return d.resolve(forFleet)
+	return d
 }
 
 // RateSource is one place where rates are declared, as the docs list it.
