@@ -139,6 +139,8 @@ type Result struct {
 	Queues int
 	// Rules are the rules that ran, for formats that describe them (SARIF).
 	Rules []RuleInfo
+	// Explanation is what was linked, with Options.Explain; nil otherwise.
+	Explanation *Explanation
 }
 
 // RuleInfo describes a rule for output formats.
@@ -160,13 +162,16 @@ func (r *Result) Sort() {
 			cmp.Compare(a.Message, b.Message),
 		)
 	})
-	slices.SortStableFunc(r.Skipped, func(a, b Skip) int {
-		return cmp.Or(
-			cmp.Compare(a.Range.Filename, b.Range.Filename),
-			cmp.Compare(a.Range.Start.Line, b.Range.Start.Line),
-			cmp.Compare(a.Rule, b.Rule),
-			cmp.Compare(a.Reason, b.Reason),
-		)
-	})
+	slices.SortStableFunc(r.Skipped, compareSkips)
 	slices.SortStableFunc(r.Errors, func(a, b ErrorEntry) int { return cmp.Compare(a.String(), b.String()) })
+}
+
+// compareSkips orders skips by file, line, rule, then reason.
+func compareSkips(a, b Skip) int {
+	return cmp.Or(
+		cmp.Compare(a.Range.Filename, b.Range.Filename),
+		cmp.Compare(a.Range.Start.Line, b.Range.Start.Line),
+		cmp.Compare(a.Rule, b.Rule),
+		cmp.Compare(a.Reason, b.Reason),
+	)
 }

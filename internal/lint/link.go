@@ -59,6 +59,7 @@ func (l *linker) linkRedrives() {
 		for _, o := range origins(rd.policy) {
 			if q := l.queues[o]; q != nil && o != rd.inline {
 				q.IsDeadLetter = true
+				l.recordDeadLetter(rd, q)
 			}
 		}
 		if rd.inline == "" {

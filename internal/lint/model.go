@@ -6,6 +6,8 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
 )
 
 // Num is a number a rule may need: declared (Set), and known before apply
@@ -48,17 +50,20 @@ type Rates struct {
 var rateFields = []struct {
 	name string
 	of   func(*Rates) *Num
+	// def is what the rules take when the rate is not declared, nil when
+	// they need it declared; --explain shows it.
+	def *float64
 }{
-	{"arrival_rate", func(r *Rates) *Num { return &r.ArrivalRate }},
-	{"per_consumer_rate", func(r *Rates) *Num { return &r.PerConsumerRate }},
-	{"max_backlog", func(r *Rates) *Num { return &r.MaxBacklog }},
-	{"rto_seconds", func(r *Rates) *Num { return &r.RTOSeconds }},
-	{"sla_seconds", func(r *Rates) *Num { return &r.SLASeconds }},
-	{"retry_rate", func(r *Rates) *Num { return &r.RetryRate }},
-	{"avg_retries", func(r *Rates) *Num { return &r.AvgRetries }},
-	{"min_headroom", func(r *Rates) *Num { return &r.MinHeadroom }},
-	{"retries_per_timeout", func(r *Rates) *Num { return &r.RetriesPerTimeout }},
-	{"timeout_window_seconds", func(r *Rates) *Num { return &r.TimeoutWindowSeconds }},
+	{"arrival_rate", func(r *Rates) *Num { return &r.ArrivalRate }, nil},
+	{"per_consumer_rate", func(r *Rates) *Num { return &r.PerConsumerRate }, nil},
+	{"max_backlog", func(r *Rates) *Num { return &r.MaxBacklog }, nil},
+	{"rto_seconds", func(r *Rates) *Num { return &r.RTOSeconds }, nil},
+	{"sla_seconds", func(r *Rates) *Num { return &r.SLASeconds }, nil},
+	{"retry_rate", func(r *Rates) *Num { return &r.RetryRate }, new(0.0)},
+	{"avg_retries", func(r *Rates) *Num { return &r.AvgRetries }, new(0.0)},
+	{"min_headroom", func(r *Rates) *Num { return &r.MinHeadroom }, new(float64(capacity.DefaultMinHeadroom))},
+	{"retries_per_timeout", func(r *Rates) *Num { return &r.RetriesPerTimeout }, nil},
+	{"timeout_window_seconds", func(r *Rates) *Num { return &r.TimeoutWindowSeconds }, new(float64(capacity.DefaultTimeoutWindowSeconds))},
 }
 
 // field is the rate of that name, or nil for a name that is not a rate.
@@ -101,8 +106,11 @@ type Queue struct {
 	RedriveRange   hcl.Range
 	// IsDeadLetter is true when another queue's redrive policy targets it.
 	IsDeadLetter bool
-	Consumers    []*Fleet
-	Alarms       []*Alarm
+	// DeadLetterQueue is the queue its redrive policy targets, when that
+	// is a queue of the model.
+	DeadLetterQueue *Queue
+	Consumers       []*Fleet
+	Alarms          []*Alarm
 }
 
 // FleetKind is the compute behind a fleet.

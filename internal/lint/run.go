@@ -34,6 +34,9 @@ type Options struct {
 	Rules   []Rule
 	Enable  []string
 	Disable []string
+	// Explain builds every root module but runs no rule: Result.Explanation
+	// says what was linked instead.
+	Explain bool
 }
 
 // UsageError is a mistake in the options themselves (an unknown rule ID, a
@@ -173,6 +176,9 @@ func Run(opts Options) (*Result, error) {
 		}
 		res.Skipped = append(res.Skipped, unmatchedConfig(cfg, readers)...)
 	}
+	if opts.Explain {
+		res.Explanation = explanation(outs, res.Skipped)
+	}
 	for _, d := range l.errs {
 		res.Errors = append(res.Errors, diagEntry(d))
 	}
@@ -213,6 +219,7 @@ type rootResult struct {
 	// variables are the root module's declarations; nil when the root
 	// could not be read.
 	variables map[string]*Variable
+	explained *RootExplanation // with Options.Explain
 }
 
 func lintRoot(l *loader, dir string, opts Options, flags []assignment, active []activeRule) (out rootResult) {
@@ -232,6 +239,10 @@ func lintRoot(l *loader, dir string, opts Options, flags []assignment, active []
 	out.skips = append(out.skips, b.skips...)
 	out.queues = len(b.model.Queues)
 	out.queueAddrs, out.fleetAddrs = sortedKeys(b.queues), sortedKeys(b.fleets)
+	if opts.Explain {
+		out.explained = explainRoot(b, out.skips)
+		return out
+	}
 	// Each rule runs over one subject at a time (every rule iterates one
 	// kind of object), so each finding is known to be about one queue,
 	// fleet, alarm or mapping, and so about one module instance.

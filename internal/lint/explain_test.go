@@ -1,0 +1,310 @@
+package lint_test
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
+)
+
+// explain runs an explaining lint over files, with their .queuecap.hcl.
+func explain(t *testing.T, files map[string]string) (*lint.Result, string) {
+	t.Helper()
+	dir := t.TempDir()
+	writeFiles(t, dir, files)
+	cfg := &lint.Config{}
+	if _, ok := files[".queuecap.hcl"]; ok {
+		var diags error
+		if cfg, diags = loadConfig(filepath.Join(dir, ".queuecap.hcl")); diags != nil {
+			t.Fatal(diags)
+		}
+	}
+	res := lintDir(t, lint.Options{Dirs: []string{dir}, Config: cfg, Explain: true})
+	if res.Explanation == nil {
+		t.Fatal("no explanation")
+	}
+	return res, dir
+}
+
+func loadConfig(path string) (*lint.Config, error) {
+	cfg, diags := lint.LoadConfig(path, true)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	return cfg, nil
+}
+
+// rateLine is a rate as "name=value source from", "?" for unknown.
+func rateLine(r lint.RateExplanation) string {
+	v := "?"
+	if r.Value != nil {
+		v = fmt.Sprint(*r.Value)
+	}
+	return strings.TrimSpace(fmt.Sprintf("%s=%s %s %s", r.Name, v, r.Source, r.From))
+}
+
+func rateLines(rates []lint.RateExplanation) []string {
+	var out []string
+	for _, r := range rates {
+		out = append(out, rateLine(r))
+	}
+	return out
+}
+
+const explainQueue = `resource "aws_sqs_queue" "orders" {
+  name = "orders"
+  tags = { %s }
+}
+`
+
+// Each rate says which place of the precedence won it and which
+// declaration it is; the defaults the rules take follow the declared ones.
+func TestExplainRateSources(t *testing.T) {
+	asg := func(tags string) string {
+		return `resource "aws_autoscaling_group" "w" {
+  max_size = 4
+` + tags + `  tag {
+    key                 = "queuecap:queue"
+    value               = "aws_sqs_queue.orders"
+    propagate_at_launch = false
+  }
+}
+`
+	}
+	muTag := "  tag {\n    key                 = \"queuecap:per_consumer_rate\"\n    value               = 7\n    propagate_at_launch = false\n  }\n"
+	defaults := []string{"retry_rate=0 default", "avg_retries=0 default", "min_headroom=0 default", "timeout_window_seconds=30 default"}
+	cases := []struct {
+		name     string
+		files    map[string]string
+		queue    []string // the queue's rates
+		consumer string   // the consumer's per_consumer_rate, "" for none
+	}{
+		{
+			name:  "nothing declared, no defaults shown",
+			files: map[string]string{"main.tf": fmt.Sprintf(explainQueue, "") + asg("")},
+		},
+		{
+			name: "a tag wins over the config file, which fills the rest",
+			files: map[string]string{
+				"main.tf":       fmt.Sprintf(explainQueue, `"queuecap:arrival_rate" = 100`) + asg(muTag),
+				".queuecap.hcl": "queue \"aws_sqs_queue.orders\" {\n  arrival_rate = 5\n  sla_seconds = 30\n}\n",
+			},
+			queue: append([]string{"arrival_rate=100 tags tag queuecap:arrival_rate", "per_consumer_rate=7 consumers tag queuecap:per_consumer_rate",
+				"sla_seconds=30 config " + "CONFIG queue block"}, defaults...),
+			consumer: "per_consumer_rate=7 tags tag queuecap:per_consumer_rate",
+		},
+		{
+			name:     "the queue's per_consumer_rate serves a consumer that declares none",
+			files:    map[string]string{"main.tf": fmt.Sprintf(explainQueue, `"queuecap:per_consumer_rate" = 3`) + asg("")},
+			queue:    append([]string{"per_consumer_rate=3 tags tag queuecap:per_consumer_rate"}, defaults...),
+			consumer: "per_consumer_rate=3 queue tag queuecap:per_consumer_rate",
+		},
+		{
+			name: "a data source the size is computed from",
+			files: map[string]string{"main.tf": fmt.Sprintf(explainQueue, "") + `
+data "queuecap_consumers" "size" {
+  arrival_rate      = 100
+  per_consumer_rate = 10
+}
+
+resource "aws_autoscaling_group" "w" {
+  max_size = data.queuecap_consumers.size.required_consumers
+  tag {
+    key                 = "queuecap:queue"
+    value               = "aws_sqs_queue.orders"
+    propagate_at_launch = false
+  }
+}
+`},
+			queue: append([]string{"arrival_rate=100 consumers data.queuecap_consumers.size",
+				"per_consumer_rate=10 consumers data.queuecap_consumers.size"}, defaults...),
+			consumer: "per_consumer_rate=10 data_source data.queuecap_consumers.size",
+		},
+		{
+			name: "an ECS service's scaling target tags",
+			files: map[string]string{"main.tf": fmt.Sprintf(explainQueue, `"queuecap:arrival_rate" = 1`) + `
+resource "aws_ecs_service" "svc" {
+  name = "svc"
+  tags = { "queuecap:queue" = "aws_sqs_queue.orders" }
+}
+
+resource "aws_appautoscaling_target" "svc" {
+  service_namespace  = "ecs"
+  resource_id        = "service/c/${aws_ecs_service.svc.name}"
+  scalable_dimension = "ecs:service:DesiredCount"
+  max_capacity       = 6
+  tags               = { "queuecap:per_consumer_rate" = 2 }
+}
+`},
+			queue:    append([]string{"arrival_rate=1 tags tag queuecap:arrival_rate", "per_consumer_rate=2 consumers tag queuecap:per_consumer_rate"}, defaults...),
+			consumer: "per_consumer_rate=2 target_tags tag queuecap:per_consumer_rate",
+		},
+		{
+			name:     "a value not known before apply",
+			files:    map[string]string{"main.tf": "variable \"rate\" {}\n" + fmt.Sprintf(explainQueue, `"queuecap:arrival_rate" = var.rate`) + asg("")},
+			queue:    append([]string{"arrival_rate=? tags tag queuecap:arrival_rate"}, defaults...),
+			consumer: "",
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			res, dir := explain(t, c.files)
+			roots := res.Explanation.Roots
+			if len(roots) != 1 || len(roots[0].Queues) != 1 {
+				t.Fatalf("want one root with one queue: %+v", roots)
+			}
+			q := roots[0].Queues[0]
+			want := slices.Clone(c.queue)
+			for i := range want {
+				want[i] = strings.ReplaceAll(want[i], "CONFIG", filepath.Join(dir, ".queuecap.hcl"))
+			}
+			if got := rateLines(q.Rates); !slices.Equal(got, want) {
+				t.Errorf("queue rates\n got %q\nwant %q", got, want)
+			}
+			if len(q.Consumers) != 1 {
+				t.Fatalf("consumers %+v, want one", q.Consumers)
+			}
+			got := ""
+			if mu := q.Consumers[0].PerConsumerRate; mu != nil {
+				got = rateLine(*mu)
+			}
+			if got != c.consumer {
+				t.Errorf("consumer's per_consumer_rate %q, want %q", got, c.consumer)
+			}
+			if len(res.Issues) != 0 {
+				t.Errorf("explaining ran rules: %v", res.Issues)
+			}
+		})
+	}
+}
+
+// The dead-letter queue is found through an inline redrive_policy and
+// through aws_sqs_queue_redrive_policy; the maximum size is known,
+// unknown or unset; what is tied to no queue is listed.
+func TestExplainLinks(t *testing.T) {
+	res, _ := explain(t, map[string]string{"main.tf": `
+variable "size" {}
+
+resource "aws_sqs_queue" "inline_dlq" {}
+resource "aws_sqs_queue" "inline" {
+  redrive_policy = jsonencode({ deadLetterTargetArn = aws_sqs_queue.inline_dlq.arn, maxReceiveCount = 3 })
+}
+
+resource "aws_sqs_queue" "separate_dlq" {}
+resource "aws_sqs_queue" "separate" {
+  name = "separate"
+}
+resource "aws_sqs_queue_redrive_policy" "separate" {
+  queue_url      = aws_sqs_queue.separate.url
+  redrive_policy = jsonencode({ deadLetterTargetArn = aws_sqs_queue.separate_dlq.arn, maxReceiveCount = 3 })
+}
+
+variable "dlq_arn" {}
+resource "aws_sqs_queue" "unknown" {
+  redrive_policy = jsonencode({ deadLetterTargetArn = var.dlq_arn, maxReceiveCount = 3 })
+}
+
+resource "aws_autoscaling_group" "unknown_size" {
+  max_size = var.size
+  tag {
+    key                 = "queuecap:queue"
+    value               = "aws_sqs_queue.separate"
+    propagate_at_launch = false
+  }
+}
+
+resource "aws_lambda_function" "unset_size" {
+  function_name = "f"
+}
+resource "aws_lambda_event_source_mapping" "m" {
+  event_source_arn = aws_sqs_queue.inline.arn
+  function_name    = aws_lambda_function.unset_size.arn
+}
+
+resource "aws_autoscaling_group" "idle" {
+  max_size = 1
+}
+resource "aws_autoscaling_policy" "cpu" {
+  autoscaling_group_name = aws_autoscaling_group.idle.name
+  policy_type            = "TargetTrackingScaling"
+  target_tracking_configuration {
+    predefined_metric_specification {
+      predefined_metric_type = "ASGAverageCPUUtilization"
+    }
+    target_value = 50
+  }
+}
+resource "aws_cloudwatch_metric_alarm" "cpu" {
+  namespace   = "AWS/EC2"
+  metric_name = "CPUUtilization"
+}
+`})
+	root := res.Explanation.Roots[0]
+	type queue struct {
+		redrive, dlq string
+		isDLQ        bool
+		consumers    string
+	}
+	want := map[string]queue{
+		"aws_sqs_queue.inline_dlq":   {redrive: "none", isDLQ: true},
+		"aws_sqs_queue.inline":       {redrive: "set", dlq: "aws_sqs_queue.inline_dlq", consumers: "aws_lambda_function.unset_size reserved_concurrent_executions set=false value=<nil>"},
+		"aws_sqs_queue.separate_dlq": {redrive: "none", isDLQ: true},
+		"aws_sqs_queue.separate":     {redrive: "set", dlq: "aws_sqs_queue.separate_dlq", consumers: "aws_autoscaling_group.unknown_size max_size set=true value=<nil>"},
+		"aws_sqs_queue.unknown":      {redrive: "set"},
+	}
+	if len(root.Queues) != len(want) {
+		t.Fatalf("%d queues, want %d", len(root.Queues), len(want))
+	}
+	for _, q := range root.Queues {
+		var consumers []string
+		for _, c := range q.Consumers {
+			consumers = append(consumers, fmt.Sprintf("%s %s set=%t value=%v", c.Address, c.MaxSize.Attribute, c.MaxSize.Set, c.MaxSize.Value))
+		}
+		got := queue{redrive: q.Redrive, dlq: q.DeadLetterQueue, isDLQ: q.IsDeadLetter, consumers: strings.Join(consumers, "; ")}
+		if got != want[q.Address] {
+			t.Errorf("%s: %+v, want %+v", q.Address, got, want[q.Address])
+		}
+	}
+	var unattached []string
+	for _, u := range root.Unattached {
+		unattached = append(unattached, u.Address)
+	}
+	if w := []string{"aws_autoscaling_group.idle", "aws_autoscaling_policy.cpu", "aws_cloudwatch_metric_alarm.cpu"}; !slices.Equal(unattached, w) {
+		t.Errorf("unattached %v, want %v", unattached, w)
+	}
+}
+
+// Each root of a --recursive run is explained with its own skips; a
+// .queuecap.hcl block that matches no root belongs to none.
+func TestExplainRootsAndSkips(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"a/main.tf": "resource \"aws_sqs_queue\" \"a\" {}\nmodule \"remote\" {\n  source = \"terraform-aws-modules/sqs/aws\"\n}\n",
+		"b/main.tf": "resource \"aws_sqs_queue\" \"b\" {}\n" +
+			"resource \"aws_lambda_event_source_mapping\" \"m\" {\n  event_source_arn = aws_sqs_queue.b.arn\n  function_name = \"gone\"\n}\n",
+		"c/main.tf": "variable \"x\" {}\n",
+	})
+	cfg := &lint.Config{Queues: map[string]lint.QueueConfig{"aws_sqs_queue.z": {}}}
+	res := lintDir(t, lint.Options{Dirs: []string{dir}, Recursive: true, Config: cfg, Explain: true})
+	var got []string
+	for _, root := range res.Explanation.Roots {
+		line := filepath.Base(root.Dir) + ":"
+		for _, q := range root.Queues {
+			line += " " + q.Address
+		}
+		for _, s := range root.Skipped {
+			line += fmt.Sprintf(" [%s line %d]", s.Rule, s.Range.Start.Line)
+		}
+		got = append(got, line)
+	}
+	want := []string{"a: aws_sqs_queue.a [coverage line 1] [module line 2]", "b: aws_sqs_queue.b [coverage line 1] [link line 4]", "c:"}
+	if !slices.Equal(got, want) {
+		t.Errorf("roots\n got %q\nwant %q", got, want)
+	}
+	if s := res.Explanation.Skipped; len(s) != 1 || s[0].Rule != "config" {
+		t.Errorf("run's skips %+v, want the one config block", s)
+	}
+}
