@@ -43,7 +43,6 @@ type jsonOutput struct {
 func renderJSON(b *bytes.Buffer, r *lint.Result, _ Options) error {
 	out := jsonOutput{
 		Issues:  make([]jsonIssue, 0, len(r.Issues)),
-		Errors:  make([]jsonError, 0, len(r.Errors)),
 		Skipped: make([]lint.Skip, 0, len(r.Skipped)),
 	}
 	for _, is := range r.Issues {
@@ -58,15 +57,22 @@ func renderJSON(b *bytes.Buffer, r *lint.Result, _ Options) error {
 			ModuleRange: is.ModuleRange,
 		})
 	}
-	for _, e := range r.Errors {
-		out.Errors = append(out.Errors, jsonError{
+	out.Errors = jsonErrors(r.Errors)
+	out.Skipped = append(out.Skipped, r.Skipped...)
+	return encodeJSON(b, out, "")
+}
+
+// jsonErrors are the error entries as JSON writes them, never null.
+func jsonErrors(errs []lint.ErrorEntry) []jsonError {
+	out := make([]jsonError, 0, len(errs))
+	for _, e := range errs {
+		out = append(out, jsonError{
 			Message:  e.Message,
 			Severity: errorSeverity(e).String(),
 			Range:    e.Range,
 		})
 	}
-	out.Skipped = append(out.Skipped, r.Skipped...)
-	return encodeJSON(b, out, "")
+	return out
 }
 
 // encodeJSON writes v without HTML escaping, followed by a newline.

@@ -1,0 +1,31 @@
+package formatter
+
+import (
+	"bytes"
+
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
+)
+
+type jsonExplanation struct {
+	Roots   []lint.RootExplanation `json:"roots"`
+	Skipped []lint.Skip            `json:"skipped"`
+	Errors  []jsonError            `json:"errors"`
+}
+
+// renderExplainJSON writes one line of JSON, the schema documented in
+// docs/rules/README.md:
+//
+//	{"roots":[...],"skipped":[...],"errors":[...]}
+//
+// Arrays are never null; a value that is unset or not known before apply
+// is null.
+func renderExplainJSON(b *bytes.Buffer, r *lint.Result, _ Options) error {
+	out := jsonExplanation{Roots: r.Explanation.Roots, Skipped: r.Explanation.Skipped, Errors: jsonErrors(r.Errors)}
+	if out.Roots == nil {
+		out.Roots = []lint.RootExplanation{}
+	}
+	if out.Skipped == nil {
+		out.Skipped = []lint.Skip{}
+	}
+	return encodeJSON(b, out, "")
+}

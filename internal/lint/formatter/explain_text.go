@@ -1,0 +1,144 @@
+package formatter
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
+)
+
+// renderExplainText writes the explanation as an indented tree, per root
+// module:
+//
+//	root <dir>
+//	  queue <address> "<name>" (<file>:<line>)
+//	    redrive: …
+//	    rates:
+//	      <name> = <value>: <source>, <from> at <file>:<line>
+//	    consumer <address> "<name>" (<file>:<line>)
+//	      max size: <attribute> <value> at <file>:<line>
+//	      per_consumer_rate = …
+//	      policy <address> <kind> (<file>:<line>)
+//	        alarm <address> (<file>:<line>): <metrics> <comparison> <threshold>
+//	    alarm …
+//	  not tied to a queue:
+//	    <address> (<file>:<line>)
+//	  could not link:
+//	    <file>:<line>: <reason> (<rule>)
+//
+// then the configuration blocks that match no root module and the errors.
+func renderExplainText(b *bytes.Buffer, r *lint.Result, _ Options) error {
+	e := r.Explanation
+	for i, root := range e.Roots {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(b, "root %s\n", root.Dir)
+		if len(root.Queues) == 0 {
+			b.WriteString("  no aws_sqs_queue\n")
+		}
+		for _, q := range root.Queues {
+			writeQueueText(b, q)
+		}
+		if len(root.Unattached) > 0 {
+			b.WriteString("  not tied to a queue:\n")
+			for _, u := range root.Unattached {
+				fmt.Fprintf(b, "    %s (%s)\n", u.Address, lineOf(u.Range))
+			}
+		}
+		writeSkipsText(b, "  could not link:", root.Skipped)
+	}
+	if len(e.Skipped) > 0 && len(e.Roots) > 0 {
+		b.WriteString("\n")
+	}
+	writeSkipsText(b, "configuration that matches no root module:", e.Skipped)
+	for _, err := range r.Errors {
+		fmt.Fprintf(b, "%s: %s\n", severityTitle(errorSeverity(err)), err.String())
+	}
+	return nil
+}
+
+func writeQueueText(b *bytes.Buffer, q lint.QueueExplanation) {
+	fmt.Fprintf(b, "  queue %s (%s)\n", named(q.Address, q.Name), lineOf(q.Range))
+	redrive := "none"
+	switch {
+	case q.Redrive == lint.RedriveUnknown:
+		redrive = "not known before apply"
+	case q.DeadLetterQueue != "":
+		redrive = "to " + q.DeadLetterQueue
+	case q.Redrive == lint.RedriveSet:
+		redrive = "to no queue of this configuration"
+	}
+	if q.IsDeadLetter {
+		redrive += "; it is a dead-letter queue"
+	}
+	fmt.Fprintf(b, "    redrive: %s\n", redrive)
+	if len(q.Rates) == 0 {
+		b.WriteString("    rates: none declared\n")
+	} else {
+		b.WriteString("    rates:\n")
+		for _, rate := range q.Rates {
+			fmt.Fprintf(b, "      %s\n", rateText(rate))
+		}
+	}
+	if len(q.Consumers) == 0 {
+		b.WriteString("    consumers: none linked\n")
+	}
+	for _, c := range q.Consumers {
+		fmt.Fprintf(b, "    consumer %s (%s)\n", named(c.Address, c.Name), lineOf(c.Range))
+		size := sizeText(c.MaxSize)
+		if c.MaxSize.Range != nil {
+			size += " at " + lineOf(*c.MaxSize.Range)
+		}
+		fmt.Fprintf(b, "      max size: %s\n", size)
+		if c.PerConsumerRate == nil {
+			b.WriteString("      per_consumer_rate: not declared\n")
+		} else {
+			fmt.Fprintf(b, "      %s\n", rateText(*c.PerConsumerRate))
+		}
+		for _, p := range c.Policies {
+			fmt.Fprintf(b, "      policy %s %s (%s)\n", p.Address, policyText(p), lineOf(p.Range))
+			for _, a := range p.Alarms {
+				fmt.Fprintf(b, "        alarm %s (%s): %s\n", a.Address, lineOf(a.Range), alarmText(a))
+			}
+		}
+	}
+	for _, a := range q.Alarms {
+		text := alarmText(a)
+		if len(a.Policies) > 0 {
+			text += ", triggers " + strings.Join(a.Policies, ", ")
+		}
+		fmt.Fprintf(b, "    alarm %s (%s): %s\n", a.Address, lineOf(a.Range), text)
+	}
+}
+
+// rateText is "<name> = <value>: <source>, <from> at <file>:<line>".
+func rateText(r lint.RateExplanation) string {
+	s := fmt.Sprintf("%s = %s: %s", r.Name, decimal(r.Value), r.Source)
+	if r.From != "" {
+		s += ", " + r.From
+	}
+	if r.Range != nil {
+		s += " at " + lineOf(*r.Range)
+	}
+	return s
+}
+
+func named(addr, name string) string {
+	if name == "" {
+		return addr
+	}
+	return fmt.Sprintf("%s %q", addr, name)
+}
+
+func writeSkipsText(b *bytes.Buffer, title string, skips []lint.Skip) {
+	if len(skips) == 0 {
+		return
+	}
+	indent := strings.Repeat(" ", len(title)-len(strings.TrimLeft(title, " "))+2)
+	b.WriteString(title + "\n")
+	for _, s := range skips {
+		fmt.Fprintf(b, "%s%s: %s (%s)\n", indent, lineOf(s.Range), s.Reason, s.Rule)
+	}
+}
