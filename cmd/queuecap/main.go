@@ -1,15 +1,16 @@
 // Command queuecap is the companion CLI of the queuecap Terraform provider.
 //
 //	queuecap lint [flags] [DIR ...]
+//	queuecap lint --explain [--format text|json|mermaid] [DIR ...]
 //	queuecap size [flags]
 //	queuecap simulate [flags]
 //
 // Exit codes, as tflint's:
 //
-//	0  nothing at or above the failure severity
+//	0  nothing at or above the failure severity (with --explain: no error)
 //	1  an error: a bad flag, an unreadable or invalid config, HCL that does not parse,
 //	   a --var for an undeclared variable, a variable value that does not fit its type
-//	2  findings at or above the failure severity
+//	2  findings at or above the failure severity (never with --explain)
 package main
 
 import (
@@ -97,6 +98,7 @@ type lintFlags struct {
 	config      string
 	noColor     bool
 	showSkipped bool
+	explain     bool
 	vars        []lint.VarFlag
 	enable      multiFlag
 	disable     multiFlag
@@ -109,22 +111,23 @@ func parseLintFlags(args []string, stderr io.Writer) (*lintFlags, error) {
 	fs := flag.NewFlagSet("queuecap lint", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.BoolVar(&f.recursive, "recursive", false, "lint every directory below DIR that holds .tf or .tofu files as its own root module")
-	fs.StringVar(&f.format, "format", "default", "output format: "+strings.Join(formatter.Names(), "|"))
+	fs.StringVar(&f.format, "format", "default", "output format: "+strings.Join(formatter.Names(), "|")+"; with --explain "+strings.Join(formatter.ExplainNames(), "|")+" (default text)")
 	fs.StringVar(&f.minSeverity, "minimum-failure-severity", "warning", "lowest severity that fails the run (exit 2): error|warning|notice")
 	fs.StringVar(&f.config, "config", "", "config file (default "+lint.DefaultConfigFile+" in the working directory, if present)")
 	fs.BoolVar(&f.noColor, "no-color", false, "disable colored output")
 	fs.BoolVar(&f.showSkipped, "show-skipped", false, "list every check that was skipped, and why, in the default format")
+	fs.BoolVar(&f.explain, "explain", false, "print what was linked instead of findings: each queue's consumers, scaling policies, alarms, dead-letter queue and rates with where they came from, and what could not be linked and why")
 	fs.Var(varFlag{&f.vars, true}, "var-file", "a .tfvars file setting root module variables (repeatable)")
 	fs.Var(varFlag{&f.vars, false}, "var", "a root module variable as NAME=VALUE (repeatable); a NAME no root module declares is an error")
 	fs.Var(&f.enable, "enable-rule", "enable a rule by ID (repeatable)")
 	fs.Var(&f.disable, "disable-rule", "disable a rule by ID (repeatable)")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: queuecap lint [flags] [DIR ...]\n\nFlags:\n")
+		fmt.Fprintf(stderr, "Usage: queuecap lint [flags] [DIR ...]\n       queuecap lint --explain [--format text|json|mermaid] [flags] [DIR ...]\n\nFlags:\n")
 		fs.PrintDefaults()
 		fmt.Fprint(stderr, "\nRoot module variables, later ones winning: defaults, TF_VAR_name environment variables,\n"+
 			"terraform.tfvars, terraform.tfvars.json, *.auto.tfvars in name order, then --var and --var-file\n"+
 			"in the order given. A value that does not fit its variable's type is an error.\n")
-		fmt.Fprintf(stderr, "\nExit codes: 0 no findings at or above the failure severity, 1 an error, 2 findings.\n")
+		fmt.Fprintf(stderr, "\nExit codes: 0 no findings at or above the failure severity, 1 an error, 2 findings (--explain: 0 or 1).\n")
 	}
 	// Flags and directories may come in any order, as with tflint.
 	for {
@@ -173,12 +176,19 @@ func runLint(args []string, stdout, stderr io.Writer) int {
 	}
 
 	// The config file sets defaults; flags override only what they set.
-	format := f.format
-	if !f.set["format"] && cfg.Format != nil {
+	// Its format is one for findings: --explain has its own.
+	format, formats, with := f.format, formatter.Names(), ""
+	switch {
+	case f.explain:
+		formats, with = formatter.ExplainNames(), " with --explain"
+		if !f.set["format"] {
+			format = formats[0]
+		}
+	case !f.set["format"] && cfg.Format != nil:
 		format = *cfg.Format
 	}
-	if !slices.Contains(formatter.Names(), format) {
-		fmt.Fprintf(stderr, "Error: unknown format %q: valid formats are %s\n", format, strings.Join(formatter.Names(), ", "))
+	if !slices.Contains(formats, format) {
+		fmt.Fprintf(stderr, "Error: unknown format %q%s: valid formats are %s\n", format, with, strings.Join(formats, ", "))
 		return exitError
 	}
 	minSeverity, err := lint.ParseSeverity(f.minSeverity)
@@ -200,11 +210,14 @@ func runLint(args []string, stdout, stderr io.Writer) int {
 	}
 	res, err := lint.Run(lint.Options{
 		Dirs: f.dirs, Recursive: recursive, Vars: f.vars, Environ: os.Environ(),
-		Config: fallback, DiscoverConfig: true, Rules: rules.All(), Enable: f.enable, Disable: f.disable,
+		Config: fallback, DiscoverConfig: true, Rules: rules.All(), Enable: f.enable, Disable: f.disable, Explain: f.explain,
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "Error: %v\n", err)
 		return exitError
+	}
+	if f.explain {
+		return explain(stdout, stderr, format, res)
 	}
 	noColor := f.noColor || os.Getenv("NO_COLOR") != "" || !isTerminal(stdout)
 	if err := formatter.Write(stdout, format, res, formatter.Options{NoColor: noColor, ShowSkipped: f.showSkipped}); err != nil {
@@ -216,6 +229,18 @@ func runLint(args []string, stdout, stderr io.Writer) int {
 		return exitError
 	case failing(res, minSeverity):
 		return exitFindings
+	}
+	return exitOK
+}
+
+// explain prints what the run linked; only errors fail it.
+func explain(stdout, stderr io.Writer, format string, res *lint.Result) int {
+	if err := formatter.WriteExplanation(stdout, format, res); err != nil {
+		fmt.Fprintf(stderr, "Error: %v\n", err)
+		return exitError
+	}
+	if len(res.Errors) > 0 {
+		return exitError
 	}
 	return exitOK
 }
