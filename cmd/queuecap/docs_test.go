@@ -137,13 +137,14 @@ func ruleTable(dir string) string {
 }
 
 // ratePrecedenceTable lists where rates are declared, the winning
-// declaration first, and whose rates each place declares.
+// declaration first, whose rates each place declares and the name
+// --explain gives it.
 func ratePrecedenceTable() string {
 	mark := map[bool]string{true: "✓"}
 	var b strings.Builder
-	b.WriteString("| Order | Declared by | A queue's rates | A fleet's rates |\n|---|---|---|---|\n")
+	b.WriteString("| Order | Declared by | A queue's rates | A fleet's rates | `source` in `--explain` |\n|---|---|---|---|---|\n")
 	for i, s := range lint.RatePrecedence() {
-		fmt.Fprintf(&b, "| %d | %s | %s | %s |\n", i+1, s.Doc, mark[s.Queue], mark[s.Fleet])
+		fmt.Fprintf(&b, "| %d | %s | %s | %s | `%s` |\n", i+1, s.Doc, mark[s.Queue], mark[s.Fleet], s.Name)
 	}
 	return b.String()
 }

@@ -235,3 +235,30 @@ func mermaidBlocks(md string) []string {
 		md = after
 	}
 }
+
+// TestExplainDocsMermaid checks that the flowchart in docs/rules/README.md
+// is the one `--explain --format mermaid` draws for the configuration of
+// the docs' --explain example, whose text output TestDocsExamples checks.
+func TestExplainDocsMermaid(t *testing.T) {
+	const path = "../../docs/rules/README.md"
+	var config string
+	for _, ex := range readDocExamples(t, path) {
+		if len(ex.args) == 1 && ex.args[0] == "--explain" {
+			config = ex.config
+		}
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs := mermaidBlocks(string(src))
+	if config == "" || len(docs) != 1 {
+		t.Fatalf("want one `queuecap lint --explain` example and one mermaid block in %s, found %d", path, len(docs))
+	}
+	dir := t.TempDir()
+	write(t, dir, map[string]string{"main.tf": config})
+	_, md, _ := cli(t, dir, "lint", "--explain", "--format", "mermaid")
+	if got := mermaidBlocks(md); len(got) != 1 || got[0] != docs[0] {
+		t.Errorf("the docs' flowchart differs from the output:\n--- docs\n%s--- queuecap lint --explain --format mermaid\n%s", docs[0], md)
+	}
+}

@@ -110,6 +110,7 @@ func (f *Fleet) declaredFor(q *Queue) declaredRates {
 // RateSource is one place where rates are declared, as the docs list it.
 type RateSource struct {
 	Doc          string // Markdown
+	Name         string // the source of a rate --explain shows
 	Queue, Fleet bool   // it declares a queue's rates, a fleet's
 }
 
@@ -118,7 +119,7 @@ type RateSource struct {
 func RatePrecedence() []RateSource {
 	out := make([]RateSource, len(ratePrecedence))
 	for i, p := range ratePrecedence {
-		out[i] = RateSource{Doc: p.doc, Queue: p.of&forQueue != 0, Fleet: p.of&forFleet != 0}
+		out[i] = RateSource{Doc: p.doc, Name: p.name, Queue: p.of&forQueue != 0, Fleet: p.of&forFleet != 0}
 	}
 	return out
 }
