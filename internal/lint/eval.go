@@ -357,6 +357,12 @@ func (in *instance) moduleValue(name string, ts []hcl.Traversal) cty.Value {
 		for _, t := range ts {
 			if out, ok := attrName(t, at); ok {
 				outs[out] = child.output(out)
+			} else if len(t) <= at {
+				// The module itself, as in [for q in module.queues : q.arn]:
+				// what the expression reads of it is not in the traversal.
+				for out := range child.mod.Outputs {
+					outs[out] = child.output(out)
+				}
 			}
 		}
 		if len(outs) == 0 {
