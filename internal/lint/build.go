@@ -31,6 +31,8 @@ type builder struct {
 	policyDims  map[*Policy][]cty.Value
 	mappingRefs map[*EventSourceMapping][2]cty.Value
 	redrives    []redriveRef
+	linkOnly    []placedResource // resources read only to link others
+	iam         iamRefs          // roles and what uses them (iam.go)
 	interesting map[*Module]bool
 	// dataArgs is the root instance's record of evaluated queuecap data
 	// sources' arguments.
@@ -108,20 +110,11 @@ func (b *builder) walk(in *instance) {
 		if r.Mode != "resource" || schema == nil {
 			continue
 		}
-		if r.Count == nil && r.ForEach == nil {
-			b.addResource(in, r, schema, nil)
+		if schema.linkOnly {
+			b.linkOnly = append(b.linkOnly, placedResource{in, r}) // read by readLinkOnly, when there is a queue to link
 			continue
 		}
-		e := in.expansionOf(r.LocalAddr(), r.Count, r.ForEach)
-		if !e.known {
-			b.skip(e.expr.Range(), fmt.Sprintf("the %s of %s %s, so its instances are not told apart: it is checked once, as if each instance were unknown",
-				e.meta(), in.absAddr(r.LocalAddr()), e.why))
-			b.addResource(in, r, schema, nil)
-			continue
-		}
-		for i := range e.instances {
-			b.addResource(in, r, schema, &e.instances[i])
-		}
+		b.addInstances(in, r, schema)
 	}
 	for _, c := range in.mod.Calls {
 		switch {
@@ -144,6 +137,27 @@ func (b *builder) walk(in *instance) {
 	}
 }
 
+// addInstances models each instance of a resource, or the resource once
+// when its count or for_each is not known.
+func (b *builder) addInstances(in *instance, r *Resource, schema *blockSchema) {
+	if r.Count == nil && r.ForEach == nil {
+		b.addResource(in, r, schema, nil)
+		return
+	}
+	e := in.expansionOf(r.LocalAddr(), r.Count, r.ForEach)
+	if !e.known {
+		if !schema.linkOnly {
+			b.skip(e.expr.Range(), fmt.Sprintf("the %s of %s %s, so its instances are not told apart: it is checked once, as if each instance were unknown",
+				e.meta(), in.absAddr(r.LocalAddr()), e.why))
+		}
+		b.addResource(in, r, schema, nil)
+		return
+	}
+	for i := range e.instances {
+		b.addResource(in, r, schema, &e.instances[i])
+	}
+}
+
 // addResource models one instance of a resource the rules read (rep is
 // nil for a resource without count or for_each), evaluating its arguments
 // as that instance.
@@ -160,6 +174,10 @@ func (b *builder) addResource(in *instance, r *Resource, schema *blockSchema, re
 		b.redrives = append(b.redrives, redriveRef{queue: evalAttr(in, n, "queue_url"), policy: evalAttr(in, n, "redrive_policy")})
 	case "aws_autoscaling_group", "aws_ecs_service", "aws_lambda_function":
 		b.addFleet(in, addr, r, n)
+		b.addFleetRole(in, addr, r, n)
+	case "aws_iam_role", "aws_iam_policy", "aws_iam_role_policy", "aws_iam_role_policy_attachment", "aws_iam_policy_attachment",
+		"aws_iam_instance_profile", "aws_launch_template", "aws_launch_configuration", "aws_ecs_task_definition":
+		b.addIAM(in, addr, r, n)
 	case "aws_appautoscaling_target":
 		tags := b.tagRates(in, n.attrs["tags"])
 		t := &scalingTarget{addr: addr, maxCap: evalNum(in, n, "max_capacity"), minCap: evalNum(in, n, "min_capacity"),

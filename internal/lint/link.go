@@ -24,6 +24,8 @@ func (b *builder) link() {
 	l.linkQueueTags()
 	l.linkConfigQueues()
 	l.linkScaleOutConsumers()
+	l.readLinkOnly()
+	l.linkIAMConsumers()
 	l.resolveRates()
 	l.reportUnlinked()
 }

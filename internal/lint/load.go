@@ -402,7 +402,7 @@ func (l *loader) readFile(m *Module, pf *parsedFile) {
 				Repeated: hasAnyAttribute(b.Body, "count", "for_each")}
 			// Only the bodies the linter reads are kept; the rest of a
 			// large configuration's syntax tree is left to the collector.
-			if (b.Type == "resource" && resourceSchemas[r.Type] != nil) || (b.Type == "data" && isQueuecapData(r.Type)) {
+			if (b.Type == "resource" && resourceSchemas[r.Type] != nil) || (b.Type == "data" && (isQueuecapData(r.Type) || dataSchemas[r.Type] != nil)) {
 				r.Body = b.Body
 				if r.Repeated {
 					if c, _, _ := b.Body.PartialContent(repetitionSchema); c != nil {

@@ -110,6 +110,9 @@ type Queue struct {
 	// is a queue of the model.
 	DeadLetterQueue *Queue
 	Consumers       []*Fleet
+	// ConsumedThrough says how a consumer is linked when its
+	// configuration only implies it: "IAM role aws_iam_role.worker".
+	ConsumedThrough map[*Fleet]string
 	Alarms          []*Alarm
 }
 

@@ -32,6 +32,13 @@ func (s *modelSpy) Check(m *lint.Model, _ lint.Reporter) {
 // the linked model.
 func linkedModel(t *testing.T, files map[string]string, config string) *lint.Model {
 	t.Helper()
+	m, _ := linkedRun(t, files, config)
+	return m
+}
+
+// linkedRun is linkedModel with the run's result, for its skips.
+func linkedRun(t *testing.T, files map[string]string, config string) (*lint.Model, *lint.Result) {
+	t.Helper()
 	dir := t.TempDir()
 	if config != "" {
 		files[".queuecap.hcl"] = config
@@ -46,7 +53,7 @@ func linkedModel(t *testing.T, files map[string]string, config string) *lint.Mod
 	if len(res.Errors) > 0 {
 		t.Fatalf("errors: %+v", res.Errors)
 	}
-	return spy.model
+	return spy.model, res
 }
 
 // hclTags is a tags map of queuecap:NAME = value entries.

@@ -12,6 +12,11 @@ import (
 type blockSchema struct {
 	attrs  []string
 	blocks map[string]*blockSchema
+	// linkOnly marks a type read only to link others (a role):
+	// it is read only when the model has a queue to link, and with count
+	// or for_each not known before apply it stands for all its instances,
+	// which would tell the user nothing to act on.
+	linkOnly bool
 
 	once sync.Once
 	hcl  *hcl.BodySchema
@@ -64,6 +69,11 @@ func withBlocks(s *blockSchema, blocks map[string]*blockSchema) *blockSchema {
 	return s
 }
 
+func linkOnly(s *blockSchema) *blockSchema {
+	s.linkOnly = true
+	return s
+}
+
 var (
 	dimensionSchema  = attrs("name", "value")
 	metricStatSchema = withBlocks(attrs("stat", "unit"), map[string]*blockSchema{
@@ -82,6 +92,14 @@ var (
 		"predefined_metric_specification": attrs("predefined_metric_type", "resource_label"),
 		"customized_metric_specification": customizedMetricSchema,
 	})
+	// An auto scaling group's launch template, directly or in a mixed
+	// instances policy.
+	launchTemplateRefSchema = attrs("id", "name")
+	mixedInstancesSchema    = withBlocks(attrs(), map[string]*blockSchema{
+		"launch_template": withBlocks(attrs(), map[string]*blockSchema{
+			"launch_template_specification": attrs("launch_template_id", "launch_template_name"),
+		}),
+	})
 	stepSchema = withBlocks(attrs("adjustment_type"), map[string]*blockSchema{
 		"step_adjustment": attrs("scaling_adjustment", "metric_interval_lower_bound", "metric_interval_upper_bound"),
 	})
@@ -91,8 +109,10 @@ var (
 var resourceSchemas = map[string]*blockSchema{
 	"aws_sqs_queue":                withBlocks(attrs("name", "name_prefix", "tags", "message_retention_seconds", "visibility_timeout_seconds", "redrive_policy", "fifo_queue"), nil),
 	"aws_sqs_queue_redrive_policy": attrs("queue_url", "redrive_policy"),
-	"aws_autoscaling_group": withBlocks(attrs("name", "name_prefix", "max_size", "min_size", "desired_capacity"), map[string]*blockSchema{
-		"tag": attrs("key", "value", "propagate_at_launch"),
+	"aws_autoscaling_group": withBlocks(attrs("name", "name_prefix", "max_size", "min_size", "desired_capacity", "launch_configuration"), map[string]*blockSchema{
+		"tag":                    attrs("key", "value", "propagate_at_launch"),
+		"launch_template":        launchTemplateRefSchema,
+		"mixed_instances_policy": mixedInstancesSchema,
 	}),
 	"aws_autoscaling_policy": withBlocks(attrs("name", "autoscaling_group_name", "policy_type", "adjustment_type", "scaling_adjustment"), map[string]*blockSchema{
 		"target_tracking_configuration": targetTrackingSchema,
@@ -103,8 +123,8 @@ var resourceSchemas = map[string]*blockSchema{
 		"step_scaling_policy_configuration":            stepSchema,
 		"target_tracking_scaling_policy_configuration": targetTrackingSchema,
 	}),
-	"aws_ecs_service":     attrs("name", "desired_count", "cluster", "tags"),
-	"aws_lambda_function": attrs("function_name", "timeout", "reserved_concurrent_executions", "tags"),
+	"aws_ecs_service":     attrs("name", "desired_count", "cluster", "tags", "task_definition"),
+	"aws_lambda_function": attrs("function_name", "timeout", "reserved_concurrent_executions", "tags", "role"),
 	"aws_lambda_event_source_mapping": withBlocks(attrs("event_source_arn", "function_name", "batch_size", "enabled"), map[string]*blockSchema{
 		"scaling_config": attrs("maximum_concurrency"),
 	}),
@@ -113,5 +133,28 @@ var resourceSchemas = map[string]*blockSchema{
 		"metric_query": withBlocks(attrs("id", "expression", "return_data", "label"), map[string]*blockSchema{
 			"metric": attrs("metric_name", "namespace", "period", "stat", "dimensions"),
 		}),
+	}),
+	// What links a fleet to the queues its role may consume (iam.go).
+	"aws_iam_role": linkOnly(withBlocks(attrs("name", "managed_policy_arns"), map[string]*blockSchema{
+		"inline_policy": attrs("name", "policy"),
+	})),
+	"aws_iam_role_policy":            linkOnly(attrs("role", "policy")),
+	"aws_iam_policy":                 linkOnly(attrs("name", "policy")),
+	"aws_iam_role_policy_attachment": linkOnly(attrs("role", "policy_arn")),
+	"aws_iam_policy_attachment":      linkOnly(attrs("roles", "policy_arn")),
+	"aws_iam_instance_profile":       linkOnly(attrs("name", "role")),
+	"aws_launch_template": linkOnly(withBlocks(attrs("name"), map[string]*blockSchema{
+		"iam_instance_profile": attrs("name", "arn"),
+	})),
+	"aws_launch_configuration": linkOnly(attrs("name", "iam_instance_profile")),
+	"aws_ecs_task_definition":  linkOnly(attrs("family", "task_role_arn")),
+}
+
+// dataSchemas are the data sources other than queuecap's whose arguments
+// the linker reads: their bodies are kept by the loader and decoded when a
+// value that comes from them is linked.
+var dataSchemas = map[string]*blockSchema{
+	"aws_iam_policy_document": withBlocks(attrs("source_policy_documents", "override_policy_documents"), map[string]*blockSchema{
+		"statement": attrs("effect", "actions", "not_actions", "resources", "not_resources"),
 	}),
 }
