@@ -33,6 +33,7 @@ type builder struct {
 	redrives    []redriveRef
 	linkOnly    []placedResource // resources read only to link others
 	iam         iamRefs          // roles and what uses them (iam.go)
+	pipes       []*pipe
 	interesting map[*Module]bool
 	// dataArgs is the root instance's record of evaluated queuecap data
 	// sources' arguments.
@@ -178,6 +179,8 @@ func (b *builder) addResource(in *instance, r *Resource, schema *blockSchema, re
 	case "aws_iam_role", "aws_iam_policy", "aws_iam_role_policy", "aws_iam_role_policy_attachment", "aws_iam_policy_attachment",
 		"aws_iam_instance_profile", "aws_launch_template", "aws_launch_configuration", "aws_ecs_task_definition":
 		b.addIAM(in, addr, r, n)
+	case "aws_pipes_pipe":
+		b.addPipe(in, addr, r, n)
 	case "aws_appautoscaling_target":
 		tags := b.tagRates(in, n.attrs["tags"])
 		t := &scalingTarget{addr: addr, maxCap: evalNum(in, n, "max_capacity"), minCap: evalNum(in, n, "min_capacity"),

@@ -25,6 +25,7 @@ func (b *builder) link() {
 	l.linkConfigQueues()
 	l.linkScaleOutConsumers()
 	l.readLinkOnly()
+	l.linkPipes()
 	l.linkIAMConsumers()
 	l.resolveRates()
 	l.reportUnlinked()

@@ -111,7 +111,8 @@ type Queue struct {
 	DeadLetterQueue *Queue
 	Consumers       []*Fleet
 	// ConsumedThrough says how a consumer is linked when its
-	// configuration only implies it: "IAM role aws_iam_role.worker".
+	// configuration only implies it: "IAM role aws_iam_role.worker", "pipe
+	// aws_pipes_pipe.orders".
 	ConsumedThrough map[*Fleet]string
 	Alarms          []*Alarm
 }
@@ -123,10 +124,14 @@ const (
 	FleetASG    FleetKind = "aws_autoscaling_group"
 	FleetECS    FleetKind = "aws_ecs_service"
 	FleetLambda FleetKind = "aws_lambda_function"
+	// FleetPipe is an EventBridge pipe whose target is not a fleet of the
+	// model: one consumer, whose queuecap:per_consumer_rate tag declares
+	// what the whole pipe delivers.
+	FleetPipe FleetKind = "aws_pipes_pipe"
 )
 
-// Fleet is a consumer fleet: an auto scaling group, an ECS service or a
-// Lambda function.
+// Fleet is a consumer fleet: an auto scaling group, an ECS service, a
+// Lambda function or an EventBridge pipe.
 type Fleet struct {
 	Kind     FleetKind
 	Addr     string

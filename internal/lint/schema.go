@@ -134,7 +134,8 @@ var resourceSchemas = map[string]*blockSchema{
 			"metric": attrs("metric_name", "namespace", "period", "stat", "dimensions"),
 		}),
 	}),
-	// What links a fleet to the queues its role may consume (iam.go).
+	// What links a fleet to the queues its role may consume (iam.go) and a
+	// pipe to its source (pipes.go).
 	"aws_iam_role": linkOnly(withBlocks(attrs("name", "managed_policy_arns"), map[string]*blockSchema{
 		"inline_policy": attrs("name", "policy"),
 	})),
@@ -148,6 +149,7 @@ var resourceSchemas = map[string]*blockSchema{
 	})),
 	"aws_launch_configuration": linkOnly(attrs("name", "iam_instance_profile")),
 	"aws_ecs_task_definition":  linkOnly(attrs("family", "task_role_arn")),
+	"aws_pipes_pipe":           attrs("name", "source", "target", "desired_state", "tags"),
 }
 
 // dataSchemas are the data sources other than queuecap's whose arguments
