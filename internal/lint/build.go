@@ -34,6 +34,7 @@ type builder struct {
 	linkOnly    []placedResource // resources read only to link others
 	iam         iamRefs          // roles and what uses them (iam.go)
 	pipes       []*pipe
+	sns         snsRefs
 	interesting map[*Module]bool
 	// dataArgs is the root instance's record of evaluated queuecap data
 	// sources' arguments.
@@ -181,6 +182,8 @@ func (b *builder) addResource(in *instance, r *Resource, schema *blockSchema, re
 		b.addIAM(in, addr, r, n)
 	case "aws_pipes_pipe":
 		b.addPipe(in, addr, r, n)
+	case "aws_sns_topic", "aws_sns_topic_subscription":
+		b.addSNS(in, addr, r, n)
 	case "aws_appautoscaling_target":
 		tags := b.tagRates(in, n.attrs["tags"])
 		t := &scalingTarget{addr: addr, maxCap: evalNum(in, n, "max_capacity"), minCap: evalNum(in, n, "min_capacity"),

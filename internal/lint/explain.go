@@ -60,7 +60,8 @@ type RateExplanation struct {
 	Name  string   `json:"name"`
 	Value *float64 `json:"value"` // null when not known before apply
 	// Source is the place of ratePrecedence that won the rate ("tags",
-	// "config", "data_source", "target_tags", "consumers", "queue"), or
+	// "config", "producers", "data_source", "target_tags", "consumers",
+	// "queue"), or
 	// "default" for a rate that is not declared and that the rules take
 	// as Value.
 	Source string `json:"source"`

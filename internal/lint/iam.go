@@ -174,7 +174,7 @@ type placedResource struct {
 	r  *Resource
 }
 
-// readLinkOnly reads the resources that only link others (roles),
+// readLinkOnly reads the resources that only link others (roles, topics),
 // when there is a queue to link them to: most large configurations hold
 // many roles and no queue.
 func (l *linker) readLinkOnly() {

@@ -27,6 +27,7 @@ func (b *builder) link() {
 	l.readLinkOnly()
 	l.linkPipes()
 	l.linkIAMConsumers()
+	l.linkSNSProducers()
 	l.resolveRates()
 	l.reportUnlinked()
 }

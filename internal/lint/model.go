@@ -21,6 +21,9 @@ type Num struct {
 	// origins are the resources and data sources the value was derived
 	// from: a size computed by a queuecap data source declares its rates.
 	origins []string
+	// Via names what declared a queue's rate when it is not the queue
+	// itself: "SNS topic aws_sns_topic.orders", for messages.
+	Via string
 }
 
 func knownNum(v float64, rng hcl.Range, from string) Num {

@@ -6,6 +6,7 @@ type rateSource int
 const (
 	rateTags       rateSource = iota // the queue's or fleet's own queuecap:* tags
 	rateConfig                       // the queue's block in .queuecap.hcl
+	rateProducers                    // the SNS topics subscribed to the queue
 	rateDataSource                   // queuecap data sources the fleet's size references
 	rateTargetTags                   // the tags of the fleet's aws_appautoscaling_target
 	rateConsumers                    // the rates of the queue's consumers
@@ -34,6 +35,7 @@ var ratePrecedence = []struct {
 }{
 	{rateTags, forQueue | forFleet, "tags", "`queuecap:<name>` tags on the queue or the fleet itself"},
 	{rateConfig, forQueue, "config", "the queue's `queue` block in `.queuecap.hcl`"},
+	{rateProducers, forQueue, "producers", "the `queuecap:arrival_rate` tags of the SNS topics the queue subscribes to (`aws_sns_topic_subscription` with `protocol = \"sqs\"`), summed over the topics; none when a subscription has a `filter_policy`, or one of the topics declares no rate"},
 	{rateDataSource, forFleet, "data_source", "the arguments of the queuecap data source (`queuecap_consumers`, `queuecap_drain`, …) the fleet's size is computed from: its own `max_size`, `desired_count` or `reserved_concurrent_executions` first, then its `aws_appautoscaling_target`'s `max_capacity` or its event source mappings' `maximum_concurrency`"},
 	{rateTargetTags, forFleet, "target_tags", "`queuecap:<name>` tags on the ECS service's `aws_appautoscaling_target`"},
 	{rateConsumers, forQueue, "consumers", "the rates of the queue's consumers, as this table resolves them: the first consumer that declares a rate sets it"},

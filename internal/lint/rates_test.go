@@ -69,6 +69,18 @@ const ratesQueue = `resource "aws_sqs_queue" "q" {
   name = "q"
 `
 
+// snsTopic declares 250 msg/s into aws_sqs_queue.q.
+const snsTopic = `resource "aws_sns_topic" "t" {
+  tags = { "queuecap:arrival_rate" = 250 }
+}
+
+resource "aws_sns_topic_subscription" "q" {
+  topic_arn = aws_sns_topic.t.arn
+  protocol  = "sqs"
+  endpoint  = aws_sqs_queue.q.arn
+}
+`
+
 // TestRatePrecedence pins which declaration of a rate wins when several
 // sources declare it: the order docs/rules/README.md states.
 func TestRatePrecedence(t *testing.T) {
@@ -195,6 +207,14 @@ resource "aws_appautoscaling_target" "svc" {
 			tf:    ratesQueue + "}\n" + consumersDS("b", "30") + lambda("-1", "data.queuecap_consumers.b.required_consumers", hclTags("per_consumer_rate", "3")),
 			queue: map[string]float64{"per_consumer_rate": 3, "arrival_rate": 1000},
 			fleet: map[string]float64{"per_consumer_rate": 3, "arrival_rate": 1000}},
+		{name: "config file before the SNS topics",
+			tf:     ratesQueue + "}\n" + snsTopic,
+			config: "queue \"aws_sqs_queue.q\" {\n  arrival_rate = 200\n}\n",
+			queue:  map[string]float64{"arrival_rate": 200}},
+		{name: "the SNS topics before the consumers",
+			tf:    ratesQueue + "}\n" + snsTopic + asg("4", asgTag("arrival_rate", "300")),
+			queue: map[string]float64{"arrival_rate": 250},
+			fleet: map[string]float64{"arrival_rate": 300}},
 		{name: "the first consumer found before the next",
 			// The event source mapping is linked before the queuecap:queue tag.
 			tf:    ratesQueue + "}\n" + asg("4", asgTag("arrival_rate", "600")) + lambda("5", "5", hclTags("arrival_rate", "500")),

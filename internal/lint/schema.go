@@ -12,7 +12,7 @@ import (
 type blockSchema struct {
 	attrs  []string
 	blocks map[string]*blockSchema
-	// linkOnly marks a type read only to link others (a role):
+	// linkOnly marks a type read only to link others (a role, a topic):
 	// it is read only when the model has a queue to link, and with count
 	// or for_each not known before apply it stands for all its instances,
 	// which would tell the user nothing to act on.
@@ -134,8 +134,9 @@ var resourceSchemas = map[string]*blockSchema{
 			"metric": attrs("metric_name", "namespace", "period", "stat", "dimensions"),
 		}),
 	}),
-	// What links a fleet to the queues its role may consume (iam.go) and a
-	// pipe to its source (pipes.go).
+	// What links a fleet to the queues its role may consume (iam.go), a
+	// pipe to its source (pipes.go) and a topic to the queues it feeds
+	// (sns.go).
 	"aws_iam_role": linkOnly(withBlocks(attrs("name", "managed_policy_arns"), map[string]*blockSchema{
 		"inline_policy": attrs("name", "policy"),
 	})),
@@ -147,9 +148,11 @@ var resourceSchemas = map[string]*blockSchema{
 	"aws_launch_template": linkOnly(withBlocks(attrs("name"), map[string]*blockSchema{
 		"iam_instance_profile": attrs("name", "arn"),
 	})),
-	"aws_launch_configuration": linkOnly(attrs("name", "iam_instance_profile")),
-	"aws_ecs_task_definition":  linkOnly(attrs("family", "task_role_arn")),
-	"aws_pipes_pipe":           attrs("name", "source", "target", "desired_state", "tags"),
+	"aws_launch_configuration":   linkOnly(attrs("name", "iam_instance_profile")),
+	"aws_ecs_task_definition":    linkOnly(attrs("family", "task_role_arn")),
+	"aws_pipes_pipe":             attrs("name", "source", "target", "desired_state", "tags"),
+	"aws_sns_topic":              linkOnly(attrs("name", "tags")),
+	"aws_sns_topic_subscription": linkOnly(attrs("topic_arn", "protocol", "endpoint", "filter_policy")),
 }
 
 // dataSchemas are the data sources other than queuecap's whose arguments
