@@ -157,7 +157,7 @@ func supplyOf(q *lint.Queue, r lint.Reporter) (*supply, bool) {
 		mu := f.RatesFor(q).PerConsumerRate
 		switch {
 		case !mu.Set:
-			r.Skip(f.DefRange, "per_consumer_rate is not declared for "+f.Addr+" (tag queuecap:per_consumer_rate, a queue block in .queuecap.hcl, or a queuecap data source)")
+			r.Skip(f.DefRange, "per_consumer_rate is not declared for "+consumer(q, f)+" (tag queuecap:per_consumer_rate, a queue block in .queuecap.hcl, or a queuecap data source)")
 			return nil, false
 		case !mu.Known:
 			r.Skip(mu.Range, "per_consumer_rate of "+f.Addr+" is not known before apply")
@@ -205,19 +205,33 @@ func (s *supply) capacityTerms() string {
 	terms := make([]string, len(s.fleets))
 	for i, f := range s.fleets {
 		terms[i] = fmt.Sprintf("%s %s × %s msg/s", f.fleet.SizeAttr, num(f.size), num(f.rate))
-		if len(s.fleets) > 1 {
-			terms[i] = f.fleet.Addr + " " + terms[i]
+		if len(s.fleets) > 1 || s.queue.ConsumedThrough[f.fleet] != "" {
+			terms[i] = consumer(s.queue, f.fleet) + " " + terms[i]
 		}
 	}
 	return strings.Join(terms, " + ") + " = " + num(s.capacity) + " msg/s"
 }
 
+// consumer names a consumer of q, and how it is linked when only its
+// configuration implies it: "aws_ecs_service.worker (linked through IAM
+// role aws_iam_role.worker)".
+func consumer(q *lint.Queue, f *lint.Fleet) string {
+	if via := q.ConsumedThrough[f]; via != "" {
+		return f.Addr + " (linked through " + via + ")"
+	}
+	return f.Addr
+}
+
 // arrivalTerms says where the effective arrival rate comes from.
 func (s *supply) arrivalTerms() string {
-	if !s.fromRetries {
-		return "the declared arrival rate " + num(s.arrival) + " msg/s"
+	var of string
+	if via := s.rates.ArrivalRate.Via; via != "" {
+		of = " of " + via
 	}
-	return fmt.Sprintf("the effective arrival rate %s × (1 + %s × %s) = %s msg/s", num(s.arrival), num(s.retries.Rate), num(s.retries.Average), num(s.effective))
+	if !s.fromRetries {
+		return "the declared arrival rate " + num(s.arrival) + " msg/s" + of
+	}
+	return fmt.Sprintf("the effective arrival rate %s × (1 + %s × %s) = %s msg/s%s", num(s.arrival), num(s.retries.Rate), num(s.retries.Average), num(s.effective), of)
 }
 
 // facts are the numbers every capacity finding carries.
