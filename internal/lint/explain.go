@@ -83,6 +83,10 @@ type ConsumerExplanation struct {
 	// queue, null when undeclared.
 	PerConsumerRate *RateExplanation    `json:"per_consumer_rate"`
 	Policies        []PolicyExplanation `json:"policies"`
+	// LinkedThrough says how a consumer that only its configuration
+	// implies is linked ("IAM role aws_iam_role.worker", "pipe
+	// aws_pipes_pipe.orders"); absent for a declared one.
+	LinkedThrough string `json:"linked_through,omitempty"`
 }
 
 // SizeExplanation is a fleet's maximum size and the attribute it is read from.
@@ -210,7 +214,7 @@ func explainQueue(q *Queue, shown map[string]bool) QueueExplanation {
 	for _, f := range q.Consumers {
 		shown[f.Addr] = true
 		c := ConsumerExplanation{Kind: f.Kind, Address: f.Addr, Name: f.Name, Range: toRange(f.DefRange),
-			MaxSize: explainSize(f), Policies: []PolicyExplanation{}}
+			MaxSize: explainSize(f), Policies: []PolicyExplanation{}, LinkedThrough: q.ConsumedThrough[f]}
 		d := f.declaredFor(q)
 		if n, source := d.winner(forFleet, func(r *Rates) *Num { return &r.PerConsumerRate }); n != nil {
 			r := explainRate("per_consumer_rate", n, source)

@@ -482,3 +482,39 @@ resource "aws_autoscaling_group" "tagged" {
 		},
 	})
 }
+
+// TestExplainLinkedThrough checks that --explain says how a consumer that
+// only its role or a pipe implies is linked, and which topics declare an
+// arrival rate.
+func TestExplainLinkedThrough(t *testing.T) {
+	tf := ecsWorker(consumeOrders)["main.tf"] + `
+resource "aws_sns_topic" "orders" {
+  tags = { "queuecap:arrival_rate" = 40 }
+}
+
+resource "aws_sns_topic_subscription" "orders" {
+  topic_arn = aws_sns_topic.orders.arn
+  protocol  = "sqs"
+  endpoint  = aws_sqs_queue.orders.arn
+}
+`
+	res, _ := explain(t, map[string]string{"main.tf": tf})
+	var got []string
+	for _, q := range res.Explanation.Roots[0].Queues {
+		for _, r := range q.Rates {
+			if r.Source != "default" {
+				got = append(got, q.Address+" "+rateLine(r))
+			}
+		}
+		for _, c := range q.Consumers {
+			got = append(got, q.Address+" <- "+c.Address+" linked through "+c.LinkedThrough)
+		}
+	}
+	want := []string{
+		"aws_sqs_queue.orders arrival_rate=40 producers tag queuecap:arrival_rate of SNS topic aws_sns_topic.orders",
+		"aws_sqs_queue.orders <- aws_ecs_service.worker linked through IAM role aws_iam_role.task",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("explained:\n got %q\nwant %q", got, want)
+	}
+}

@@ -22,7 +22,7 @@ func explained() *lint.Result {
 				Address: `aws_sqs_queue.q["a"]`, Range: r, Redrive: lint.RedriveUnknown,
 				Rates: []lint.RateExplanation{{Name: "arrival_rate", Source: "tags", From: "tag queuecap:arrival_rate", Range: &r}},
 				Consumers: []lint.ConsumerExplanation{
-					{Kind: lint.FleetECS, Address: "aws_ecs_service.s", Range: r,
+					{Kind: lint.FleetECS, Address: "aws_ecs_service.s", Range: r, LinkedThrough: "IAM role aws_iam_role.s",
 						MaxSize: lint.SizeExplanation{Attribute: "max_capacity", Set: true, Range: &r},
 						Policies: []lint.PolicyExplanation{{Kind: lint.PolicyTargetTracking, Address: "aws_appautoscaling_policy.in", Range: r,
 							Metrics: []string{"ECSServiceAverageCPUUtilization"}}}},
@@ -40,7 +40,7 @@ func TestExplainFormatsEdgeCases(t *testing.T) {
 			"root stack\n",
 			`  queue aws_sqs_queue.q["a"] (main.tf:1)` + "\n    redrive: not known before apply\n",
 			"      arrival_rate = unknown: tags, tag queuecap:arrival_rate at main.tf:1\n",
-			"      max size: max_capacity unknown at main.tf:1\n      per_consumer_rate: not declared\n",
+			"      linked through: IAM role aws_iam_role.s\n      max size: max_capacity unknown at main.tf:1\n      per_consumer_rate: not declared\n",
 			"      policy aws_appautoscaling_policy.in TargetTrackingScaling tracking ECSServiceAverageCPUUtilization, scale-in only (main.tf:1)\n",
 			"      max size: reserved_concurrent_executions not set\n",
 			"Error: main.tf:1:1: Unclosed <block>\n",

@@ -17,6 +17,7 @@ import (
 //	    rates:
 //	      <name> = <value>: <source>, <from> at <file>:<line>
 //	    consumer <address> "<name>" (<file>:<line>)
+//	      linked through: <how>, for a consumer only its configuration implies
 //	      max size: <attribute> <value> at <file>:<line>
 //	      per_consumer_rate = …
 //	      policy <address> <kind> (<file>:<line>)
@@ -87,6 +88,9 @@ func writeQueueText(b *bytes.Buffer, q lint.QueueExplanation) {
 	}
 	for _, c := range q.Consumers {
 		fmt.Fprintf(b, "    consumer %s (%s)\n", named(c.Address, c.Name), lineOf(c.Range))
+		if c.LinkedThrough != "" {
+			fmt.Fprintf(b, "      linked through: %s\n", c.LinkedThrough)
+		}
 		size := sizeText(c.MaxSize)
 		if c.MaxSize.Range != nil {
 			size += " at " + lineOf(*c.MaxSize.Range)
