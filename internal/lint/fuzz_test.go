@@ -113,6 +113,41 @@ output "y" {
 }
 `,
 	`{"resource": {"aws_sqs_queue": {"q": {"name": "q", "tags": {"queuecap:arrival_rate": "100"}}}, "aws_autoscaling_group": {"w": {"max_size": 1, "tag": [{"key": "queuecap:queue", "value": "aws_sqs_queue.q"}, {"key": "queuecap:per_consumer_rate", "value": "${1 + 1}"}]}}}, "locals": {"a": "${local.a}"}}`,
+	`resource "aws_sqs_queue" "q" { name = "q" }
+resource "aws_sns_topic" "t" { tags = { "queuecap:arrival_rate" = 5 } }
+resource "aws_sns_topic_subscription" "s" {
+  topic_arn = aws_sns_topic.t.arn
+  protocol  = "sqs"
+  endpoint  = aws_sqs_queue.q.arn
+}
+resource "aws_pipes_pipe" "p" {
+  source = aws_sqs_queue.q.arn
+  target = aws_lambda_function.f.arn
+}
+resource "aws_lambda_function" "f" { role = aws_iam_role.r.arn }
+resource "aws_iam_role" "r" {
+  inline_policy { policy = data.aws_iam_policy_document.d.json }
+}
+data "aws_iam_policy_document" "d" {
+  source_policy_documents = [jsonencode({ Statement = { Effect = "Allow", Action = "sqs:*", Resource = aws_sqs_queue.q.arn } })]
+  statement {
+    not_actions   = ["iam:*"]
+    not_resources = [aws_sqs_queue.q.arn, "*"]
+  }
+}
+resource "aws_iam_role_policy" "p" {
+  role   = aws_iam_role.r.name
+  policy = "{\"Statement\": [{\"Effect\": \"Deny\", \"Action\": \"sqs:Delete*\", \"Resource\": \"arn:aws:sqs:*:*:q\"}]}"
+}
+resource "aws_launch_template" "t" {
+  iam_instance_profile { name = aws_iam_instance_profile.p.name }
+}
+resource "aws_iam_instance_profile" "p" { role = aws_iam_role.r.name }
+resource "aws_autoscaling_group" "g" {
+  max_size = 1
+  launch_template { id = aws_launch_template.t.id }
+}
+`,
 	"# queuecap-ignore-file: all\n/* queuecap-ignore: x */ resource \"a\" \"b\" { c = \"\\u00e9 #\" }\n",
 	// Terraform's functions, the file-reading ones among them.
 	`locals {
