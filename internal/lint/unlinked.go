@@ -254,10 +254,10 @@ func (l *linker) reportCoverage() {
 		var reason string
 		switch {
 		case len(q.Consumers) == 0:
-			reason = fmt.Sprintf("no consumer of %s is linked (an event source mapping, a queuecap:queue tag, a scaling policy on its metrics, "+
-				"or a consumer in its .queuecap.hcl queue block), so its capacity was not checked", q.Addr)
+			reason = fmt.Sprintf("no consumer of %s is linked (an event source mapping, an EventBridge pipe, an IAM role allowed to receive and delete its messages, "+
+				"a queuecap:queue tag, a scaling policy on its metrics, or a consumer in its .queuecap.hcl queue block), so its capacity was not checked", q.Addr)
 		case !q.Rates.ArrivalRate.Set:
-			reason = fmt.Sprintf("%s has a consumer (%s) but no declared arrival_rate (a queuecap:arrival_rate tag, a .queuecap.hcl queue block, "+
+			reason = fmt.Sprintf("%s has a consumer (%s) but no declared arrival_rate (a queuecap:arrival_rate tag on it or on an SNS topic feeding it, a .queuecap.hcl queue block, "+
 				"or the queuecap data source that sizes its consumer), so its capacity was not checked", q.Addr, q.Consumers[0].Addr)
 		default:
 			continue

@@ -177,8 +177,8 @@ resource "aws_ecs_service" "u" {
 		}
 	}
 	want := map[int]string{
-		8:  "aws_sqs_queue.unrated has a consumer (aws_ecs_service.u) but no declared arrival_rate (a queuecap:arrival_rate tag, a .queuecap.hcl queue block, or the queuecap data source that sizes its consumer), so its capacity was not checked",
-		12: "no consumer of aws_sqs_queue.orphan is linked (an event source mapping, a queuecap:queue tag, a scaling policy on its metrics, or a consumer in its .queuecap.hcl queue block), so its capacity was not checked",
+		8:  "aws_sqs_queue.unrated has a consumer (aws_ecs_service.u) but no declared arrival_rate (a queuecap:arrival_rate tag on it or on an SNS topic feeding it, a .queuecap.hcl queue block, or the queuecap data source that sizes its consumer), so its capacity was not checked",
+		12: "no consumer of aws_sqs_queue.orphan is linked (an event source mapping, an EventBridge pipe, an IAM role allowed to receive and delete its messages, a queuecap:queue tag, a scaling policy on its metrics, or a consumer in its .queuecap.hcl queue block), so its capacity was not checked",
 	}
 	if len(got) != len(want) {
 		t.Errorf("coverage skips %v, want %v", got, want)
