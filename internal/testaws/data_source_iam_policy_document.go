@@ -37,13 +37,13 @@ var iamPolicyDocumentBody = block{
 				"sid":           optional(str),
 			},
 			blocks: blocks{
-				"condition": set(0, 0, block{attrs: attrs{
+				"condition": set(0, block{attrs: attrs{
 					"test":     required(str),
 					"values":   required(listOf(str)),
 					"variable": required(str),
 				}}),
-				"not_principals": set(0, 0, principalsBody),
-				"principals":     set(0, 0, principalsBody),
+				"not_principals": set(0, principalsBody),
+				"principals":     set(0, principalsBody),
 			},
 		}),
 	},

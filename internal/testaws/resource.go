@@ -25,12 +25,11 @@ type resourceType struct {
 // resourceTypes are the AWS resource types the provider serves, by name.
 var resourceTypes = map[string]resourceType{}
 
-func register(rt resourceType) resourceType {
+func register(rt resourceType) {
 	if _, dup := resourceTypes[rt.name]; dup {
 		panic("testaws: " + rt.name + " registered twice")
 	}
 	resourceTypes[rt.name] = rt
-	return rt
 }
 
 type awsResource struct {
@@ -57,34 +56,26 @@ func (r *awsResource) Configure(_ context.Context, req resource.ConfigureRequest
 	}
 }
 
-// ModifyPlan plans the way the AWS provider (SDKv2) does: Defaults for
-// null attributes, prior values for computed attributes on update,
-// replacement when a ForceNew attribute changes, region from the provider
-// and tags_all from default_tags and tags. What is left unknown (ARNs, IDs,
-// URLs, names from name_prefix) is known only after apply, as with AWS.
+// ModifyPlan plans the way the AWS provider (SDKv2) does, its Defaults
+// being planned already (sdkv2Like.PlanResourceChange): prior values for
+// computed attributes on update, replacement when a ForceNew attribute
+// changes, region from the provider and tags_all from default_tags and
+// tags. What is left unknown (ARNs, IDs, URLs, names from name_prefix) is
+// known only after apply, as with AWS.
 func (r *awsResource) ModifyPlan(_ context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() {
-		return
-	}
-	planned, ok := object(r.body.withDefaults(req.Plan.Raw))
+	planned, ok := object(req.Plan.Raw)
 	if !ok {
 		return
 	}
 	cfg, _ := object(req.Config.Raw)
 	if prior, ok := object(req.State.Raw); ok {
-		replace := false
 		for name, a := range r.body.attrs {
 			if a.forceNew && planned[name].IsKnown() && !planned[name].Equal(prior[name]) {
 				resp.RequiresReplace = append(resp.RequiresReplace, path.Root(name))
-				replace = true
 			}
 		}
-		if !replace {
-			for name, a := range r.body.attrs {
-				if a.computed && !planned[name].IsKnown() && cfg[name].IsNull() {
-					planned[name] = prior[name]
-				}
-			}
+		if len(resp.RequiresReplace) == 0 {
+			planned, _ = object(r.body.keepPrior(req.Plan.Raw, req.Config.Raw, req.State.Raw))
 		}
 	}
 	if _, ok := r.body.attrs["region"]; ok && r.config != nil && cfg["region"].IsNull() {
@@ -188,9 +179,9 @@ func (c created) arn(service, resource string) string {
 	return fmt.Sprintf("arn:aws:%s:%s:%s:%s", service, c.region, account, resource)
 }
 
-// globalARN is an ARN of a service without regions (IAM).
-func (c created) globalARN(service, resource string) string {
-	return fmt.Sprintf("arn:aws:%s::%s:%s", service, account, resource)
+// iamARN is an IAM ARN: IAM has no regions.
+func (c created) iamARN(resource string) string {
+	return fmt.Sprintf("arn:aws:iam::%s:%s", account, resource)
 }
 
 // uuid is a made-up identifier in the form of a UUID.

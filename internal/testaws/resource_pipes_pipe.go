@@ -231,53 +231,55 @@ var pipeTargetParameters = block{
 	},
 }
 
-var _ = register(resourceType{
-	name: "aws_pipes_pipe",
-	body: block{
-		attrs: attrs{
-			"arn":                computed(str),
-			"description":        optional(str),
-			"desired_state":      optional(str).withDefault("RUNNING"),
-			"enrichment":         optional(str),
-			"id":                 idAttr,
-			"kms_key_identifier": optional(str),
-			"name":               optionalComputed(str).replaces(),
-			"name_prefix":        optionalComputed(str).replaces(),
-			"region":             regionAttr,
-			"role_arn":           required(str),
-			"source":             required(str).replaces(),
-			"tags":               tagsAttr,
-			"tags_all":           tagsAllAttr,
-			"target":             required(str),
+func init() {
+	register(resourceType{
+		name: "aws_pipes_pipe",
+		body: block{
+			attrs: attrs{
+				"arn":                computed(str),
+				"description":        optional(str),
+				"desired_state":      optional(str).withDefault("RUNNING"),
+				"enrichment":         optional(str),
+				"id":                 idAttr,
+				"kms_key_identifier": optional(str),
+				"name":               optionalComputed(str).replaces(),
+				"name_prefix":        optionalComputed(str).replaces(),
+				"region":             regionAttr,
+				"role_arn":           required(str),
+				"source":             required(str).replaces(),
+				"tags":               tagsAttr,
+				"tags_all":           tagsAllAttr,
+				"target":             required(str),
+			},
+			blocks: blocks{
+				"enrichment_parameters": list(0, 1, block{
+					attrs:  attrs{"input_template": optional(str)},
+					blocks: blocks{"http_parameters": pipeHTTPParameters},
+				}),
+				"log_configuration": list(0, 1, block{
+					attrs: attrs{
+						"include_execution_data": optional(setOf(str)),
+						"level":                  required(str),
+					},
+					blocks: blocks{
+						"cloudwatch_logs_log_destination": list(0, 1, block{attrs: attrs{"log_group_arn": required(str)}}),
+						"firehose_log_destination":        list(0, 1, block{attrs: attrs{"delivery_stream_arn": required(str)}}),
+						"s3_log_destination": list(0, 1, block{attrs: attrs{
+							"bucket_name":   required(str),
+							"bucket_owner":  required(str),
+							"output_format": optional(str),
+							"prefix":        optional(str),
+						}}),
+					},
+				}),
+				"source_parameters": list(0, 1, pipeSourceParameters),
+				"target_parameters": list(0, 1, pipeTargetParameters),
+				"timeouts":          timeouts("create", "delete", "update"),
+			},
 		},
-		blocks: blocks{
-			"enrichment_parameters": list(0, 1, block{
-				attrs:  attrs{"input_template": optional(str)},
-				blocks: blocks{"http_parameters": pipeHTTPParameters},
-			}),
-			"log_configuration": list(0, 1, block{
-				attrs: attrs{
-					"include_execution_data": optional(setOf(str)),
-					"level":                  required(str),
-				},
-				blocks: blocks{
-					"cloudwatch_logs_log_destination": list(0, 1, block{attrs: attrs{"log_group_arn": required(str)}}),
-					"firehose_log_destination":        list(0, 1, block{attrs: attrs{"delivery_stream_arn": required(str)}}),
-					"s3_log_destination": list(0, 1, block{attrs: attrs{
-						"bucket_name":   required(str),
-						"bucket_owner":  required(str),
-						"output_format": optional(str),
-						"prefix":        optional(str),
-					}}),
-				},
-			}),
-			"source_parameters": list(0, 1, pipeSourceParameters),
-			"target_parameters": list(0, 1, pipeTargetParameters),
-			"timeouts":          timeouts("create", "delete", "update"),
+		created: func(c created) map[string]string {
+			name := c.name()
+			return map[string]string{"name": name, "id": name, "arn": c.arn("pipes", "pipe/"+name)}
 		},
-	},
-	created: func(c created) map[string]string {
-		name := c.name()
-		return map[string]string{"name": name, "id": name, "arn": c.arn("pipes", "pipe/"+name)}
-	},
-})
+	})
+}

@@ -76,11 +76,13 @@ func (a attribute) withDefault(v any) attribute { a.def = v; return a }
 func (a attribute) replaces() attribute         { a.forceNew = true; return a }
 func (a attribute) deprecate() attribute        { a.deprecated = true; return a }
 
-func list(min, max int64, b block) nestedBlock {
-	return nestedBlock{nesting: nestList, min: min, max: max, block: b}
+func list(minItems, maxItems int64, b block) nestedBlock {
+	return nestedBlock{nesting: nestList, min: minItems, max: maxItems, block: b}
 }
-func set(min, max int64, b block) nestedBlock {
-	return nestedBlock{nesting: nestSet, min: min, max: max, block: b}
+
+// set is a set block: the AWS sets in these schemas have no minimum.
+func set(maxItems int64, b block) nestedBlock {
+	return nestedBlock{nesting: nestSet, max: maxItems, block: b}
 }
 func single(b block) nestedBlock { return nestedBlock{nesting: nestSingle, block: b} }
 

@@ -17,7 +17,8 @@ const Address = "registry.terraform.io/hashicorp/aws"
 // provider's SDKv2 server does: its schema carries the AWS blocks' item
 // limits, which the framework does not serve, and its plans and applies
 // say they come from the legacy type system, as SDKv2's do, so that
-// Terraform accepts the Defaults planned for attributes left null.
+// Terraform accepts the Defaults planned for attributes left null (which
+// the framework forbids, Defaults being for computed attributes there).
 func NewServer() func() tfprotov5.ProviderServer {
 	fw := providerserver.NewProtocol5(New())
 	return func() tfprotov5.ProviderServer { return sdkv2Like{fw()} }
@@ -46,7 +47,19 @@ func (s sdkv2Like) GetProviderSchema(ctx context.Context, req *tfprotov5.GetProv
 	return resp, nil
 }
 
+// PlanResourceChange plans Defaults into the proposed state before the
+// framework compares it with the prior state, as SDKv2 does: a Default is
+// then no change, and the framework keeps every computed value it would
+// otherwise mark unknown for a change.
 func (s sdkv2Like) PlanResourceChange(ctx context.Context, req *tfprotov5.PlanResourceChangeRequest) (*tfprotov5.PlanResourceChangeResponse, error) {
+	if rt, ok := resourceTypes[req.TypeName]; ok && req.ProposedNewState != nil {
+		typ := rt.body.resourceSchema(rt.version).Type().TerraformType(ctx)
+		if proposed, err := req.ProposedNewState.Unmarshal(typ); err == nil {
+			if dv, err := tfprotov5.NewDynamicValue(typ, rt.body.withDefaults(proposed)); err == nil {
+				req.ProposedNewState = &dv
+			}
+		}
+	}
 	resp, err := s.ProviderServer.PlanResourceChange(ctx, req)
 	if resp != nil {
 		resp.UnsafeToUseLegacyTypeSystem = true //nolint:staticcheck // SDKv2's behaviour is the point.

@@ -90,6 +90,48 @@ func (b block) withDefaults(v tftypes.Value) tftypes.Value {
 	return tftypes.NewValue(v.Type(), m)
 }
 
+// keepPrior plans the prior value of each computed attribute that the
+// configuration leaves null and the plan has unknown, in b and in the
+// objects of its list and single blocks (set elements have no identity to
+// pair them by): on update SDKv2 keeps what the provider computed before.
+func (b block) keepPrior(plan, config, prior tftypes.Value) tftypes.Value {
+	pm, ok := object(plan)
+	sm, known := object(prior)
+	if !ok || !known {
+		return plan
+	}
+	cm, _ := object(config)
+	for name, a := range b.attrs {
+		if a.computed && !pm[name].IsKnown() && (cm == nil || cm[name].IsNull()) {
+			pm[name] = sm[name]
+		}
+	}
+	for name, n := range b.blocks {
+		switch n.nesting {
+		case nestSingle:
+			pm[name] = n.keepPrior(pm[name], cm[name], sm[name])
+		case nestList:
+			pe, ok := elements(pm[name])
+			se, known := elements(sm[name])
+			if !ok || !known {
+				continue
+			}
+			ce, _ := elements(cm[name])
+			for i := range pe {
+				if i < len(se) {
+					var c tftypes.Value
+					if i < len(ce) {
+						c = ce[i]
+					}
+					pe[i] = n.keepPrior(pe[i], c, se[i])
+				}
+			}
+			pm[name] = tftypes.NewValue(pm[name].Type(), pe)
+		}
+	}
+	return tftypes.NewValue(plan.Type(), pm)
+}
+
 // eachObject applies f to each object of a nested block's value.
 func (n nestedBlock) eachObject(v tftypes.Value, f func(tftypes.Value) tftypes.Value) tftypes.Value {
 	if n.nesting == nestSingle {
