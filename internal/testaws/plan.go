@@ -81,12 +81,13 @@ func NewWorkdir(t testing.TB, cli, dir string) *Workdir {
 		t.Fatalf("testaws: copy %s: %v", dir, err)
 	}
 	rc := filepath.Join(tmp, "cli.tfrc")
-	// The short address reads as registry.terraform.io/hashicorp/aws to
-	// Terraform and registry.opentofu.org/hashicorp/aws to OpenTofu: each
-	// CLI's own default for `source = "hashicorp/aws"`.
+	// Both registries' addresses: `source = "hashicorp/aws"` is
+	// registry.terraform.io's to Terraform and registry.opentofu.org's to
+	// OpenTofu, and a configuration may name either outright.
 	if err := os.WriteFile(rc, fmt.Appendf(nil, `provider_installation {
   dev_overrides {
-    "hashicorp/aws" = %q
+    "registry.terraform.io/hashicorp/aws" = %[1]q
+    "registry.opentofu.org/hashicorp/aws" = %[1]q
   }
   direct {}
 }

@@ -389,3 +389,18 @@ func TestSchema(t *testing.T) {
 		})
 	}
 }
+
+// TestRegistryHostname plans a configuration that names the Terraform
+// registry outright: OpenTofu plans it too.
+func TestRegistryHostname(t *testing.T) {
+	for _, cli := range CLIs() {
+		t.Run(cli.Name, func(t *testing.T) {
+			t.Parallel()
+			plan := decodePlan(t, Plan(t, cli.Path, "testdata/terraform-registry"))
+			r := plannedResources(plan.PlannedValues.RootModule)["aws_sqs_queue.q"]
+			if r == nil || r.ProviderName != "registry.terraform.io/hashicorp/aws" {
+				t.Errorf("aws_sqs_queue.q: %+v, want provider_name registry.terraform.io/hashicorp/aws", r)
+			}
+		})
+	}
+}
