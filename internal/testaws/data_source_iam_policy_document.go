@@ -112,7 +112,7 @@ func (iamPolicyDocument) Read(_ context.Context, req datasource.ReadRequest, res
 type policyDocument struct {
 	Version    string             `json:"Version,omitempty"`
 	ID         string             `json:"Id,omitempty"`
-	Statements []*policyStatement `json:"Statement"`
+	Statements []*policyStatement `json:"Statement,omitempty"`
 }
 
 type policyStatement struct {
@@ -188,27 +188,39 @@ func policyStatementOf(v tftypes.Value) *policyStatement {
 	return s
 }
 
-// principals renders principals blocks: "*" alone for the anonymous
-// principal, else identifiers by type.
+// principals renders principals blocks as the AWS provider does: "*"
+// alone for the anonymous principal, else identifiers by type, each
+// block's in turn.
 func principals(v tftypes.Value) any {
 	ps, _ := elements(v)
 	if len(ps) == 0 {
 		return nil
 	}
-	byType := map[string][]string{}
+	byType := map[string]any{}
 	for _, p := range ps {
 		pm, _ := object(p)
-		typ, ids := stringOf(pm["type"]), stringList(pm["identifiers"])
-		if typ == "*" && len(ids) == 1 && ids[0] == "*" {
+		typ, ids := stringOf(pm["type"]), oneOrMany(stringList(pm["identifiers"]))
+		if len(ps) == 1 && typ == "*" && ids == "*" {
 			return "*"
 		}
-		byType[typ] = append(byType[typ], ids...)
+		switch prev := byType[typ].(type) {
+		case nil:
+			byType[typ] = ids
+		case string:
+			byType[typ] = append([]string{prev}, asList(ids)...)
+		case []string:
+			byType[typ] = append(prev, asList(ids)...)
+		}
 	}
-	out := map[string]any{}
-	for typ, ids := range byType {
-		out[typ] = oneOrMany(ids)
+	return byType
+}
+
+func asList(v any) []string {
+	if s, ok := v.(string); ok {
+		return []string{s}
 	}
-	return out
+	l, _ := v.([]string)
+	return l
 }
 
 // oneOrMany renders a set as the AWS provider does: one value as a string,

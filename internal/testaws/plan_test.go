@@ -404,3 +404,44 @@ func TestRegistryHostname(t *testing.T) {
 		})
 	}
 }
+
+// TestPolicyDocument checks documents rendered at plan: the anonymous
+// principal, a condition, and a statement replacing a source document's
+// with the same Sid.
+func TestPolicyDocument(t *testing.T) {
+	for _, cli := range CLIs() {
+		t.Run(cli.Name, func(t *testing.T) {
+			t.Parallel()
+			plan := decodePlan(t, Plan(t, cli.Path, "testdata/policy-documents"))
+			for name, want := range map[string]string{
+				"anyone": `{
+  "Version": "2012-10-17",
+  "Statement": [
+    {
+      "Sid": "Read",
+      "Effect": "Allow",
+      "Action": [
+        "sqs:ReceiveMessage",
+        "sqs:GetQueueAttributes"
+      ],
+      "Resource": "arn:aws:sqs:us-east-1:123456789012:orders",
+      "Principal": "*",
+      "Condition": {
+        "ArnEquals": {
+          "aws:SourceArn": "arn:aws:sns:us-east-1:123456789012:orders"
+        }
+      }
+    }
+  ]
+}`,
+				"merged": `{"Version":"2012-10-17","Statement":[{"Sid":"Read","Effect":"Deny","Action":"sqs:*","Resource":"*",` +
+					`"Principal":{"AWS":["arn:aws:iam::210987654321:root","arn:aws:iam::123456789012:root"]}}]}`,
+			} {
+				out := plan.PlannedValues.Outputs[name]
+				if out == nil || out.Value != want {
+					t.Errorf("output %s = %v, want\n%s", name, out, want)
+				}
+			}
+		})
+	}
+}
