@@ -1,0 +1,234 @@
+package testaws
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// CLI is a Terraform or OpenTofu executable that tests plan with.
+type CLI struct {
+	Name string // terraform-1.5.7, tofu-1.12.6, terraform (the one on PATH)
+	Path string
+}
+
+// CLIs are the CLIs of the project's machines, present or not: the
+// Terraform 1.5.7 and OpenTofu 1.12.6 that tools/install-cli.sh caches in
+// $QUEUECAP_CACHE/bin (default $HOME/.cache/queuecap/bin), and the
+// terraform on PATH. Plan and NewWorkdir skip the test for one that is
+// missing.
+func CLIs() []CLI {
+	cache := os.Getenv("QUEUECAP_CACHE")
+	if cache == "" {
+		home, _ := os.UserHomeDir()
+		cache = filepath.Join(home, ".cache", "queuecap")
+	}
+	onPath, _ := exec.LookPath("terraform")
+	return []CLI{
+		{Name: "terraform-1.5.7", Path: filepath.Join(cache, "bin", "terraform-1.5.7")},
+		{Name: "tofu-1.12.6", Path: filepath.Join(cache, "bin", "tofu-1.12.6")},
+		{Name: "terraform", Path: onPath},
+	}
+}
+
+// Plan plans the configuration in dir with cli against the test-only AWS
+// provider and returns the plan's JSON (`show -json`). args are passed to
+// plan after its own flags: -var=NAME=VALUE, -var-file=FILE (relative to
+// dir), -destroy. The test is skipped when cli is not installed.
+func Plan(t testing.TB, cli, dir string, args ...string) []byte {
+	t.Helper()
+	return NewWorkdir(t, cli, dir).Plan(args...)
+}
+
+// A Workdir is a copy of a configuration that one CLI plans and applies,
+// with its own CLI configuration, data directory and state, so that tests
+// can run in parallel. Module sources must lie inside the copied directory.
+type Workdir struct {
+	t   testing.TB
+	cli string
+	// Dir is the copy: a test edits it between a plan and the next, as a
+	// change to the configuration would.
+	Dir string
+	env []string
+	got bool // modules installed
+}
+
+// NewWorkdir copies dir into a temporary directory to run cli in, skipping
+// the test when cli is not installed.
+func NewWorkdir(t testing.TB, cli, dir string) *Workdir {
+	t.Helper()
+	if cli == "" {
+		t.Skip("the CLI is not installed")
+	}
+	path, err := exec.LookPath(cli)
+	if err != nil {
+		t.Skipf("%s is not installed", cli)
+	}
+	bin, err := providerBinary()
+	if err != nil {
+		t.Fatalf("testaws: build the provider: %v", err)
+	}
+	tmp := t.TempDir()
+	w := &Workdir{t: t, cli: path, Dir: filepath.Join(tmp, "config")}
+	if err := copyDir(dir, w.Dir); err != nil {
+		t.Fatalf("testaws: copy %s: %v", dir, err)
+	}
+	rc := filepath.Join(tmp, "cli.tfrc")
+	// Both registries' addresses: `source = "hashicorp/aws"` is
+	// registry.terraform.io's to Terraform and registry.opentofu.org's to
+	// OpenTofu, and a configuration may name either outright.
+	if err := os.WriteFile(rc, fmt.Appendf(nil, `provider_installation {
+  dev_overrides {
+    "registry.terraform.io/hashicorp/aws" = %[1]q
+    "registry.opentofu.org/hashicorp/aws" = %[1]q
+  }
+  direct {}
+}
+`, bin), 0o600); err != nil {
+		t.Fatalf("testaws: %v", err)
+	}
+	w.env = append(cleanEnv(),
+		"TF_CLI_CONFIG_FILE="+rc,
+		// Where a checkout has it, so modules.json is where the linter
+		// looks; the copy is the test's own.
+		"TF_DATA_DIR="+filepath.Join(w.Dir, ".terraform"),
+		"TF_IN_AUTOMATION=1",
+		"TF_INPUT=0",
+		"CHECKPOINT_DISABLE=1",
+	)
+	return w
+}
+
+// Setenv sets an environment variable for the CLI's later runs, such as
+// TF_VAR_name or TF_WORKSPACE.
+func (w *Workdir) Setenv(name, value string) { w.env = append(w.env, name+"="+value) }
+
+// Plan plans (without refreshing or locking) and returns the plan's JSON.
+func (w *Workdir) Plan(args ...string) []byte {
+	w.t.Helper()
+	w.run(append([]string{"plan", "-input=false", "-lock=false", "-refresh=false", "-out=tfplan", "-no-color"}, args...)...)
+	return []byte(w.run("show", "-json", "tfplan"))
+}
+
+// Apply applies the configuration, recording its state in the Workdir;
+// the provider makes up what AWS would return.
+func (w *Workdir) Apply(args ...string) {
+	w.t.Helper()
+	w.run(append([]string{"apply", "-input=false", "-lock=false", "-auto-approve", "-no-color"}, args...)...)
+}
+
+// run runs the CLI in the copy, installing its modules first: `get`
+// installs local modules offline, where `init` would also look the
+// overridden provider up in a registry.
+func (w *Workdir) run(args ...string) string {
+	w.t.Helper()
+	if !w.got {
+		w.got = true
+		w.run("get", "-no-color")
+	}
+	cmd := exec.Command(w.cli, append([]string{"-chdir=" + w.Dir}, args...)...)
+	cmd.Env = w.env
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		w.t.Fatalf("%s %s: %v\n%s%s", filepath.Base(w.cli), strings.Join(args, " "), err, stdout.String(), stderr.String())
+	}
+	return stdout.String()
+}
+
+// cleanEnv is the test's environment without the variables that steer
+// Terraform and OpenTofu, so that only what a test sets applies.
+func cleanEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "TF_") && !strings.HasPrefix(kv, "TOFU_") {
+			env = append(env, kv)
+		}
+	}
+	return env
+}
+
+var build struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+// providerBinary builds the provider once per test process into a
+// temporary directory named as dev_overrides wants it, and returns the
+// directory. Main removes it at the end.
+func providerBinary() (string, error) {
+	build.once.Do(func() {
+		build.dir, build.err = os.MkdirTemp("", "queuecap-testaws-")
+		if build.err != nil {
+			return
+		}
+		name := "terraform-provider-aws"
+		if runtime.GOOS == "windows" {
+			name += ".exe"
+		}
+		cmd := exec.Command(goTool(), "build", "-o", filepath.Join(build.dir, name),
+			"github.com/queuecap/terraform-provider-queuecap/internal/testaws/cmd/terraform-provider-aws")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			build.err = fmt.Errorf("%v\n%s", err, out)
+		}
+	})
+	return build.dir, build.err
+}
+
+// Main runs a package's tests and removes the provider built for them:
+// call it from TestMain in a package that uses Plan or NewWorkdir.
+func Main(m *testing.M) {
+	code := m.Run()
+	if build.dir != "" {
+		_ = os.RemoveAll(build.dir)
+	}
+	os.Exit(code)
+}
+
+// goTool is the go command of the toolchain running the tests.
+func goTool() string {
+	if root := runtime.GOROOT(); root != "" { //nolint:staticcheck // the test binary's own toolchain when it knows it.
+		if p := filepath.Join(root, "bin", "go"); fileExists(p) {
+			return p
+		}
+	}
+	return "go"
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+// copyDir copies the configuration, leaving out what a CLI left there.
+func copyDir(src, dst string) error {
+	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(src, p)
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && d.Name() == ".terraform" {
+			return filepath.SkipDir
+		}
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, 0o644)
+	})
+}

@@ -1,0 +1,1 @@
+visibility_timeout_seconds = 120
