@@ -113,7 +113,7 @@ func (b *builder) walk(in *instance) {
 			continue
 		}
 		if schema.linkOnly {
-			b.linkOnly = append(b.linkOnly, placedResource{in, r}) // read by readLinkOnly, when there is a queue to link
+			b.linkOnly = append(b.linkOnly, placedResource{in: in, r: r}) // read by readLinkOnly, when there is a queue to link
 			continue
 		}
 		b.addInstances(in, r, schema)

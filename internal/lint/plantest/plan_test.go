@@ -1,0 +1,98 @@
+// Package plantest tests `queuecap lint --plan` on plan JSON that the real
+// Terraform and OpenTofu CLIs write, against the test-only AWS provider of
+// internal/testaws. It is a package of its own because testaws runs the
+// CLIs from TestMain, and must not import lint.
+package plantest
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint/rules"
+	"github.com/queuecap/terraform-provider-queuecap/internal/testaws"
+)
+
+func TestMain(m *testing.M) { testaws.Main(m) }
+
+// lintPlan lints plan JSON as `queuecap lint --plan - --chdir dir` does.
+func lintPlan(t *testing.T, planJSON []byte, dir string) *lint.Result {
+	t.Helper()
+	plan, err := lint.ReadPlan(planJSON)
+	if err != nil {
+		t.Fatalf("ReadPlan: %v", err)
+	}
+	res, err := lint.Run(lint.Options{Dirs: []string{dir}, Config: &lint.Config{}, Rules: rules.All(), Plan: plan})
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	for _, e := range res.Errors {
+		t.Errorf("error: %s", e)
+	}
+	return res
+}
+
+// found is a finding reduced to what a test compares.
+type found struct {
+	rule, file string
+	line       int
+	facts      map[string]float64
+}
+
+func findings(res *lint.Result) []found {
+	var out []found
+	for _, is := range res.Issues {
+		out = append(out, found{rule: is.Rule, file: filepath.Base(is.Range.Filename), line: is.Range.Start.Line, facts: is.FactMap()})
+	}
+	return out
+}
+
+func issuesOf(res *lint.Result, rule string) []lint.Issue {
+	var out []lint.Issue
+	for _, is := range res.Issues {
+		if is.Rule == rule {
+			out = append(out, is)
+		}
+	}
+	return out
+}
+
+// forEachCLI runs test once per CLI, each skipped when it is not installed.
+func forEachCLI(t *testing.T, test func(t *testing.T, cli testaws.CLI)) {
+	for _, cli := range testaws.CLIs() {
+		t.Run(cli.Name, func(t *testing.T) {
+			t.Parallel()
+			test(t, cli)
+		})
+	}
+}
+
+// TestPlanZeroSurplus: terraform.tfvars sets max_size to 25 (the default
+// says 20), so 25 × 400 msg/s is exactly the arrival rate; -var=max_size=40
+// gives the fleet headroom.
+func TestPlanZeroSurplus(t *testing.T) {
+	dir := "testdata/zero_surplus"
+	forEachCLI(t, func(t *testing.T, cli testaws.CLI) {
+		res := lintPlan(t, testaws.Plan(t, cli.Path, dir), dir)
+		got := issuesOf(res, "queuecap_zero_surplus")
+		if len(got) != 1 {
+			t.Fatalf("zero surplus findings: %+v, all: %+v", got, findings(res))
+		}
+		is := got[0]
+		if want := filepath.Join(dir, "main.tf"); is.Range.Filename != want || is.Range.Start.Line != 22 {
+			t.Errorf("at %s, want %s:22 (max_size)", is.Range, want)
+		}
+		facts := is.FactMap()
+		if facts["max_consumers"] != 25 || facts["per_consumer_rate"] != 400 || facts["arrival_rate"] != 10000 || facts["surplus"] != 0 {
+			t.Errorf("facts %v", facts)
+		}
+		if len(res.Issues) != 1 {
+			t.Errorf("findings %+v, want only the zero surplus", findings(res))
+		}
+
+		res = lintPlan(t, testaws.Plan(t, cli.Path, dir, "-var=max_size=40"), dir)
+		if got := issuesOf(res, "queuecap_zero_surplus"); len(got) != 0 {
+			t.Errorf("with -var=max_size=40: %+v", findings(res))
+		}
+	})
+}
