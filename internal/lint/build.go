@@ -48,6 +48,9 @@ type builder struct {
 	skips []Skip
 	// instances are the module instances walked, the root first.
 	instances []*instance
+	// planAddrs are, for a plan, the resource instance each range given
+	// to the model belongs to, by Range.String().
+	planAddrs map[string]string
 }
 
 // ref is one written reference: the attribute, the instance it is

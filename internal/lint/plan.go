@@ -141,12 +141,14 @@ type planBuilder struct {
 	// address and local address without key, each with its key suffix.
 	resources map[string]map[string][]string
 	unknown   map[string]map[string]any // after_unknown by address
+	addr      string                    // the resource instance being read
 }
 
 // buildPlan builds the model of a plan; rootMod is the configuration
 // directory's root module, nil when it is absent.
 func buildPlan(plan *Plan, dir string, rootMod *Module, cfg *Config) *builder {
 	b := newBuilder(dir, cfg)
+	b.planAddrs = map[string]string{}
 	p := plan.p
 	pb := &planBuilder{b: b, plan: p, modules: map[string]*planModule{}, resources: map[string]map[string][]string{}, unknown: map[string]map[string]any{}}
 	mod := rootMod
@@ -430,6 +432,8 @@ func (pb *planBuilder) addResource(m *planModule, r *tfjson.StateResource) {
 		exprs = cr.Expressions
 	}
 	key := keySuffix(r.Index)
+	pb.addr = r.Address
+	pb.b.planAddrs[toRange(rng).String()] = r.Address
 	body := pb.body(schema, r.AttributeValues, pb.unknown[r.Address], exprs, hn, rng, m, key)
 	res := &Resource{Mode: "resource", Type: r.Type, Name: r.Name, Body: body, DefRange: rng}
 	rep := repetitionOf(r.Index)
@@ -455,6 +459,15 @@ func (pb *planBuilder) addData(m *planModule, r *tfjson.StateResource) {
 		rng = hr.DefRange
 	}
 	pb.b.dataArgs[r.Address] = ratesOfArgs(raw, rng, r.Address)
+}
+
+// planAddress is the resource instance a plan's finding at rng is about:
+// the one rng lies in, else the rule's subject.
+func (b *builder) planAddress(rng Range, subject string) string {
+	if a, ok := b.planAddrs[rng.String()]; ok {
+		return a
+	}
+	return subject
 }
 
 // planBody answers the linter's schema from a resource's planned values.
@@ -528,6 +541,7 @@ func (pb *planBuilder) body(s *blockSchema, vals, unk map[string]any, exprs map[
 		if expr != nil && expr.ExpressionData != nil {
 			v = v.WithMarks(pb.marks(m, key, expr.References))
 		}
+		pb.b.planAddrs[toRange(arng).String()] = pb.addr
 		out.attrs[name] = &hcl.Attribute{Name: name, Expr: &planExpr{v: v, rng: arng}, Range: arng, NameRange: arng}
 	}
 	for name, bs := range s.blocks {

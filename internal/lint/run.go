@@ -264,6 +264,9 @@ func lintRoot(l *loader, dir string, opts Options, flags []assignment, active []
 			a.rule.Check(s.model, r)
 			for i := from; i < len(r.issues); i++ {
 				b.place(&r.issues[i], s.addr, l.sources)
+				if opts.Plan != nil {
+					r.issues[i].Address = b.planAddress(r.issues[i].Range, s.addr)
+				}
 			}
 		}
 		out.issues = append(out.issues, r.issues...)

@@ -96,3 +96,45 @@ func TestPlanZeroSurplus(t *testing.T) {
 		}
 	})
 }
+
+// TestPlanLocations: without the configuration directory a finding is
+// located by its resource address; with it, an ignore comment there
+// silences the plan's finding as it does the HCL's.
+func TestPlanLocations(t *testing.T) {
+	forEachCLI(t, func(t *testing.T, cli testaws.CLI) {
+		plan := testaws.Plan(t, cli.Path, "testdata/zero_surplus")
+		res := lintPlan(t, plan, t.TempDir())
+		got := issuesOf(res, "queuecap_zero_surplus")
+		if len(got) != 1 {
+			t.Fatalf("findings %+v", findings(res))
+		}
+		if want := "aws_autoscaling_group.workers"; got[0].Range.Filename != want || !got[0].Range.AddressOnly() || got[0].Address != want {
+			t.Errorf("located at %+v (address %q), want %s", got[0].Range, got[0].Address, want)
+		}
+
+		res = lintPlan(t, testaws.Plan(t, cli.Path, "testdata/ignored"), "testdata/ignored")
+		if got := issuesOf(res, "queuecap_zero_surplus"); len(got) != 0 {
+			t.Errorf("the ignore comment does not apply: %+v", findings(res))
+		}
+	})
+}
+
+// TestPlanUnknownUntilApply: the mapping's event_source_arn is the queue's
+// ARN, unknown in the plan; it links through the configuration's
+// references, so the visibility timeout is checked against the function.
+func TestPlanUnknownUntilApply(t *testing.T) {
+	dir := "testdata/unknown_arn"
+	forEachCLI(t, func(t *testing.T, cli testaws.CLI) {
+		res := lintPlan(t, testaws.Plan(t, cli.Path, dir), dir)
+		got := issuesOf(res, "queuecap_visibility_timeout_too_short")
+		if len(got) != 1 {
+			t.Fatalf("findings %+v", findings(res))
+		}
+		if got[0].Address != "aws_sqs_queue.jobs" || got[0].Range.Filename != filepath.Join(dir, "main.tf") {
+			t.Errorf("at %s (address %s)", got[0].Range, got[0].Address)
+		}
+		if f := got[0].FactMap(); f["visibility_timeout_seconds"] != 30 || f["function_timeout_seconds"] != 60 {
+			t.Errorf("facts %v", f)
+		}
+	})
+}
