@@ -149,11 +149,11 @@ func parseLintFlags(args []string, stderr io.Writer) (*lintFlags, error) {
 	fs.Visit(func(fl *flag.Flag) { f.set[fl.Name] = true })
 	switch {
 	case f.plan != "" && len(f.dirs) > 0:
-		return nil, fmt.Errorf("--plan lints a plan, not directories: give its configuration directory with --chdir")
+		return nil, &lint.UsageError{Msg: "--plan lints a plan, not directories: give its configuration directory with --chdir"}
 	case f.plan != "" && (len(f.vars) > 0 || f.recursive):
-		return nil, fmt.Errorf("--var, --var-file and --recursive do not apply to --plan: the plan holds its variables")
+		return nil, &lint.UsageError{Msg: "--var, --var-file and --recursive do not apply to --plan: the plan holds its variables"}
 	case f.plan == "" && f.chdir != "":
-		return nil, fmt.Errorf("--chdir needs --plan")
+		return nil, &lint.UsageError{Msg: "--chdir needs --plan"}
 	}
 	if f.plan != "" {
 		f.dirs = []string{"."}
@@ -173,7 +173,8 @@ func runLint(args []string, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 	if err != nil {
-		if !errors.Is(err, flag.ErrHelp) && !strings.Contains(err.Error(), "flag") {
+		// The flag package has already printed its own parse errors.
+		if ue := (*lint.UsageError)(nil); errors.As(err, &ue) {
 			fmt.Fprintf(stderr, "Error: %v\n", err)
 		}
 		return exitError

@@ -377,3 +377,41 @@ func TestFlagsAndDirsInAnyOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestLintPlanErrors: a --plan that cannot be linted is one error, exit 1.
+func TestLintPlanErrors(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	cases := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"missing file", []string{"--plan", filepath.Join(dir, "nope.json")}, "cannot read the plan"},
+		{"not a plan", []string{"--plan", write("state.json", `{"format_version":"1.0","values":{}}`)}, "not a plan: this is the JSON of a state"},
+		{"truncated", []string{"--plan", write("cut.json", `{"format_version":"1.2","planned_values":{"root_`)}, "truncated"},
+		{"unsupported format_version", []string{"--plan", write("v2.json", `{"format_version":"2.0","planned_values":{}}`)}, "unsupported plan format version"},
+		{"a binary plan without terraform or tofu", []string{"--plan", write("tfplan", "PK\x03\x04rest of a zip")}, "neither terraform nor tofu is on PATH"},
+		{"directories with --plan", []string{"--plan", "x.json", "."}, "--plan lints a plan, not directories"},
+		{"--var with --plan", []string{"--plan", "x.json", "--var", "a=1"}, "do not apply to --plan"},
+		{"--chdir without --plan", []string{"--chdir", "."}, "--chdir needs --plan"},
+	}
+	t.Setenv("PATH", t.TempDir())
+	for _, tt := range cases {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			if code := run(append([]string{"lint"}, tt.args...), &stdout, &stderr); code != exitError {
+				t.Errorf("exit %d, want %d; stderr %s", code, exitError, stderr.String())
+			}
+			if got := stderr.String(); !strings.Contains(got, tt.want) || strings.Count(got, "Error:") != 1 {
+				t.Errorf("stderr %q, want one error saying %q", got, tt.want)
+			}
+		})
+	}
+}
