@@ -470,6 +470,11 @@ func (b *builder) planAddress(rng Range, subject string) string {
 	return subject
 }
 
+// unknownSet is an attribute the configuration sets to a value known only
+// after apply. The plan does not say its type; a string is what the
+// attributes the linter reads unknown are (ARNs, names, JSON policies).
+var unknownSet = cty.UnknownVal(cty.String).RefineNotNull()
+
 // planBody answers the linter's schema from a resource's planned values.
 type planBody struct {
 	attrs  hcl.Attributes
@@ -532,7 +537,9 @@ func (pb *planBuilder) body(s *blockSchema, vals, unk map[string]any, exprs map[
 			if expr == nil {
 				continue // computed by the provider, not set in the configuration
 			}
-			v = cty.DynamicVal
+			// Set by an expression not known until apply: not null, as
+			// evaluating the HCL finds jsonencode() over an ARN to be.
+			v = unknownSet
 		case raw == nil && (u == nil || !hasVal):
 			continue // null: unset
 		default:
@@ -742,7 +749,7 @@ func (pb *planBuilder) resolve(m *planModule, key string, refs []string, depth i
 				}
 			}
 		case "module":
-			add(pb.resolveModule(m, name, t[2:], depth)...)
+			add(pb.resolveModule(m, name, t[2:], key, depth)...)
 		case "data":
 			if len(t) < 3 {
 				continue
@@ -788,8 +795,9 @@ func (pb *planBuilder) instances(m *planModule, local string, rest hcl.Traversal
 }
 
 // resolveModule follows module.NAME[KEY].OUTPUT to what the output
-// references in each instance of the call it names.
-func (pb *planBuilder) resolveModule(m *planModule, name string, rest hcl.Traversal, depth int) []string {
+// references in each instance of the call it names: without a key, the
+// referring instance's counterpart (same key) when there is one.
+func (pb *planBuilder) resolveModule(m *planModule, name string, rest hcl.Traversal, referrer string, depth int) []string {
 	if m.cfg == nil || m.cfg.ModuleCalls[name] == nil || m.cfg.ModuleCalls[name].Module == nil {
 		return nil
 	}
@@ -809,8 +817,14 @@ func (pb *planBuilder) resolveModule(m *planModule, name string, rest hcl.Traver
 	if names == nil {
 		names = sortedKeys(outputs)
 	}
+	children := pb.children(m, name, key)
+	if key == "" && referrer != "" {
+		if same := pb.children(m, name, referrer); len(same) > 0 {
+			children = same
+		}
+	}
 	var out []string
-	for _, child := range pb.children(m, name, key) {
+	for _, child := range children {
 		for _, o := range names {
 			if e := outputs[o]; e != nil && e.Expression != nil && e.Expression.ExpressionData != nil {
 				out = append(out, pb.resolve(child, "", e.Expression.References, depth+1)...)

@@ -5,7 +5,10 @@
 package plantest
 
 import (
+	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
@@ -135,6 +138,78 @@ func TestPlanUnknownUntilApply(t *testing.T) {
 		}
 		if f := got[0].FactMap(); f["visibility_timeout_seconds"] != 30 || f["function_timeout_seconds"] != 60 {
 			t.Errorf("facts %v", f)
+		}
+	})
+}
+
+// TestPlanModules: instances of a for_each module and of a count module are
+// linted one by one under their plan addresses (module.pipeline["billing"]
+// has headroom); a mapping in one module links to the queue of another
+// through a module output and a variable, both ARNs unknown until apply.
+// With the configuration the instances' identical findings are one, at the
+// module's line, listing both calls (module.batch and module.pipeline), as for HCL.
+func TestPlanModules(t *testing.T) {
+	dir := "testdata/modules"
+	forEachCLI(t, func(t *testing.T, cli testaws.CLI) {
+		plan := testaws.Plan(t, cli.Path, dir)
+		res := lintPlan(t, plan, t.TempDir())
+		var got []string
+		for _, is := range res.Issues {
+			got = append(got, is.Rule+" "+is.Address)
+		}
+		want := []string{
+			"queuecap_zero_surplus module.batch[0].aws_autoscaling_group.workers",
+			"queuecap_zero_surplus module.batch[1].aws_autoscaling_group.workers",
+			`queuecap_zero_surplus module.pipeline["orders"].aws_autoscaling_group.workers`,
+			`queuecap_visibility_timeout_too_short module.queues["a"].aws_sqs_queue.q`,
+			`queuecap_visibility_timeout_too_short module.queues["b"].aws_sqs_queue.q`,
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("findings\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+		for _, is := range res.Issues {
+			if is.Rule == "queuecap_visibility_timeout_too_short" && !strings.Contains(is.Message, strings.Replace(is.Address, "queues", "consumer", 1)[:len(`module.consumer["a"]`)]) {
+				t.Errorf("%s links to the wrong consumer: %s", is.Address, is.Message)
+			}
+		}
+
+		res = lintPlan(t, plan, dir)
+		zero := issuesOf(res, "queuecap_zero_surplus")
+		if len(zero) != 1 || zero[0].Range.Filename != filepath.Join(dir, "modules/pipeline/main.tf") || zero[0].Range.Start.Line != 25 || len(zero[0].Callers) != 2 {
+			t.Errorf("with the configuration: %+v", zero)
+		}
+	})
+}
+
+// TestPlanDestroy: after an apply, a plan that destroys a queue and its
+// consumer lints what remains (unchanged, so no-op in the plan) and not the
+// destroyed queue.
+func TestPlanDestroy(t *testing.T) {
+	forEachCLI(t, func(t *testing.T, cli testaws.CLI) {
+		w := testaws.NewWorkdir(t, cli.Path, "testdata/destroy")
+		w.Apply()
+		res := lintPlan(t, w.Plan(), w.Dir)
+		if got := len(issuesOf(res, "queuecap_visibility_timeout_too_short")); got != 1 {
+			t.Fatalf("before: %+v", findings(res))
+		}
+		src, err := os.ReadFile(filepath.Join(w.Dir, "main.tf"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		kept, _, _ := strings.Cut(string(src), "\n# Removed before")
+		if err := os.WriteFile(filepath.Join(w.Dir, "main.tf"), []byte(kept), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		res = lintPlan(t, w.Plan(), t.TempDir())
+		var got []string
+		for _, is := range res.Issues {
+			got = append(got, is.Rule+" "+is.Address)
+		}
+		if want := []string{"queuecap_zero_surplus aws_autoscaling_group.workers"}; !slices.Equal(got, want) {
+			t.Errorf("after destroying aws_sqs_queue.legacy: %v, want %v", got, want)
+		}
+		if res.Queues != 2 {
+			t.Errorf("%d queues modeled, want 2 (orders and its dead-letter queue)", res.Queues)
 		}
 	})
 }
