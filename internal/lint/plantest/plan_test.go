@@ -213,3 +213,25 @@ func TestPlanDestroy(t *testing.T) {
 		}
 	})
 }
+
+// TestPlanBinaryFile: given the plan file itself, LoadPlan reads it with
+// `terraform show -json`, the terraform on PATH that made it.
+func TestPlanBinaryFile(t *testing.T) {
+	cli := testaws.CLIs()[2]
+	w := testaws.NewWorkdir(t, cli.Path, "testdata/zero_surplus")
+	w.Plan()
+	// What the Workdir's own runs of the CLI are given.
+	t.Setenv("TF_CLI_CONFIG_FILE", filepath.Join(filepath.Dir(w.Dir), "cli.tfrc"))
+	t.Setenv("TF_DATA_DIR", filepath.Join(w.Dir, ".terraform"))
+	plan, err := lint.LoadPlan(filepath.Join(w.Dir, "tfplan"), w.Dir, nil)
+	if err != nil {
+		t.Fatalf("LoadPlan: %v", err)
+	}
+	res, err := lint.Run(lint.Options{Dirs: []string{w.Dir}, Config: &lint.Config{}, Rules: rules.All(), Plan: plan})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := issuesOf(res, "queuecap_zero_surplus"); len(got) != 1 || got[0].Range.Filename != filepath.Join(w.Dir, "main.tf") {
+		t.Errorf("findings %+v", findings(res))
+	}
+}
