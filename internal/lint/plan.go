@@ -94,31 +94,34 @@ func readAll(f *os.File) ([]byte, error) {
 	return buf.Bytes(), err
 }
 
-// showJSON runs `terraform show -json` (or tofu's) on a binary plan file.
+// showJSON runs `terraform show -json` on a binary plan file, then `tofu
+// show -json` when Terraform is not on PATH or cannot read it (a plan
+// OpenTofu made).
 func showJSON(path, dir string) ([]byte, error) {
-	var cli string
-	for _, name := range []string{"terraform", "tofu"} {
-		if p, err := exec.LookPath(name); err == nil {
-			cli = p
-			break
-		}
-	}
-	if cli == "" {
-		return nil, fmt.Errorf("%s is a binary plan file and neither terraform nor tofu is on PATH to read it: pass the JSON of `terraform show -json %s` instead", path, path)
-	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(cli, "show", "-json", abs)
-	cmd.Dir = dir
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return nil, fmt.Errorf("%s show -json %s: %v: %s", filepath.Base(cli), path, err, strings.TrimSpace(stderr.String()))
+	var failures []string
+	for _, name := range []string{"terraform", "tofu"} {
+		cli, err := exec.LookPath(name)
+		if err != nil {
+			continue
+		}
+		cmd := exec.Command(cli, "show", "-json", abs)
+		cmd.Dir = dir
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err == nil {
+			return out, nil
+		}
+		failures = append(failures, fmt.Sprintf("%s show -json %s: %v: %s", name, path, err, strings.TrimSpace(stderr.String())))
 	}
-	return out, nil
+	if len(failures) == 0 {
+		return nil, fmt.Errorf("%s is a binary plan file and neither terraform nor tofu is on PATH to read it: pass the JSON of `terraform show -json %s` instead", path, path)
+	}
+	return nil, errors.New(strings.Join(failures, "; "))
 }
 
 // planModule is one module instance of a plan.
