@@ -51,6 +51,8 @@ type builder struct {
 	// planAddrs are, for a plan, the resource instance each range given
 	// to the model belongs to, by Range.String().
 	planAddrs map[string]string
+	// planDocuments are a plan's policy document data sources by address.
+	planDocuments map[string]documentAt
 }
 
 // ref is one written reference: the attribute, the instance it is

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -302,6 +303,7 @@ func (l *linker) indexIAM() {
 		}
 	}
 	visit(l.instances[0].root)
+	maps.Copy(l.iam.documents, l.planDocuments)
 }
 
 // rolesOf are the roles a fleet runs with.

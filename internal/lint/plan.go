@@ -151,7 +151,7 @@ type planBuilder struct {
 // directory's root module, nil when it is absent.
 func buildPlan(plan *Plan, dir string, rootMod *Module, cfg *Config) *builder {
 	b := newBuilder(dir, cfg)
-	b.planAddrs = map[string]string{}
+	b.planAddrs, b.planDocuments = map[string]string{}, map[string]documentAt{}
 	p := plan.p
 	pb := &planBuilder{b: b, plan: p, modules: map[string]*planModule{}, resources: map[string]map[string][]string{}, unknown: map[string]map[string]any{}}
 	mod := rootMod
@@ -181,15 +181,16 @@ func buildPlan(plan *Plan, dir string, rootMod *Module, cfg *Config) *builder {
 	if p.PriorState != nil && p.PriorState.Values != nil {
 		prior, priorMods = stateResources(p.PriorState.Values.RootModule, "", nil, nil)
 	}
-	// Data sources read at plan are in prior_state, or planned_values.
+	// Data sources are in planned_values, and in prior_state when they
+	// were read before the plan.
 	var data []*tfjson.StateResource
 	var dataMods []string
 	seenData := map[string]bool{}
+	allMods := append(append([]string{}, planMods...), priorMods...)
 	for i, r := range append(append([]*tfjson.StateResource{}, planned...), prior...) {
-		modAddr := append(append([]string{}, planMods...), priorMods...)[i]
-		if r.Mode == tfjson.DataResourceMode && isQueuecapData(r.Type) && !seenData[r.Address] {
+		if r.Mode == tfjson.DataResourceMode && (isQueuecapData(r.Type) || dataSchemas[r.Type] != nil) && !seenData[r.Address] {
 			seenData[r.Address] = true
-			data, dataMods = append(data, r), append(dataMods, modAddr)
+			data, dataMods = append(data, r), append(dataMods, allMods[i])
 		}
 	}
 	// Every module instance exists before any reference is resolved.
@@ -201,7 +202,13 @@ func buildPlan(plan *Plan, dir string, rootMod *Module, cfg *Config) *builder {
 	}
 	for i, r := range data {
 		pb.index(dataMods[i], r)
-		pb.addData(pb.module(dataMods[i]), r)
+	}
+	for i, r := range data {
+		if isQueuecapData(r.Type) {
+			pb.addData(pb.module(dataMods[i]), r)
+		} else {
+			pb.addDocument(pb.module(dataMods[i]), r)
+		}
 	}
 	for i, r := range planned {
 		if r.Mode == tfjson.ManagedResourceMode && resourceSchemas[r.Type] != nil {
@@ -423,6 +430,25 @@ func (m *planModule) hclResource(local string) *Resource {
 // addResource models one managed resource instance of the plan.
 func (pb *planBuilder) addResource(m *planModule, r *tfjson.StateResource) {
 	schema := resourceSchemas[r.Type]
+	res := pb.resource(m, r, schema)
+	rep := repetitionOf(r.Index)
+	if schema.linkOnly {
+		pb.b.linkOnly = append(pb.b.linkOnly, placedResource{in: m.in, r: res, rep: rep})
+		return
+	}
+	pb.b.addResource(m.in, res, schema, rep)
+}
+
+// addDocument keeps a policy document data source for the linker to read
+// when a policy names it.
+func (pb *planBuilder) addDocument(m *planModule, r *tfjson.StateResource) {
+	pb.b.planDocuments[r.Address] = documentAt{in: m.in, r: pb.resource(m, r, dataSchemas[r.Type])}
+}
+
+// resource is a resource instance of the plan as a Resource whose body
+// answers schema from its planned values, at its place in the
+// configuration directory, else at its address.
+func (pb *planBuilder) resource(m *planModule, r *tfjson.StateResource, schema *blockSchema) *Resource {
 	local := localAddr(r)
 	rng := hcl.Range{Filename: r.Address}
 	var hn *node
@@ -438,13 +464,11 @@ func (pb *planBuilder) addResource(m *planModule, r *tfjson.StateResource) {
 	pb.addr = r.Address
 	pb.b.planAddrs[toRange(rng).String()] = r.Address
 	body := pb.body(schema, r.AttributeValues, pb.unknown[r.Address], exprs, hn, rng, m, key)
-	res := &Resource{Mode: "resource", Type: r.Type, Name: r.Name, Body: body, DefRange: rng}
-	rep := repetitionOf(r.Index)
-	if schema.linkOnly {
-		pb.b.linkOnly = append(pb.b.linkOnly, placedResource{in: m.in, r: res, rep: rep})
-		return
+	mode := "resource"
+	if r.Mode == tfjson.DataResourceMode {
+		mode = "data"
 	}
-	pb.b.addResource(m.in, res, schema, rep)
+	return &Resource{Mode: mode, Type: r.Type, Name: r.Name, Body: body, DefRange: rng}
 }
 
 // addData records a queuecap data source's arguments as the rates a value
