@@ -733,13 +733,26 @@ func (pb *planBuilder) resolve(m *planModule, key string, refs []string, depth i
 	if depth > maxRefDepth || m == nil {
 		return nil
 	}
+	parsed := make([]hcl.Traversal, 0, len(refs))
+	for _, r := range refs {
+		if t, bad := hclTraversal(r); !bad {
+			parsed = append(parsed, t)
+		}
+	}
+	return pb.resolveTraversals(m, key, parsed, depth)
+}
+
+// resolveTraversals is resolve over parsed references.
+func (pb *planBuilder) resolveTraversals(m *planModule, key string, refs []hcl.Traversal, depth int) []string {
+	if depth > maxRefDepth || m == nil {
+		return nil
+	}
 	// "aws_sqs_queue.q[0].arn" comes with "aws_sqs_queue.q[0]" and
 	// "aws_sqs_queue.q": the keyed form wins.
 	keyed := map[string]bool{}
-	parsed := make([]hcl.Traversal, 0, len(refs))
-	for _, r := range refs {
-		t, bad := hclTraversal(r)
-		if bad || len(t) < 2 {
+	var parsed []hcl.Traversal
+	for _, t := range refs {
+		if len(t) < 2 {
 			continue
 		}
 		parsed = append(parsed, t)
@@ -786,7 +799,15 @@ func (pb *planBuilder) resolve(m *planModule, key string, refs []string, depth i
 				continue
 			}
 			add(pb.instances(m, "data."+name+"."+dname, t[3:], key)...)
-		case "local", "each", "count", "path", "terraform", "self":
+		case "local":
+			// The plan records no local value: the configuration
+			// directory's HCL says what one references.
+			if m.hcl != nil {
+				if attr := m.hcl.Locals[name]; attr != nil {
+					add(pb.resolveTraversals(m, key, attr.Expr.Variables(), depth+1)...)
+				}
+			}
+		case "each", "count", "path", "terraform", "self":
 			continue
 		default:
 			if len(t) == 2 && keyed[root+"."+name] {

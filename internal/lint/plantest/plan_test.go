@@ -235,3 +235,19 @@ func TestPlanBinaryFile(t *testing.T) {
 		t.Errorf("findings %+v", findings(res))
 	}
 }
+
+// TestPlanLocals: a link through a local value is made from the
+// configuration directory's HCL, as the plan records no local; without the
+// directory the queue has no known consumer, and its check is skipped.
+func TestPlanLocals(t *testing.T) {
+	dir := "testdata/locals"
+	forEachCLI(t, func(t *testing.T, cli testaws.CLI) {
+		plan := testaws.Plan(t, cli.Path, dir)
+		if got := issuesOf(lintPlan(t, plan, dir), "queuecap_visibility_timeout_too_short"); len(got) != 1 {
+			t.Errorf("with the configuration: %+v", got)
+		}
+		if got := issuesOf(lintPlan(t, plan, t.TempDir()), "queuecap_visibility_timeout_too_short"); len(got) != 0 {
+			t.Errorf("without the configuration: %+v", got)
+		}
+	})
+}
