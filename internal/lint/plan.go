@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -66,11 +67,11 @@ func ReadPlan(data []byte) (plan *Plan, err error) {
 // LoadPlan reads a plan from path ("-" for stdin). A binary plan file (a
 // zip archive) is turned into JSON by `terraform show -json` or, without
 // Terraform on PATH, `tofu show -json`, run in dir.
-func LoadPlan(path, dir string, stdin *os.File) (*Plan, error) {
+func LoadPlan(path, dir string, stdin io.Reader) (*Plan, error) {
 	var data []byte
 	var err error
 	if path == "-" {
-		data, err = readAll(stdin)
+		data, err = io.ReadAll(stdin)
 	} else {
 		data, err = os.ReadFile(path)
 	}
@@ -86,12 +87,6 @@ func LoadPlan(path, dir string, stdin *os.File) (*Plan, error) {
 		}
 	}
 	return ReadPlan(data)
-}
-
-func readAll(f *os.File) ([]byte, error) {
-	var buf bytes.Buffer
-	_, err := buf.ReadFrom(f)
-	return buf.Bytes(), err
 }
 
 // showJSON runs `terraform show -json` on a binary plan file, then `tofu

@@ -80,3 +80,47 @@ func FuzzPlan(f *testing.F) {
 		}
 	})
 }
+
+// TestPlanDataSourceRates: a fleet sized from a queuecap_consumers data
+// source declares the rates among its arguments, as its HCL does: here
+// the fleet's steady_state_consumers leaves no surplus.
+func TestPlanDataSourceRates(t *testing.T) {
+	const plan = `{
+  "format_version": "1.2",
+  "planned_values": {"root_module": {"resources": [
+    {"address": "aws_sqs_queue.orders", "mode": "managed", "type": "aws_sqs_queue", "name": "orders",
+     "values": {"name": "orders", "redrive_policy": "{\"deadLetterTargetArn\":\"arn:aws:sqs:us-east-1:1:dlq\",\"maxReceiveCount\":5}"}},
+    {"address": "aws_autoscaling_group.workers", "mode": "managed", "type": "aws_autoscaling_group", "name": "workers",
+     "values": {"name": "workers", "max_size": 25, "min_size": 1,
+                "tag": [{"key": "queuecap:queue", "value": "aws_sqs_queue.orders", "propagate_at_launch": false}]}},
+    {"address": "data.queuecap_consumers.orders", "mode": "data", "type": "queuecap_consumers", "name": "orders",
+     "values": {"arrival_rate": 10000, "per_consumer_rate": 400, "max_backlog": 0, "rto_seconds": 600, "steady_state_consumers": 25}}
+  ]}},
+  "configuration": {"root_module": {"resources": [
+    {"address": "aws_autoscaling_group.workers", "mode": "managed", "type": "aws_autoscaling_group", "name": "workers",
+     "expressions": {"max_size": {"references": ["data.queuecap_consumers.orders.steady_state_consumers", "data.queuecap_consumers.orders"]}}}
+  ]}}
+}`
+	p, err := lint.ReadPlan([]byte(plan))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := lint.Run(lint.Options{Dirs: []string{t.TempDir()}, Config: &lint.Config{}, Rules: rules.All(), Plan: p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Issues) != 1 || res.Issues[0].Rule != "queuecap_zero_surplus" || res.Issues[0].FactMap()["per_consumer_rate"] != 400 {
+		t.Errorf("findings %+v", res.Issues)
+	}
+}
+
+// TestLoadPlanStdin: "-" reads the JSON from standard input, never a
+// binary plan file.
+func TestLoadPlanStdin(t *testing.T) {
+	if _, err := lint.LoadPlan("-", ".", strings.NewReader(string(readPlanFile(t, "zero_surplus.json")))); err != nil {
+		t.Errorf("JSON on stdin: %v", err)
+	}
+	if _, err := lint.LoadPlan("-", ".", strings.NewReader("PK\x03\x04zip")); err == nil || !strings.Contains(err.Error(), "standard input holds a binary plan file") {
+		t.Errorf("a binary plan on stdin: %v", err)
+	}
+}
