@@ -5,7 +5,9 @@
 package plantest
 
 import (
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -248,6 +250,53 @@ func TestPlanLocals(t *testing.T) {
 		}
 		if got := issuesOf(lintPlan(t, plan, t.TempDir()), "queuecap_visibility_timeout_too_short"); len(got) != 0 {
 			t.Errorf("without the configuration: %+v", got)
+		}
+	})
+}
+
+// TestPlanRemoteModule: a module installed by `terraform get` from a git
+// repository (so found through .terraform/modules/modules.json): the
+// finding inside it is reported at the call's argument in the repository,
+// with its place in the module as ModuleRange, the same from the plan as
+// from the HCL.
+func TestPlanRemoteModule(t *testing.T) {
+	git, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("git is not installed")
+	}
+	repo := t.TempDir()
+	src, err := os.ReadFile("testdata/modules/modules/pipeline/main.tf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(repo, "main.tf"), src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"init", "-q"}, {"add", "main.tf"}, {"-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "pipeline"}} {
+		cmd := exec.Command(git, args...)
+		cmd.Dir = repo
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v: %s", args, err, out)
+		}
+	}
+	forEachCLI(t, func(t *testing.T, cli testaws.CLI) {
+		w := testaws.NewWorkdir(t, cli.Path, "testdata/remote")
+		call := fmt.Sprintf("module \"pipeline\" {\n  source   = \"git::file://%s\"\n  name     = \"orders\"\n  max_size = var.max_size\n}\n\nvariable \"max_size\" {\n  default = 25\n}\n", repo)
+		if err := os.WriteFile(filepath.Join(w.Dir, "main.tf"), []byte(call), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		fromPlan := lintPlan(t, w.Plan(), w.Dir)
+		fromHCL, err := lint.Run(lint.Options{Dirs: []string{w.Dir}, Config: &lint.Config{}, Rules: rules.All()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := issuesOf(fromPlan, "queuecap_zero_surplus")
+		if len(got) != 1 || got[0].Range.Filename != filepath.Join(w.Dir, "main.tf") || got[0].Range.Start.Line != 4 ||
+			got[0].ModuleRange == nil || !strings.Contains(got[0].ModuleRange.Filename, filepath.Join(".terraform", "modules", "pipeline")) {
+			t.Fatalf("from the plan: %+v", got)
+		}
+		if want := issuesOf(fromHCL, "queuecap_zero_surplus"); len(want) != 1 || want[0].Range != got[0].Range || *want[0].ModuleRange != *got[0].ModuleRange {
+			t.Errorf("from the HCL: %+v", want)
 		}
 	})
 }
