@@ -127,6 +127,9 @@ type planModule struct {
 	parent *planModule
 	call   string // the call's name in parent
 	key    string // the call instance's key suffix: [0], ["a"], or ""
+	// calls are the instances of each module call made here, in the
+	// plan's order.
+	calls map[string][]*planModule
 }
 
 // planBuilder builds a builder's model from a plan instead of walking HCL.
@@ -346,6 +349,10 @@ func (pb *planBuilder) module(addr string) *planModule {
 	parent := pb.module(strings.TrimPrefix(parentAddr, "."))
 	name, key := names[len(names)-1], keys[len(keys)-1]
 	m := &planModule{parent: parent, call: name, key: key}
+	if parent.calls == nil {
+		parent.calls = map[string][]*planModule{}
+	}
+	parent.calls[name] = append(parent.calls[name], m)
 	var cfgCall *tfjson.ModuleCall
 	if parent.cfg != nil {
 		if cfgCall = parent.cfg.ModuleCalls[name]; cfgCall != nil {
@@ -881,9 +888,8 @@ func (pb *planBuilder) resolveModule(m *planModule, name string, rest hcl.Traver
 // all of them).
 func (pb *planBuilder) children(m *planModule, name, key string) []*planModule {
 	var out []*planModule
-	for _, addr := range sortedKeys(pb.modules) {
-		c := pb.modules[addr]
-		if c.parent == m && c.call == name && (key == "" || c.key == key) {
+	for _, c := range m.calls[name] {
+		if key == "" || c.key == key {
 			out = append(out, c)
 		}
 	}
