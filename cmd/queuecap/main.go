@@ -1,6 +1,7 @@
 // Command queuecap is the companion CLI of the queuecap Terraform provider.
 //
 //	queuecap lint [flags] [DIR ...]
+//	queuecap lint --plan FILE|- [--chdir DIR] [flags]
 //	queuecap lint --explain [--format text|json|mermaid] [DIR ...]
 //	queuecap size [flags]
 //	queuecap simulate [flags]
@@ -99,6 +100,8 @@ type lintFlags struct {
 	noColor     bool
 	showSkipped bool
 	explain     bool
+	plan        string
+	chdir       string
 	vars        []lint.VarFlag
 	enable      multiFlag
 	disable     multiFlag
@@ -117,12 +120,14 @@ func parseLintFlags(args []string, stderr io.Writer) (*lintFlags, error) {
 	fs.BoolVar(&f.noColor, "no-color", false, "disable colored output")
 	fs.BoolVar(&f.showSkipped, "show-skipped", false, "list every check that was skipped, and why, in the default format")
 	fs.BoolVar(&f.explain, "explain", false, "print what was linked instead of findings: each queue's consumers, scaling policies, alarms, dead-letter queue and rates with where they came from, and what could not be linked and why")
+	fs.StringVar(&f.plan, "plan", "", "lint a plan instead of HCL: the JSON of `terraform show -json PLANFILE` (- for standard input), or the plan file itself, read with terraform or tofu show -json")
+	fs.StringVar(&f.chdir, "chdir", "", "with --plan, the configuration directory the plan was made in, for the file and line of each finding (default the working directory)")
 	fs.Var(varFlag{&f.vars, true}, "var-file", "a .tfvars file setting root module variables (repeatable)")
 	fs.Var(varFlag{&f.vars, false}, "var", "a root module variable as NAME=VALUE (repeatable); a NAME no root module declares is an error")
 	fs.Var(&f.enable, "enable-rule", "enable a rule by ID (repeatable)")
 	fs.Var(&f.disable, "disable-rule", "disable a rule by ID (repeatable)")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: queuecap lint [flags] [DIR ...]\n       queuecap lint --explain [--format text|json|mermaid] [flags] [DIR ...]\n\nFlags:\n")
+		fmt.Fprintf(stderr, "Usage: queuecap lint [flags] [DIR ...]\n       queuecap lint --plan FILE|- [--chdir DIR] [flags]\n       queuecap lint --explain [--format text|json|mermaid] [flags] [DIR ...]\n\nFlags:\n")
 		fs.PrintDefaults()
 		fmt.Fprint(stderr, "\nRoot module variables, later ones winning: defaults, TF_VAR_name environment variables,\n"+
 			"terraform.tfvars, terraform.tfvars.json, *.auto.tfvars in name order, then --var and --var-file\n"+
@@ -142,6 +147,20 @@ func parseLintFlags(args []string, stderr io.Writer) (*lintFlags, error) {
 		args = args[1:]
 	}
 	fs.Visit(func(fl *flag.Flag) { f.set[fl.Name] = true })
+	switch {
+	case f.plan != "" && len(f.dirs) > 0:
+		return nil, &lint.UsageError{Msg: "--plan lints a plan, not directories: give its configuration directory with --chdir"}
+	case f.plan != "" && (len(f.vars) > 0 || f.recursive):
+		return nil, &lint.UsageError{Msg: "--var, --var-file and --recursive do not apply to --plan: the plan holds its variables"}
+	case f.plan == "" && f.chdir != "":
+		return nil, &lint.UsageError{Msg: "--chdir needs --plan"}
+	}
+	if f.plan != "" {
+		f.dirs = []string{"."}
+		if f.chdir != "" {
+			f.dirs = []string{f.chdir}
+		}
+	}
 	if len(f.dirs) == 0 {
 		f.dirs = []string{"."}
 	}
@@ -154,7 +173,18 @@ func runLint(args []string, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 	if err != nil {
+		// The flag package has already printed its own parse errors.
+		if ue := (*lint.UsageError)(nil); errors.As(err, &ue) {
+			fmt.Fprintf(stderr, "Error: %v\n", err)
+		}
 		return exitError
+	}
+	var plan *lint.Plan
+	if f.plan != "" {
+		if plan, err = lint.LoadPlan(f.plan, f.dirs[0], os.Stdin); err != nil {
+			fmt.Fprintf(stderr, "Error: %s: %v\n", f.plan, err)
+			return exitError
+		}
 	}
 	// --config, else QUEUECAP_CONFIG, names the file every root without a
 	// .queuecap.hcl of its own reads; without either, the working
@@ -211,6 +241,7 @@ func runLint(args []string, stdout, stderr io.Writer) int {
 	res, err := lint.Run(lint.Options{
 		Dirs: f.dirs, Recursive: recursive, Vars: f.vars, Environ: os.Environ(),
 		Config: fallback, DiscoverConfig: true, Rules: rules.All(), Enable: f.enable, Disable: f.disable, Explain: f.explain,
+		Plan: plan,
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "Error: %v\n", err)

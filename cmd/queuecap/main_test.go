@@ -377,3 +377,103 @@ func TestFlagsAndDirsInAnyOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestLintPlanErrors: a --plan that cannot be linted is one error, exit 1.
+func TestLintPlanErrors(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	cases := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"missing file", []string{"--plan", filepath.Join(dir, "nope.json")}, "cannot read the plan"},
+		{"not a plan", []string{"--plan", write("state.json", `{"format_version":"1.0","values":{}}`)}, "not a plan: this is the JSON of a state"},
+		{"truncated", []string{"--plan", write("cut.json", `{"format_version":"1.2","planned_values":{"root_`)}, "truncated"},
+		{"unsupported format_version", []string{"--plan", write("v2.json", `{"format_version":"2.0","planned_values":{}}`)}, "unsupported plan format version"},
+		{"a binary plan without terraform or tofu", []string{"--plan", write("tfplan", "PK\x03\x04rest of a zip")}, "neither terraform nor tofu is on PATH"},
+		{"directories with --plan", []string{"--plan", "x.json", "."}, "--plan lints a plan, not directories"},
+		{"--var with --plan", []string{"--plan", "x.json", "--var", "a=1"}, "do not apply to --plan"},
+		{"--chdir without --plan", []string{"--chdir", "."}, "--chdir needs --plan"},
+	}
+	t.Setenv("PATH", t.TempDir())
+	for _, tt := range cases {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			if code := run(append([]string{"lint"}, tt.args...), &stdout, &stderr); code != exitError {
+				t.Errorf("exit %d, want %d; stderr %s", code, exitError, stderr.String())
+			}
+			if got := stderr.String(); !strings.Contains(got, tt.want) || strings.Count(got, "Error:") != 1 {
+				t.Errorf("stderr %q, want one error saying %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestLintPlan: `queuecap lint --plan` on a plan's JSON, with its
+// configuration directory (whose .queuecap.hcl declares the backlog) and
+// without it.
+func TestLintPlan(t *testing.T) {
+	plan, err := filepath.Abs("../../internal/lint/testdata/plans/zero_surplus.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile("../../internal/lint/plantest/testdata/zero_surplus/main.tf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for name, content := range map[string]string{
+		"main.tf":       string(src),
+		".queuecap.hcl": "queue \"aws_sqs_queue.orders\" {\n  max_backlog = 1000000\n}\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	type result struct {
+		Issues []struct {
+			Rule, Address string
+			Range         struct{ Filename string }
+		}
+	}
+	lintJSON := func(t *testing.T, args ...string) result {
+		t.Helper()
+		var stdout, stderr bytes.Buffer
+		if code := run(append([]string{"lint", "--format", "json", "--plan", plan}, args...), &stdout, &stderr); code != exitFindings {
+			t.Fatalf("exit %d, want %d; stderr %s", code, exitFindings, stderr.String())
+		}
+		var res result
+		if err := json.Unmarshal(stdout.Bytes(), &res); err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+
+	t.Run("with the configuration", func(t *testing.T) {
+		var got []string
+		for _, is := range lintJSON(t, "--chdir", dir).Issues {
+			got = append(got, is.Rule+" "+filepath.Base(is.Range.Filename)+" "+is.Address)
+		}
+		want := []string{
+			"queuecap_retention_shorter_than_drain main.tf aws_sqs_queue.orders",
+			"queuecap_zero_surplus main.tf aws_autoscaling_group.workers",
+		}
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+	})
+	t.Run("without it", func(t *testing.T) {
+		t.Chdir(t.TempDir())
+		res := lintJSON(t)
+		if len(res.Issues) != 1 || res.Issues[0].Range.Filename != "aws_autoscaling_group.workers" {
+			t.Errorf("got %+v", res.Issues)
+		}
+	})
+}

@@ -48,6 +48,11 @@ type builder struct {
 	skips []Skip
 	// instances are the module instances walked, the root first.
 	instances []*instance
+	// planAddrs are, for a plan, the resource instance each range given
+	// to the model belongs to, by Range.String().
+	planAddrs map[string]string
+	// planDocuments are a plan's policy document data sources by address.
+	planDocuments map[string]documentAt
 }
 
 // ref is one written reference: the attribute, the instance it is
@@ -113,7 +118,7 @@ func (b *builder) walk(in *instance) {
 			continue
 		}
 		if schema.linkOnly {
-			b.linkOnly = append(b.linkOnly, placedResource{in, r}) // read by readLinkOnly, when there is a queue to link
+			b.linkOnly = append(b.linkOnly, placedResource{in: in, r: r}) // read by readLinkOnly, when there is a queue to link
 			continue
 		}
 		b.addInstances(in, r, schema)

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -168,10 +169,12 @@ func (b *builder) addFleetRole(in *instance, addr string, r *Resource, n *node) 
 	b.iam.fleets[addr] = fr
 }
 
-// placedResource is a resource and the module instance it is in.
+// placedResource is a resource and the module instance it is in; rep is
+// the instance of it a plan names, nil when the walk expands it.
 type placedResource struct {
-	in *instance
-	r  *Resource
+	in  *instance
+	r   *Resource
+	rep *repetition
 }
 
 // readLinkOnly reads the resources that only link others (roles, topics),
@@ -182,6 +185,10 @@ func (l *linker) readLinkOnly() {
 		return
 	}
 	for _, p := range l.linkOnly {
+		if p.rep != nil {
+			l.addResource(p.in, p.r, resourceSchemas[p.r.Type], p.rep)
+			continue
+		}
 		l.addInstances(p.in, p.r, resourceSchemas[p.r.Type])
 	}
 }
@@ -296,6 +303,7 @@ func (l *linker) indexIAM() {
 		}
 	}
 	visit(l.instances[0].root)
+	maps.Copy(l.iam.documents, l.planDocuments)
 }
 
 // rolesOf are the roles a fleet runs with.

@@ -59,7 +59,28 @@ type Range struct {
 	End      Pos    `json:"end"`
 }
 
+// AddressOnly reports whether the range is a resource address rather than
+// a place in a file: a finding of a plan linted without its configuration
+// directory carries the address as Filename, at line 0. Every file the
+// linter reads ends in one of configSuffixes; no address does.
+func (r Range) AddressOnly() bool {
+	if r.Filename == "" || r.Start.Line != 0 {
+		return false
+	}
+	for _, s := range configSuffixes {
+		if strings.HasSuffix(r.Filename, s) {
+			return false
+		}
+	}
+	return true
+}
+
+var configSuffixes = []string{".tf", ".tofu", ".json", ".tfvars", ".hcl"}
+
 func (r Range) String() string {
+	if r.AddressOnly() {
+		return r.Filename
+	}
 	return fmt.Sprintf("%s:%d:%d", r.Filename, r.Start.Line, r.Start.Column)
 }
 
@@ -81,6 +102,9 @@ type Issue struct {
 	Facts []Fact
 	// Link is the rule's documentation.
 	Link string
+	// Address is the resource instance the finding is about, when a plan
+	// was linted.
+	Address string
 	// Callers are the module calls through which the module holding the
 	// finding was reached, outermost first (every chain's, when one
 	// finding stands for several identical ones). Empty in a root module.

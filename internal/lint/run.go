@@ -37,6 +37,10 @@ type Options struct {
 	// Explain builds every root module but runs no rule: Result.Explanation
 	// says what was linked instead.
 	Explain bool
+	// Plan, when set, is linted instead of the HCL: Dirs holds the one
+	// configuration directory it was planned from, read (when present)
+	// only for the places findings point at and their ignore comments.
+	Plan *Plan
 }
 
 // UsageError is a mistake in the options themselves (an unknown rule ID, a
@@ -230,7 +234,13 @@ func lintRoot(l *loader, dir string, opts Options, flags []assignment, active []
 			out = rootResult{errors: []ErrorEntry{{Message: fmt.Sprintf("internal error while linting %s: %v", dir, p), Severity: Error}}}
 		}
 	}()
-	b, built := buildRoot(l, dir, opts, flags)
+	var b *builder
+	var built rootBuild
+	if opts.Plan != nil {
+		b = buildPlanRoot(l, dir, opts)
+	} else {
+		b, built = buildRoot(l, dir, opts, flags)
+	}
 	out.errors, out.skips, out.variables = built.errors, built.skips, built.variables
 	if b == nil {
 		return out
@@ -254,6 +264,9 @@ func lintRoot(l *loader, dir string, opts Options, flags []assignment, active []
 			a.rule.Check(s.model, r)
 			for i := from; i < len(r.issues); i++ {
 				b.place(&r.issues[i], s.addr, l.sources)
+				if opts.Plan != nil {
+					r.issues[i].Address = b.planAddress(r.issues[i].Range, s.addr)
+				}
 			}
 		}
 		out.issues = append(out.issues, r.issues...)
@@ -299,6 +312,16 @@ func buildRoot(l *loader, dir string, opts Options, flags []assignment) (*builde
 	b.walk(root)
 	b.link()
 	return b, out
+}
+
+// buildPlanRoot builds the model of opts.Plan, its findings pointing into
+// dir's configuration where it holds the plan's resources.
+func buildPlanRoot(l *loader, dir string, opts Options) *builder {
+	mod, err := l.loadModule(dir, dir, "", nil, readModuleManifest(dir))
+	if err != nil {
+		mod = nil // findings carry resource addresses instead
+	}
+	return buildPlan(opts.Plan, dir, mod, opts.Config)
 }
 
 // activeRules applies defaults, then the config file, then the flags.

@@ -127,6 +127,10 @@ func plural(n int, word string) string {
 // writeLocation writes "  on <file> line <n>:" and the lines of rng, the
 // range itself highlighted when color is on.
 func writeLocation(b *bytes.Buffer, p painter, src *sourceCache, rng lint.Range) {
+	if rng.AddressOnly() {
+		fmt.Fprintf(b, "  on %s\n", rng.Filename)
+		return
+	}
 	fmt.Fprintf(b, "  on %s line %d:\n", rng.Filename, rng.Start.Line)
 	lines, ok := src.lines(rng.Filename)
 	first, last := rng.Start.Line, rng.End.Line

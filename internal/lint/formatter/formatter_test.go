@@ -563,3 +563,21 @@ func TestCompactOneLine(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// TestPlanAddresses: a plan's findings name their resource address in
+// JSON; the default format says where one without a file lies.
+func TestPlanAddresses(t *testing.T) {
+	out := render(t, "json", planFixture(), Options{})
+	for _, want := range []string{`"address":"aws_sqs_queue.q"`, `"address":"module.a[\"x\"].aws_sqs_queue.q[0]"`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("JSON lacks %s: %s", want, out)
+		}
+	}
+	if out := render(t, "json", fixture(false), Options{}); strings.Contains(out, `"address"`) {
+		t.Errorf("HCL findings have an address: %s", out)
+	}
+	out = render(t, "default", planFixture(), Options{NoColor: true})
+	if want := "  on module.a[\"x\"].aws_sqs_queue.q[0]\n"; !strings.Contains(out, want) {
+		t.Errorf("default output lacks %q:\n%s", want, out)
+	}
+}

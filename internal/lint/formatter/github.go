@@ -35,7 +35,7 @@ func writeGitHubCommand(b *bytes.Buffer, sev lint.Severity, rng *lint.Range, tit
 		cmd = "notice"
 	}
 	var props []string
-	if rng != nil && rng.Filename != "" {
+	if rng != nil && rng.Filename != "" && !rng.AddressOnly() {
 		props = append(props, "file="+githubProperty(filepath.ToSlash(rng.Filename)))
 		if rng.Start.Line >= 1 {
 			props = append(props, fmt.Sprintf("line=%d", rng.Start.Line))

@@ -15,6 +15,8 @@ type jsonIssue struct {
 	Range    lint.Range `json:"range"`
 	Facts    factObject `json:"facts"`
 	Link     string     `json:"link"`
+	// Address is the resource instance a finding of a plan is about.
+	Address string `json:"address,omitempty"`
 	// Callers are the module calls that reach the finding, as tflint's
 	// JSON lists them; ModuleRange is where inside an installed remote
 	// module a finding moved to its call lies.
@@ -53,6 +55,7 @@ func renderJSON(b *bytes.Buffer, r *lint.Result, _ Options) error {
 			Range:       is.Range,
 			Facts:       factObject(is.Facts),
 			Link:        is.Link,
+			Address:     is.Address,
 			Callers:     is.Callers,
 			ModuleRange: is.ModuleRange,
 		})

@@ -72,9 +72,16 @@ type sarifProperties struct {
 }
 
 type sarifLocation struct {
-	ID               *int                  `json:"id,omitempty"`
-	PhysicalLocation sarifPhysicalLocation `json:"physicalLocation"`
-	Message          *sarifMessage         `json:"message,omitempty"`
+	ID               *int                   `json:"id,omitempty"`
+	PhysicalLocation *sarifPhysicalLocation `json:"physicalLocation,omitempty"`
+	LogicalLocations []sarifLogicalLocation `json:"logicalLocations,omitempty"`
+	Message          *sarifMessage          `json:"message,omitempty"`
+}
+
+// sarifLogicalLocation is a resource address.
+type sarifLogicalLocation struct {
+	FullyQualifiedName string `json:"fullyQualifiedName"`
+	Kind               string `json:"kind"`
 }
 
 type sarifPhysicalLocation struct {
@@ -147,7 +154,7 @@ func renderSARIF(b *bytes.Buffer, r *lint.Result, _ Options) error {
 			RuleIndex:        addRule(sarifRule{ID: is.Rule, HelpURI: absoluteURI(is.Link)}), // a rule missing from r.Rules
 			Level:            level,
 			Message:          sarifMessage{Text: is.Message},
-			Locations:        sarifLocations(&is.Range),
+			Locations:        sarifIssueLocations(is),
 			RelatedLocations: sarifRelated(is),
 			Properties:       sarifProperties{Facts: factObject(is.Facts)},
 		})
@@ -218,11 +225,25 @@ func sarifRelated(is lint.Issue) []sarifLocation {
 	return out
 }
 
+// sarifIssueLocations is where an issue lies, with the resource address of
+// a plan's finding as its logical location (its only one without the
+// configuration directory).
+func sarifIssueLocations(is lint.Issue) []sarifLocation {
+	locs := sarifLocations(&is.Range)
+	if is.Address != "" && len(locs) == 1 && locs[0].LogicalLocations == nil {
+		locs[0].LogicalLocations = []sarifLogicalLocation{{FullyQualifiedName: is.Address, Kind: "resource"}}
+	}
+	return locs
+}
+
 func sarifLocations(rng *lint.Range) []sarifLocation {
 	if rng == nil || rng.Filename == "" {
 		return nil
 	}
-	loc := sarifLocation{PhysicalLocation: sarifPhysicalLocation{
+	if rng.AddressOnly() {
+		return []sarifLocation{{LogicalLocations: []sarifLogicalLocation{{FullyQualifiedName: rng.Filename, Kind: "resource"}}}}
+	}
+	loc := sarifLocation{PhysicalLocation: &sarifPhysicalLocation{
 		ArtifactLocation: sarifArtifactLocation{URI: sarifURI(rng.Filename)},
 	}}
 	if rng.Start.Line >= 1 {

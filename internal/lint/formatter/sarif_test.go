@@ -39,6 +39,45 @@ func validateSARIF(t *testing.T, doc string) error {
 	return schema.Validate(v)
 }
 
+// planFixture is a plan's findings: one in its configuration directory,
+// one located by its resource address alone.
+func planFixture() *lint.Result {
+	return &lint.Result{
+		Issues: []lint.Issue{
+			{Rule: "r", Severity: lint.Warning, Message: "m", Range: rng("main.tf", 3, 1, 3, 9), Address: "aws_sqs_queue.q"},
+			{Rule: "r", Severity: lint.Warning, Message: "m", Range: lint.Range{Filename: `module.a["x"].aws_sqs_queue.q[0]`}, Address: `module.a["x"].aws_sqs_queue.q[0]`},
+		},
+		Rules: []lint.RuleInfo{{Name: "r"}},
+	}
+}
+
+// TestSARIFPlanLocations: a finding of a plan carries its resource address
+// as a logical location, its only one without the configuration.
+func TestSARIFPlanLocations(t *testing.T) {
+	var log struct {
+		Runs []struct {
+			Results []struct {
+				Locations []struct {
+					PhysicalLocation *struct{ ArtifactLocation struct{ URI string } }
+					LogicalLocations []struct{ FullyQualifiedName, Kind string }
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(render(t, "sarif", planFixture(), Options{})), &log); err != nil {
+		t.Fatal(err)
+	}
+	results := log.Runs[0].Results
+	if loc := results[0].Locations[0]; loc.PhysicalLocation == nil || loc.PhysicalLocation.ArtifactLocation.URI != "main.tf" ||
+		len(loc.LogicalLocations) != 1 || loc.LogicalLocations[0].FullyQualifiedName != "aws_sqs_queue.q" {
+		t.Errorf("in a file: %+v", loc)
+	}
+	if loc := results[1].Locations[0]; loc.PhysicalLocation != nil || len(loc.LogicalLocations) != 1 ||
+		loc.LogicalLocations[0].FullyQualifiedName != `module.a["x"].aws_sqs_queue.q[0]` || loc.LogicalLocations[0].Kind != "resource" {
+		t.Errorf("by address: %+v", loc)
+	}
+}
+
 func TestSARIFValidates(t *testing.T) {
 	odd := &lint.Result{
 		Issues: []lint.Issue{
@@ -65,6 +104,7 @@ func TestSARIFValidates(t *testing.T) {
 		{"with errors", fixture(true)},
 		{"empty", &lint.Result{}},
 		{"odd input", odd},
+		{"plan findings", planFixture()},
 	}
 	for _, tt := range cases {
 		t.Run(tt.name, func(t *testing.T) {

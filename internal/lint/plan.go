@@ -1,0 +1,906 @@
+package lint
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	tfjson "github.com/hashicorp/terraform-json"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// Plan is a decoded `terraform show -json PLANFILE` (or `tofu show -json`).
+type Plan struct{ p *tfjson.Plan }
+
+// ReadPlan decodes plan JSON. Input that is not a plan, a plan of a
+// format_version terraform-json does not read, and truncated JSON are
+// each one error saying so.
+func ReadPlan(data []byte) (plan *Plan, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			plan, err = nil, fmt.Errorf("cannot read the plan: %v", p)
+		}
+	}()
+	data = bytes.TrimSpace(data)
+	if len(data) == 0 {
+		return nil, errors.New("the plan is empty: expected the JSON of `terraform show -json PLANFILE`")
+	}
+	var probe map[string]json.RawMessage
+	if err := json.Unmarshal(data, &probe); err != nil {
+		if strings.Contains(err.Error(), "unexpected end of JSON input") {
+			return nil, errors.New("the plan JSON is truncated: it ends before its last value does")
+		}
+		var typeErr *json.UnmarshalTypeError
+		if errors.As(err, &typeErr) {
+			return nil, errors.New("not a plan: the JSON is not an object; expected the output of `terraform show -json PLANFILE`")
+		}
+		return nil, fmt.Errorf("the plan is not valid JSON: %v", err)
+	}
+	if _, ok := probe["format_version"]; !ok {
+		return nil, errors.New("not a plan: it has no format_version; expected the output of `terraform show -json PLANFILE`")
+	}
+	_, hasChanges := probe["resource_changes"]
+	_, hasPlanned := probe["planned_values"]
+	_, hasConfig := probe["configuration"]
+	if !hasChanges && !hasPlanned && !hasConfig {
+		if _, isState := probe["values"]; isState {
+			return nil, errors.New("not a plan: this is the JSON of a state (`terraform show -json` without a plan file); pass the JSON of `terraform show -json PLANFILE`")
+		}
+		return nil, errors.New("not a plan: it has no planned_values, resource_changes or configuration")
+	}
+	p := &tfjson.Plan{}
+	if err := p.UnmarshalJSON(data); err != nil {
+		return nil, fmt.Errorf("cannot read the plan: %v", err)
+	}
+	return &Plan{p: p}, nil
+}
+
+// LoadPlan reads a plan from path ("-" for stdin). A binary plan file (a
+// zip archive) is turned into JSON by `terraform show -json` or, without
+// Terraform on PATH, `tofu show -json`, run in dir.
+func LoadPlan(path, dir string, stdin io.Reader) (*Plan, error) {
+	var data []byte
+	var err error
+	if path == "-" {
+		data, err = io.ReadAll(stdin)
+	} else {
+		data, err = os.ReadFile(path)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("cannot read the plan: %v", err)
+	}
+	if bytes.HasPrefix(data, []byte("PK\x03\x04")) {
+		if path == "-" {
+			return nil, errors.New("standard input holds a binary plan file: pass its JSON (`terraform show -json PLANFILE`) or the file's name")
+		}
+		if data, err = showJSON(path, dir); err != nil {
+			return nil, err
+		}
+	}
+	return ReadPlan(data)
+}
+
+// showJSON runs `terraform show -json` on a binary plan file, then `tofu
+// show -json` when Terraform is not on PATH or cannot read it (a plan
+// OpenTofu made).
+func showJSON(path, dir string) ([]byte, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, err
+	}
+	var failures []string
+	for _, name := range []string{"terraform", "tofu"} {
+		cli, err := exec.LookPath(name)
+		if err != nil {
+			continue
+		}
+		cmd := exec.Command(cli, "show", "-json", abs)
+		cmd.Dir = dir
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err == nil {
+			return out, nil
+		}
+		failures = append(failures, fmt.Sprintf("%s show -json %s: %v: %s", name, path, err, strings.TrimSpace(stderr.String())))
+	}
+	if len(failures) == 0 {
+		return nil, fmt.Errorf("%s is a binary plan file and neither terraform nor tofu is on PATH to read it: pass the JSON of `terraform show -json %s` instead", path, path)
+	}
+	return nil, errors.New(strings.Join(failures, "; "))
+}
+
+// planModule is one module instance of a plan.
+type planModule struct {
+	in     *instance
+	cfg    *tfjson.ConfigModule // nil when the plan's configuration lacks it
+	hcl    *Module              // nil without the configuration directory
+	parent *planModule
+	call   string // the call's name in parent
+	key    string // the call instance's key suffix: [0], ["a"], or ""
+	// calls are the instances of each module call made here, in the
+	// plan's order.
+	calls map[string][]*planModule
+}
+
+// planBuilder builds a builder's model from a plan instead of walking HCL.
+type planBuilder struct {
+	b       *builder
+	plan    *tfjson.Plan
+	root    *planModule
+	modules map[string]*planModule
+	// resources are the plan's resource instances by module instance
+	// address and local address without key, each with its key suffix.
+	resources map[string]map[string][]string
+	unknown   map[string]map[string]any // after_unknown by address
+	addr      string                    // the resource instance being read
+}
+
+// buildPlan builds the model of a plan; rootMod is the configuration
+// directory's root module, nil when it is absent.
+func buildPlan(plan *Plan, dir string, rootMod *Module, cfg *Config) *builder {
+	b := newBuilder(dir, cfg)
+	b.planAddrs, b.planDocuments = map[string]string{}, map[string]documentAt{}
+	p := plan.p
+	pb := &planBuilder{b: b, plan: p, modules: map[string]*planModule{}, resources: map[string]map[string][]string{}, unknown: map[string]map[string]any{}}
+	mod := rootMod
+	if mod == nil {
+		mod = &Module{}
+	}
+	rootIn := newInstance(mod, "", nil, nil)
+	b.dataArgs = rootIn.dataArgs
+	b.instances = append(b.instances, rootIn)
+	pb.root = &planModule{in: rootIn, hcl: rootMod}
+	if p.Config != nil {
+		pb.root.cfg = p.Config.RootModule
+	}
+	pb.modules[""] = pb.root
+	for _, rc := range p.ResourceChanges {
+		if rc != nil && rc.Change != nil {
+			if m, ok := rc.Change.AfterUnknown.(map[string]any); ok {
+				pb.unknown[rc.Address] = m
+			}
+		}
+	}
+	var planned, prior []*tfjson.StateResource
+	var planMods, priorMods []string
+	if p.PlannedValues != nil {
+		planned, planMods = stateResources(p.PlannedValues.RootModule, "", nil, nil)
+	}
+	if p.PriorState != nil && p.PriorState.Values != nil {
+		prior, priorMods = stateResources(p.PriorState.Values.RootModule, "", nil, nil)
+	}
+	// Data sources are in planned_values, and in prior_state when they
+	// were read before the plan.
+	var data []*tfjson.StateResource
+	var dataMods []string
+	seenData := map[string]bool{}
+	allMods := append(append([]string{}, planMods...), priorMods...)
+	for i, r := range append(append([]*tfjson.StateResource{}, planned...), prior...) {
+		if r.Mode == tfjson.DataResourceMode && (isQueuecapData(r.Type) || dataSchemas[r.Type] != nil) && !seenData[r.Address] {
+			seenData[r.Address] = true
+			data, dataMods = append(data, r), append(dataMods, allMods[i])
+		}
+	}
+	// Every module instance exists before any reference is resolved.
+	for i, r := range planned {
+		pb.module(planMods[i])
+		if r.Mode == tfjson.ManagedResourceMode {
+			pb.index(planMods[i], r)
+		}
+	}
+	for i, r := range data {
+		pb.index(dataMods[i], r)
+	}
+	for i, r := range data {
+		if isQueuecapData(r.Type) {
+			pb.addData(pb.module(dataMods[i]), r)
+		} else {
+			pb.addDocument(pb.module(dataMods[i]), r)
+		}
+	}
+	for i, r := range planned {
+		if r.Mode == tfjson.ManagedResourceMode && resourceSchemas[r.Type] != nil {
+			pb.addResource(pb.module(planMods[i]), r)
+		}
+	}
+	b.link()
+	return b
+}
+
+// stateResources lists a module's resources and its children's, each with
+// its module instance address.
+func stateResources(m *tfjson.StateModule, addr string, rs []*tfjson.StateResource, mods []string) ([]*tfjson.StateResource, []string) {
+	if m == nil {
+		return rs, mods
+	}
+	for _, r := range m.Resources {
+		if r != nil {
+			rs, mods = append(rs, r), append(mods, addr)
+		}
+	}
+	for _, c := range m.ChildModules {
+		if c != nil {
+			rs, mods = stateResources(c, c.Address, rs, mods)
+		}
+	}
+	return rs, mods
+}
+
+// keySuffix is an instance key as an address writes it: [0] or ["a"].
+func keySuffix(index any) string {
+	switch k := index.(type) {
+	case float64:
+		return fmt.Sprintf("[%d]", int64(k))
+	case json.Number:
+		return "[" + k.String() + "]"
+	case string:
+		return "[" + strconv.Quote(k) + "]"
+	}
+	return ""
+}
+
+// repetitionOf is the repetition of an instance key, nil for none.
+func repetitionOf(index any) *repetition {
+	switch k := index.(type) {
+	case float64:
+		return &repetition{key: cty.NumberIntVal(int64(k)), isCount: true}
+	case string:
+		return &repetition{key: cty.StringVal(k), value: cty.DynamicVal}
+	}
+	return nil
+}
+
+func localAddr(r *tfjson.StateResource) string {
+	if r.Mode == tfjson.DataResourceMode {
+		return "data." + r.Type + "." + r.Name
+	}
+	return r.Type + "." + r.Name
+}
+
+func (pb *planBuilder) index(modAddr string, r *tfjson.StateResource) {
+	if pb.resources[modAddr] == nil {
+		pb.resources[modAddr] = map[string][]string{}
+	}
+	local := localAddr(r)
+	pb.resources[modAddr][local] = append(pb.resources[modAddr][local], keySuffix(r.Index))
+}
+
+// moduleSteps splits a module instance address into its calls' names and
+// key suffixes.
+func moduleSteps(addr string) (names, keys []string, ok bool) {
+	if addr == "" {
+		return nil, nil, true
+	}
+	t, diags := hclTraversal(addr)
+	if diags {
+		return nil, nil, false
+	}
+	for i := 0; i < len(t); i++ {
+		name, isModule := traverserName(t[i])
+		if !isModule || name != "module" || i+1 >= len(t) {
+			return nil, nil, false
+		}
+		call, _ := traverserName(t[i+1])
+		i++
+		key := ""
+		if i+1 < len(t) {
+			if idx, isIndex := t[i+1].(hcl.TraverseIndex); isIndex {
+				key = ctyKeySuffix(idx.Key)
+				i++
+			}
+		}
+		names, keys = append(names, call), append(keys, key)
+	}
+	return names, keys, true
+}
+
+func hclTraversal(s string) (hcl.Traversal, bool) {
+	t, diags := hclsyntax.ParseTraversalAbs([]byte(s), "", hcl.InitialPos)
+	return t, diags.HasErrors()
+}
+
+func traverserName(t hcl.Traverser) (string, bool) {
+	switch s := t.(type) {
+	case hcl.TraverseRoot:
+		return s.Name, true
+	case hcl.TraverseAttr:
+		return s.Name, true
+	}
+	return "", false
+}
+
+func ctyKeySuffix(k cty.Value) string {
+	if !k.IsKnown() || k.IsNull() {
+		return ""
+	}
+	switch k.Type() {
+	case cty.Number:
+		f, _ := k.AsBigFloat().Int64()
+		return fmt.Sprintf("[%d]", f)
+	case cty.String:
+		return "[" + strconv.Quote(k.AsString()) + "]"
+	}
+	return ""
+}
+
+// module is the module instance at addr, made with its parents.
+func (pb *planBuilder) module(addr string) *planModule {
+	if m := pb.modules[addr]; m != nil {
+		return m
+	}
+	names, keys, ok := moduleSteps(addr)
+	if !ok || len(names) == 0 {
+		return pb.root
+	}
+	parentAddr := ""
+	for i := range names[:len(names)-1] {
+		parentAddr += "." + "module." + names[i] + keys[i]
+	}
+	parent := pb.module(strings.TrimPrefix(parentAddr, "."))
+	name, key := names[len(names)-1], keys[len(keys)-1]
+	m := &planModule{parent: parent, call: name, key: key}
+	if parent.calls == nil {
+		parent.calls = map[string][]*planModule{}
+	}
+	parent.calls[name] = append(parent.calls[name], m)
+	var cfgCall *tfjson.ModuleCall
+	if parent.cfg != nil {
+		if cfgCall = parent.cfg.ModuleCalls[name]; cfgCall != nil {
+			m.cfg = cfgCall.Module
+		}
+	}
+	var call *ModuleCall
+	if parent.hcl != nil {
+		for _, c := range parent.hcl.Calls {
+			if c.Name == name {
+				call, m.hcl = c, c.Child
+			}
+		}
+	}
+	if call == nil {
+		call = &ModuleCall{Name: name, DefRange: hcl.Range{Filename: addr}, Source: "./"}
+		if cfgCall != nil {
+			call.Source = cfgCall.Source
+		}
+	}
+	mod := m.hcl
+	if mod == nil {
+		mod = &Module{}
+	}
+	in := newInstance(mod, addr, pb.root.in, nil)
+	in.parent, in.call = parent.in, call
+	if idx := indexOfSuffix(key); idx != nil {
+		in.callRep = repetitionOf(idx)
+	}
+	m.in = in
+	pb.modules[addr] = m
+	pb.b.instances = append(pb.b.instances, in)
+	return m
+}
+
+// indexOfSuffix is the instance key a suffix writes, as plan JSON has it.
+func indexOfSuffix(suffix string) any {
+	if suffix == "" {
+		return nil
+	}
+	inner := suffix[1 : len(suffix)-1]
+	if s, err := strconv.Unquote(inner); err == nil {
+		return s
+	}
+	if n, err := strconv.ParseInt(inner, 10, 64); err == nil {
+		return float64(n)
+	}
+	return nil
+}
+
+// configResource is a resource's configuration in the plan.
+func (m *planModule) configResource(local string) *tfjson.ConfigResource {
+	if m.cfg == nil {
+		return nil
+	}
+	for _, r := range m.cfg.Resources {
+		if r != nil && r.Address == local {
+			return r
+		}
+	}
+	return nil
+}
+
+// hclResource is a resource's block in the configuration directory.
+func (m *planModule) hclResource(local string) *Resource {
+	if m.hcl == nil {
+		return nil
+	}
+	for _, r := range m.hcl.Resources {
+		if r.LocalAddr() == local {
+			return r
+		}
+	}
+	return nil
+}
+
+// addResource models one managed resource instance of the plan.
+func (pb *planBuilder) addResource(m *planModule, r *tfjson.StateResource) {
+	schema := resourceSchemas[r.Type]
+	res := pb.resource(m, r, schema)
+	rep := repetitionOf(r.Index)
+	if schema.linkOnly {
+		pb.b.linkOnly = append(pb.b.linkOnly, placedResource{in: m.in, r: res, rep: rep})
+		return
+	}
+	pb.b.addResource(m.in, res, schema, rep)
+}
+
+// addDocument keeps a policy document data source for the linker to read
+// when a policy names it.
+func (pb *planBuilder) addDocument(m *planModule, r *tfjson.StateResource) {
+	pb.b.planDocuments[r.Address] = documentAt{in: m.in, r: pb.resource(m, r, dataSchemas[r.Type])}
+}
+
+// resource is a resource instance of the plan as a Resource whose body
+// answers schema from its planned values, at its place in the
+// configuration directory, else at its address.
+func (pb *planBuilder) resource(m *planModule, r *tfjson.StateResource, schema *blockSchema) *Resource {
+	local := localAddr(r)
+	rng := hcl.Range{Filename: r.Address}
+	var hn *node
+	if hr := m.hclResource(local); hr != nil && hr.Body != nil {
+		rng = hr.DefRange
+		hn = decode(hr.Body, schema, hr.DefRange)
+	}
+	var exprs map[string]*tfjson.Expression
+	if cr := m.configResource(local); cr != nil {
+		exprs = cr.Expressions
+	}
+	key := keySuffix(r.Index)
+	pb.addr = r.Address
+	pb.b.planAddrs[toRange(rng).String()] = r.Address
+	body := pb.body(schema, r.AttributeValues, pb.unknown[r.Address], exprs, hn, rng, m, key)
+	mode := "resource"
+	if r.Mode == tfjson.DataResourceMode {
+		mode = "data"
+	}
+	return &Resource{Mode: mode, Type: r.Type, Name: r.Name, Body: body, DefRange: rng}
+}
+
+// addData records a queuecap data source's arguments as the rates a value
+// computed from it declares, as evaluating its HCL does.
+func (pb *planBuilder) addData(m *planModule, r *tfjson.StateResource) {
+	f := queuecapFormula(r.Type)
+	raw := map[string]any{}
+	for _, input := range f.Inputs {
+		if v, ok := r.AttributeValues[input.Name].(float64); ok {
+			raw[input.Name] = v
+		}
+	}
+	rng := hcl.Range{Filename: r.Address}
+	if hr := m.hclResource(localAddr(r)); hr != nil {
+		rng = hr.DefRange
+	}
+	pb.b.dataArgs[r.Address] = ratesOfArgs(raw, rng, r.Address)
+}
+
+// planAddress is the resource instance a plan's finding at rng is about:
+// the one rng lies in, else the rule's subject.
+func (b *builder) planAddress(rng Range, subject string) string {
+	if a, ok := b.planAddrs[rng.String()]; ok {
+		return a
+	}
+	return subject
+}
+
+// unknownSet is an attribute the configuration sets to a value known only
+// after apply. The plan does not say its type; a string is what the
+// attributes the linter reads unknown are (ARNs, names, JSON policies).
+var unknownSet = cty.UnknownVal(cty.String).RefineNotNull()
+
+// planBody answers the linter's schema from a resource's planned values.
+type planBody struct {
+	attrs  hcl.Attributes
+	blocks map[string][]*hcl.Block
+	rng    hcl.Range
+}
+
+func (b *planBody) Content(s *hcl.BodySchema) (*hcl.BodyContent, hcl.Diagnostics) {
+	c, _, diags := b.PartialContent(s)
+	return c, diags
+}
+
+func (b *planBody) PartialContent(s *hcl.BodySchema) (*hcl.BodyContent, hcl.Body, hcl.Diagnostics) {
+	c := &hcl.BodyContent{Attributes: hcl.Attributes{}, MissingItemRange: b.rng}
+	for _, a := range s.Attributes {
+		if at, ok := b.attrs[a.Name]; ok {
+			c.Attributes[a.Name] = at
+		}
+	}
+	for _, bs := range s.Blocks {
+		c.Blocks = append(c.Blocks, b.blocks[bs.Type]...)
+	}
+	return c, b, nil
+}
+
+func (b *planBody) JustAttributes() (hcl.Attributes, hcl.Diagnostics) { return b.attrs, nil }
+
+func (b *planBody) MissingItemRange() hcl.Range { return b.rng }
+
+// planExpr is an attribute's planned value.
+type planExpr struct {
+	v   cty.Value
+	rng hcl.Range
+}
+
+func (e *planExpr) Value(*hcl.EvalContext) (cty.Value, hcl.Diagnostics) { return e.v, nil }
+func (e *planExpr) Variables() []hcl.Traversal                          { return nil }
+func (e *planExpr) Range() hcl.Range                                    { return e.rng }
+func (e *planExpr) StartRange() hcl.Range                               { return e.rng }
+
+// body is the planBody of one block: the schema's attributes that have a
+// value (known, or unknown and set in the configuration, marked with the
+// origins of what the configuration references), and its nested blocks.
+// hn is the block's HCL, for ranges, when the configuration is present.
+func (pb *planBuilder) body(s *blockSchema, vals, unk map[string]any, exprs map[string]*tfjson.Expression, hn *node, rng hcl.Range, m *planModule, key string) *planBody {
+	out := &planBody{attrs: hcl.Attributes{}, blocks: map[string][]*hcl.Block{}, rng: rng}
+	for _, name := range s.attrs {
+		expr := exprs[name]
+		arng := rng
+		if hn != nil {
+			if a := hn.attrs[name]; a != nil {
+				arng = a.Range
+			}
+		}
+		raw, hasVal := vals[name]
+		u := unk[name]
+		var v cty.Value
+		switch {
+		case u == true:
+			if expr == nil {
+				continue // computed by the provider, not set in the configuration
+			}
+			// Set by an expression not known until apply: not null, as
+			// evaluating the HCL finds jsonencode() over an ARN to be.
+			v = unknownSet
+		case raw == nil && (u == nil || !hasVal):
+			continue // null: unset
+		default:
+			v = ctyOf(raw, u)
+		}
+		if expr != nil && expr.ExpressionData != nil {
+			v = v.WithMarks(pb.marks(m, key, expr.References))
+		}
+		pb.b.planAddrs[toRange(arng).String()] = pb.addr
+		out.attrs[name] = &hcl.Attribute{Name: name, Expr: &planExpr{v: v, rng: arng}, Range: arng, NameRange: arng}
+	}
+	for name, bs := range s.blocks {
+		elems := asList(vals[name])
+		unks := asList(unk[name])
+		var cfgs []map[string]*tfjson.Expression
+		if e := exprs[name]; e != nil && e.ExpressionData != nil {
+			cfgs = e.NestedBlocks
+		}
+		var hblocks []*node
+		if hn != nil {
+			hblocks = hn.blocks[name]
+		}
+		for i, e := range elems {
+			ev, ok := e.(map[string]any)
+			if !ok {
+				continue
+			}
+			brng, bn := rng, matchBlock(hblocks, ev, i)
+			if bn != nil {
+				brng = bn.rng
+			}
+			var bexprs map[string]*tfjson.Expression
+			if i < len(cfgs) {
+				bexprs = cfgs[i]
+			}
+			var bu map[string]any
+			if i < len(unks) {
+				bu, _ = unks[i].(map[string]any)
+			}
+			out.blocks[name] = append(out.blocks[name], &hcl.Block{Type: name, Body: pb.body(bs, ev, bu, bexprs, bn, brng, m, key), DefRange: brng, TypeRange: brng})
+		}
+	}
+	return out
+}
+
+// matchBlock is the HCL block a planned block came from: the one whose
+// literal attributes all equal the planned values (sets, such as an auto
+// scaling group's tags, are not in configuration order), else the one at
+// the same position.
+func matchBlock(blocks []*node, vals map[string]any, i int) *node {
+	for _, n := range blocks {
+		matched, all := 0, true
+		for name, a := range n.attrs {
+			v, diags := a.Expr.Value(nil)
+			if diags.HasErrors() || !v.IsWhollyKnown() {
+				continue
+			}
+			if pv, ok := vals[name]; ok && ctyOf(pv, nil).Equals(v).True() {
+				matched++
+			} else if ok {
+				all = false
+				break
+			}
+		}
+		if all && matched > 0 {
+			return n
+		}
+	}
+	if i < len(blocks) {
+		return blocks[i]
+	}
+	return nil
+}
+
+func asList(v any) []any {
+	switch l := v.(type) {
+	case []any:
+		return l
+	case map[string]any:
+		return []any{l} // a single nested block
+	}
+	return nil
+}
+
+// ctyOf converts a JSON value, with its after_unknown shape, to cty.
+func ctyOf(v, unk any) cty.Value {
+	if unk == true {
+		return cty.DynamicVal
+	}
+	switch x := v.(type) {
+	case nil:
+		return cty.NullVal(cty.DynamicPseudoType)
+	case bool:
+		return cty.BoolVal(x)
+	case float64:
+		return cty.NumberFloatVal(x)
+	case json.Number:
+		if n, err := cty.ParseNumberVal(x.String()); err == nil {
+			return n
+		}
+		return cty.DynamicVal
+	case string:
+		return cty.StringVal(x)
+	case []any:
+		if len(x) == 0 && unk == nil {
+			return cty.EmptyTupleVal
+		}
+		us, _ := unk.([]any)
+		vals := make([]cty.Value, 0, len(x))
+		for i, e := range x {
+			var u any
+			if i < len(us) {
+				u = us[i]
+			}
+			vals = append(vals, ctyOf(e, u))
+		}
+		for i := len(x); i < len(us); i++ {
+			vals = append(vals, ctyOf(nil, us[i]))
+		}
+		if len(vals) == 0 {
+			return cty.EmptyTupleVal
+		}
+		return cty.TupleVal(vals)
+	case map[string]any:
+		um, _ := unk.(map[string]any)
+		attrs := make(map[string]cty.Value, len(x))
+		for k, e := range x {
+			attrs[k] = ctyOf(e, um[k])
+		}
+		for k, u := range um {
+			if _, ok := x[k]; !ok && u == true {
+				attrs[k] = cty.DynamicVal
+			}
+		}
+		if len(attrs) == 0 {
+			return cty.EmptyObjectVal
+		}
+		return cty.ObjectVal(attrs)
+	}
+	return cty.DynamicVal
+}
+
+// maxRefDepth bounds how far references are followed through module
+// variables and outputs.
+const maxRefDepth = 32
+
+// marks are the origins of what an expression in module instance m
+// references, as instance addresses of the plan.
+func (pb *planBuilder) marks(m *planModule, key string, refs []string) cty.ValueMarks {
+	marks := cty.ValueMarks{}
+	for _, o := range pb.resolve(m, key, refs, 0) {
+		marks[origin(o)] = struct{}{}
+	}
+	return marks
+}
+
+// resolve turns references written in module instance m (by its resource
+// instance with key suffix key) into resource instance addresses:
+// through the module's variables to what its call passes, and through a
+// called module's outputs to what they reference. A reference to a
+// resource with count or for_each names the referring instance's
+// counterpart (same key) when there is one, else every instance.
+func (pb *planBuilder) resolve(m *planModule, key string, refs []string, depth int) []string {
+	if depth > maxRefDepth || m == nil {
+		return nil
+	}
+	parsed := make([]hcl.Traversal, 0, len(refs))
+	for _, r := range refs {
+		if t, bad := hclTraversal(r); !bad {
+			parsed = append(parsed, t)
+		}
+	}
+	return pb.resolveTraversals(m, key, parsed, depth)
+}
+
+// resolveTraversals is resolve over parsed references.
+func (pb *planBuilder) resolveTraversals(m *planModule, key string, refs []hcl.Traversal, depth int) []string {
+	if depth > maxRefDepth || m == nil {
+		return nil
+	}
+	// "aws_sqs_queue.q[0].arn" comes with "aws_sqs_queue.q[0]" and
+	// "aws_sqs_queue.q": the keyed form wins.
+	keyed := map[string]bool{}
+	var parsed []hcl.Traversal
+	for _, t := range refs {
+		if len(t) < 2 {
+			continue
+		}
+		parsed = append(parsed, t)
+		if len(t) > 2 {
+			if _, ok := t[2].(hcl.TraverseIndex); ok {
+				root, _ := traverserName(t[0])
+				name, _ := traverserName(t[1])
+				keyed[root+"."+name] = true
+			}
+		}
+	}
+	var out []string
+	add := func(addrs ...string) {
+		for _, a := range addrs {
+			if !containsString(out, a) {
+				out = append(out, a)
+			}
+		}
+	}
+	for _, t := range parsed {
+		root, _ := traverserName(t[0])
+		name, ok := traverserName(t[1])
+		if !ok {
+			continue
+		}
+		switch root {
+		case "var":
+			if m.parent == nil || m.parent.cfg == nil {
+				continue
+			}
+			if call := m.parent.cfg.ModuleCalls[m.call]; call != nil {
+				if e := call.Expressions[name]; e != nil && e.ExpressionData != nil {
+					add(pb.resolve(m.parent, m.key, e.References, depth+1)...)
+				}
+			}
+		case "module":
+			add(pb.resolveModule(m, name, t[2:], key, depth)...)
+		case "data":
+			if len(t) < 3 {
+				continue
+			}
+			dname, ok := traverserName(t[2])
+			if !ok {
+				continue
+			}
+			add(pb.instances(m, "data."+name+"."+dname, t[3:], key)...)
+		case "local":
+			// The plan records no local value: the configuration
+			// directory's HCL says what one references.
+			if m.hcl != nil {
+				if attr := m.hcl.Locals[name]; attr != nil {
+					add(pb.resolveTraversals(m, key, attr.Expr.Variables(), depth+1)...)
+				}
+			}
+		case "each", "count", "path", "terraform", "self":
+			continue
+		default:
+			if len(t) == 2 && keyed[root+"."+name] {
+				continue
+			}
+			add(pb.instances(m, root+"."+name, t[2:], key)...)
+		}
+	}
+	return out
+}
+
+// instances are the addresses of a resource's instances a reference
+// reaches; rest is what follows the resource's name.
+func (pb *planBuilder) instances(m *planModule, local string, rest hcl.Traversal, key string) []string {
+	keys, ok := pb.resources[m.in.addr][local]
+	if !ok {
+		return nil
+	}
+	prefix := m.in.absAddr(local)
+	if len(rest) > 0 {
+		if idx, isIndex := rest[0].(hcl.TraverseIndex); isIndex {
+			return []string{prefix + ctyKeySuffix(idx.Key)}
+		}
+	}
+	if containsString(keys, key) {
+		return []string{prefix + key}
+	}
+	out := make([]string, 0, len(keys))
+	for _, k := range keys {
+		out = append(out, prefix+k)
+	}
+	return out
+}
+
+// resolveModule follows module.NAME[KEY].OUTPUT to what the output
+// references in each instance of the call it names: without a key, the
+// referring instance's counterpart (same key) when there is one.
+func (pb *planBuilder) resolveModule(m *planModule, name string, rest hcl.Traversal, referrer string, depth int) []string {
+	if m.cfg == nil || m.cfg.ModuleCalls[name] == nil || m.cfg.ModuleCalls[name].Module == nil {
+		return nil
+	}
+	key := ""
+	if len(rest) > 0 {
+		if idx, isIndex := rest[0].(hcl.TraverseIndex); isIndex {
+			key, rest = ctyKeySuffix(idx.Key), rest[1:]
+		}
+	}
+	outputs := m.cfg.ModuleCalls[name].Module.Outputs
+	var names []string
+	if len(rest) > 0 {
+		if o, ok := traverserName(rest[0]); ok {
+			names = []string{o}
+		}
+	}
+	if names == nil {
+		names = sortedKeys(outputs)
+	}
+	children := pb.children(m, name, key)
+	if key == "" && referrer != "" {
+		if same := pb.children(m, name, referrer); len(same) > 0 {
+			children = same
+		}
+	}
+	var out []string
+	for _, child := range children {
+		for _, o := range names {
+			if e := outputs[o]; e != nil && e.Expression != nil && e.Expression.ExpressionData != nil {
+				out = append(out, pb.resolve(child, "", e.Expression.References, depth+1)...)
+			}
+		}
+	}
+	return out
+}
+
+// children are the instances of a module call in the plan (key "" for
+// all of them).
+func (pb *planBuilder) children(m *planModule, name, key string) []*planModule {
+	var out []*planModule
+	for _, c := range m.calls[name] {
+		if key == "" || c.key == key {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func containsString(list []string, s string) bool {
+	for _, e := range list {
+		if e == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,4 @@
+workers = {
+  orders  = 25
+  billing = 40
+}
