@@ -2,7 +2,6 @@ package lint
 
 import (
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/ext/typeexpr"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 	"github.com/zclconf/go-cty/cty/function"
@@ -429,25 +428,22 @@ func (in *instance) output(name string) cty.Value {
 
 // variableDefault is a variable's default, or unknown without one.
 func variableDefault(v *Variable) cty.Value {
-	if v.Default == nil {
-		return cty.DynamicVal
-	}
-	val, diags := v.Default.Value(nil)
-	if diags.HasErrors() {
-		return cty.DynamicVal
-	}
-	return convertVariable(v, val)
+	_, def := v.typeAndDefault()
+	return def
 }
 
 // convertVariable converts a value to the variable's declared type, as
 // Terraform does ("4000" from a tfvars file becomes the number 4000). A
 // value that does not convert is left as given.
 func convertVariable(v *Variable, val cty.Value) cty.Value {
-	if v.Type == nil || val.IsNull() {
-		return val
-	}
-	ty, _, diags := typeexpr.TypeConstraintWithDefaults(v.Type)
-	if diags.HasErrors() {
+	ty, _ := v.typeAndDefault()
+	return convertTo(ty, val)
+}
+
+// convertTo converts val to ty, leaving it as given when ty is
+// cty.NilType, val is null, or it does not convert.
+func convertTo(ty cty.Type, val cty.Value) cty.Value {
+	if ty == cty.NilType || val.IsNull() {
 		return val
 	}
 	if out, err := convert.Convert(val, ty); err == nil {

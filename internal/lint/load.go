@@ -12,8 +12,10 @@ import (
 	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/ext/typeexpr"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	hcljson "github.com/hashicorp/hcl/v2/json"
+	"github.com/zclconf/go-cty/cty"
 )
 
 // maxFileBytes bounds what the loader reads of one file. Terraform files
@@ -198,6 +200,33 @@ type Variable struct {
 	Default hcl.Expression // nil when there is none
 	Type    hcl.Expression // nil when there is none
 	Range   hcl.Range
+
+	// The declared type and the default, worked out once: a module called
+	// with for_each evaluates its inputs once per instance, and roots
+	// share declarations.
+	once       sync.Once
+	ty         cty.Type // cty.NilType without a usable type
+	defaultVal cty.Value
+}
+
+// typeAndDefault is the variable's declared type (cty.NilType when it has
+// none or it does not parse) and its default converted to it
+// (cty.DynamicVal when there is none).
+func (v *Variable) typeAndDefault() (cty.Type, cty.Value) {
+	v.once.Do(func() {
+		v.ty, v.defaultVal = cty.NilType, cty.DynamicVal
+		if v.Type != nil {
+			if ty, _, diags := typeexpr.TypeConstraintWithDefaults(v.Type); !diags.HasErrors() {
+				v.ty = ty
+			}
+		}
+		if v.Default != nil {
+			if val, diags := v.Default.Value(nil); !diags.HasErrors() {
+				v.defaultVal = convertTo(v.ty, val)
+			}
+		}
+	})
+	return v.ty, v.defaultVal
 }
 
 // Resource is a `resource` or `data` block.
