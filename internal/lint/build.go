@@ -153,11 +153,15 @@ func (b *builder) addInstances(in *instance, r *Resource, schema *blockSchema) {
 	}
 	e := in.expansionOf(r.LocalAddr(), r.Count, r.ForEach)
 	if !e.known {
-		if !schema.linkOnly {
+		alarms := len(b.model.Alarms)
+		b.addResource(in, r, schema, nil)
+		// An alarm on no SQS metric (logs, CPU) is about no queue: its
+		// unknown count hides nothing the rules check.
+		otherAlarm := len(b.model.Alarms) > alarms && !readsSQS(b.model.Alarms[alarms].Metrics)
+		if !schema.linkOnly && !otherAlarm {
 			b.skip(e.expr.Range(), fmt.Sprintf("the %s of %s %s, so its instances are not told apart: it is checked once, as if each instance were unknown",
 				e.meta(), in.absAddr(r.LocalAddr()), e.why))
 		}
-		b.addResource(in, r, schema, nil)
 		return
 	}
 	for i := range e.instances {
@@ -622,11 +626,18 @@ func (b *builder) addAlarm(in *instance, addr string, r *Resource, n *node) {
 	a.Comparison = knownString(evalAttr(in, n, "comparison_operator"))
 	a.Threshold = evalNum(in, n, "threshold")
 	var dims []cty.Value
+	var dimRefs []ref // where each dimensions map is written, to say why it links no queue
+	addDims := func(r ref) {
+		dims = append(dims, queueDimension(r.val))
+		if r.attr != nil {
+			dimRefs = append(dimRefs, r)
+		}
+	}
 	if n.attrs["metric_name"] != nil {
 		a.Simple = true
 		a.Metrics.addName(evalAttr(in, n, "metric_name"), true)
 		a.Metrics.addNamespace(evalAttr(in, n, "namespace"))
-		dims = append(dims, queueDimension(evalAttr(in, n, "dimensions")))
+		addDims(refOf(in, n, "dimensions"))
 	}
 	var queries []metricQuery
 	for _, mq := range n.blocks["metric_query"] {
@@ -635,15 +646,13 @@ func (b *builder) addAlarm(in *instance, addr string, r *Resource, n *node) {
 		if m := mq.first("metric"); m != nil {
 			q.metricName, q.hasMetric = evalAttr(in, m, "metric_name"), m.attrs["metric_name"] != nil
 			q.namespace = evalAttr(in, m, "namespace")
-			dims = append(dims, queueDimension(evalAttr(in, m, "dimensions")))
+			addDims(refOf(in, m, "dimensions"))
 		}
 		queries = append(queries, q)
 	}
 	a.Metrics.addQueries(queries)
 	b.alarmDims[a] = dims
-	if d := n.attrs["dimensions"]; d != nil {
-		b.refs[a] = []ref{{in: in, attr: d, val: in.eval(d.Expr)}}
-	}
+	b.refs[a] = dimRefs
 	b.alarmActs[a] = evalAttr(in, n, "alarm_actions")
 	b.model.Alarms = append(b.model.Alarms, a)
 }

@@ -84,10 +84,19 @@ func (l *linker) reportUnlinked() {
 		}
 		rng := a.DefRange
 		why := "names no aws_sqs_queue of this configuration in its QueueName dimension"
-		if rs := l.refs[a]; len(rs) > 0 {
-			rng = refRange(rs[0], rng)
-			if w, relevant := l.whyUnlinked(ref{in: rs[0].in, attr: rs[0].attr, val: queueDimension(rs[0].val)}, "aws_sqs_queue", "sqs"); relevant {
-				why = w
+		// The first dimensions map whose reason says more than "names
+		// no queue" (a module that is not installed, a variable without
+		// a value) is the one to point at.
+		for i, r := range l.refs[a] {
+			w, relevant := l.whyUnlinked(ref{in: r.in, attr: r.attr, val: queueDimension(r.val)}, "aws_sqs_queue", "sqs")
+			if !relevant {
+				continue
+			}
+			if i == 0 || !strings.HasPrefix(w, "is not known before apply") {
+				rng, why = refRange(r, a.DefRange), w
+			}
+			if !strings.HasPrefix(w, "is not known before apply") {
+				break
 			}
 		}
 		l.skip(rng, fmt.Sprintf("alarm %s reads SQS metrics, but its queue %s, so it is not checked against the queue", a.Addr, why))

@@ -98,6 +98,40 @@ resource "aws_cloudwatch_metric_alarm" "cpu" {
 			},
 		},
 		{
+			// Found on NHS digital-letters: the alarm's queue is in a
+			// metric_query, from a module that is not installed; and a
+			// logs alarm's unknown count hides no queue check.
+			name: "metric math alarm on an uninstalled module's queue; a logs alarm with an unknown count",
+			files: map[string]string{"main.tf": `variable "on" {}
+
+module "q" {
+  source = "https://example.com/terraform-sqs.zip"
+}
+
+resource "aws_cloudwatch_metric_alarm" "anomaly" {
+  metric_query {
+    id          = "m1"
+    return_data = true
+    metric {
+      metric_name = "NumberOfMessagesReceived"
+      namespace   = "AWS/SQS"
+      dimensions  = { QueueName = module.q.sqs_queue_name }
+    }
+  }
+}
+
+resource "aws_cloudwatch_metric_alarm" "errors" {
+  count       = var.on ? 1 : 0
+  metric_name = "ErrorCount"
+  namespace   = "App/Logs"
+}
+`},
+			want: map[int]string{
+				3:  `module.q (source "https://example.com/terraform-sqs.zip") is not installed, so nothing it declares was checked: run terraform init (the linter reads .terraform/modules/modules.json), or lint a plan`,
+				14: `alarm aws_cloudwatch_metric_alarm.anomaly reads SQS metrics, but its queue comes from module.q, which is not installed: run terraform init, or lint a plan, so it is not checked against the queue`,
+			},
+		},
+		{
 			name: "a queuecap:queue tag naming no queue gets the closest address",
 			files: map[string]string{"main.tf": `resource "aws_sqs_queue" "orders" {
   name = "orders"
