@@ -193,14 +193,16 @@ func Run(opts Options) (*Result, error) {
 
 // dedupeSkips keeps one skip per rule and place: a module reached from
 // several root modules (or calls) is not checked once, whatever reached it.
-// The shortest reason stands, which names the module-local address.
+// The most telling reason stands (a queue that has a consumer but no rate
+// over the same queue with no consumer in the module's own root), then
+// the shortest, which names the module-local address.
 func dedupeSkips(skips []Skip) []Skip {
 	best := map[string]int{}
 	var out []Skip
 	for _, s := range skips {
 		key := fmt.Sprintf("%s\x00%s:%d:%d", s.Rule, s.Range.Filename, s.Range.Start.Line, s.Range.Start.Column)
 		if i, ok := best[key]; ok {
-			if len(s.Reason) < len(out[i].Reason) {
+			if skipRank(s) < skipRank(out[i]) || (skipRank(s) == skipRank(out[i]) && len(s.Reason) < len(out[i].Reason)) {
 				out[i] = s
 			}
 			continue
@@ -209,6 +211,16 @@ func dedupeSkips(skips []Skip) []Skip {
 		out = append(out, s)
 	}
 	return out
+}
+
+// skipRank orders the reasons for one place, lower first: a coverage skip
+// that names the queue's consumer says what to declare, where the same
+// module linted as its own root has no consumer to name.
+func skipRank(s Skip) int {
+	if s.Rule == skipCoverage && !strings.HasPrefix(s.Reason, "no consumer of ") {
+		return 0
+	}
+	return 1
 }
 
 type rootResult struct {

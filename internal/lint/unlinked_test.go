@@ -223,3 +223,32 @@ resource "aws_ecs_service" "u" {
 		}
 	}
 }
+
+// TestCoverageAcrossRoots: under --recursive a module is also a root of
+// its own, where nothing consumes its queue; the skip that stands for the
+// place names the consumer its caller links, and says what to declare.
+func TestCoverageAcrossRoots(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"main.tf": `module "q" {
+  source = "./modules/q"
+}
+
+resource "aws_ecs_service" "w" {
+  desired_count = 2
+  tags          = { "queuecap:queue" = "module.q.aws_sqs_queue.q", "queuecap:per_consumer_rate" = 20 }
+}
+`,
+		"modules/q/main.tf": "resource \"aws_sqs_queue\" \"q\" {}\n",
+	})
+	res := lintDir(t, lint.Options{Dirs: []string{dir}, Recursive: true})
+	var got []string
+	for _, s := range res.Skipped {
+		if s.Rule == "coverage" {
+			got = append(got, s.Reason)
+		}
+	}
+	if len(got) != 1 || !strings.HasPrefix(got[0], "module.q.aws_sqs_queue.q has a consumer (aws_ecs_service.w) but no declared arrival_rate") {
+		t.Errorf("coverage skips %q, want the one naming the consumer", got)
+	}
+}
