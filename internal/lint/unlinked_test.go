@@ -230,13 +230,15 @@ resource "aws_ecs_service" "u" {
 func TestCoverageAcrossRoots(t *testing.T) {
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
-		"main.tf": `module "q" {
+		// Long names, as real ones are: the consumer's reason is then the
+		// longer one, and the shorter must not win.
+		"main.tf": `module "customer_order_cancelled_queue" {
   source = "./modules/q"
 }
 
-resource "aws_ecs_service" "w" {
+resource "aws_ecs_service" "customer_service_order_cancelled_worker" {
   desired_count = 2
-  tags          = { "queuecap:queue" = "module.q.aws_sqs_queue.q", "queuecap:per_consumer_rate" = 20 }
+  tags          = { "queuecap:queue" = "module.customer_order_cancelled_queue.aws_sqs_queue.q", "queuecap:per_consumer_rate" = 20 }
 }
 `,
 		"modules/q/main.tf": "resource \"aws_sqs_queue\" \"q\" {}\n",
@@ -248,7 +250,7 @@ resource "aws_ecs_service" "w" {
 			got = append(got, s.Reason)
 		}
 	}
-	if len(got) != 1 || !strings.HasPrefix(got[0], "module.q.aws_sqs_queue.q has a consumer (aws_ecs_service.w) but no declared arrival_rate") {
+	if len(got) != 1 || !strings.HasPrefix(got[0], "module.customer_order_cancelled_queue.aws_sqs_queue.q has a consumer (aws_ecs_service.customer_service_order_cancelled_worker) but no declared arrival_rate") {
 		t.Errorf("coverage skips %q, want the one naming the consumer", got)
 	}
 }
