@@ -197,3 +197,20 @@ func ExactCapacityLadder(threshold float64, steps []ExactCapacityStep) (Ladder, 
 	l.Proportional = bounded >= MinLadderSteps && kMin <= kMax*(1+ladderSlack)
 	return l, nil
 }
+
+// ArrivalSeconds is how many seconds of arrivals a depth holds, depth / λ:
+// Little's law read backwards, the wait a message arriving behind that depth
+// would have if the fleet completed exactly what arrives.
+func ArrivalSeconds(depth, arrivalRate float64) (float64, error) {
+	if err := checkNonNegative("threshold", depth); err != nil {
+		return 0, err
+	}
+	if err := checkPositive("arrival_rate", arrivalRate); err != nil {
+		return 0, err
+	}
+	s := depth / arrivalRate
+	if err := checkResult(culprit(term{"threshold", depth, 1}, term{"arrival_rate", arrivalRate, -1}), "the seconds of arrivals threshold / arrival_rate", s); err != nil {
+		return 0, err
+	}
+	return s, nil
+}

@@ -1,6 +1,7 @@
 package capacity_test
 
 import (
+	"errors"
 	"math"
 	"testing"
 
@@ -192,5 +193,20 @@ func TestExactCapacityLadder(t *testing.T) {
 			_, err := capacity.ExactCapacityLadder(tc.threshold, tc.steps)
 			assertInputError(t, err, tc.field)
 		})
+	}
+}
+
+func TestArrivalSeconds(t *testing.T) {
+	if got, err := capacity.ArrivalSeconds(500, 50); err != nil || got != 10 {
+		t.Errorf("ArrivalSeconds(500, 50) = %v, %v; want 10 s", got, err)
+	}
+	for _, tc := range []struct {
+		depth, rate float64
+		field       string
+	}{{-1, 50, "threshold"}, {500, 0, "arrival_rate"}, {1e300, 1e-300, "threshold"}} {
+		var in *capacity.InputError
+		if _, err := capacity.ArrivalSeconds(tc.depth, tc.rate); !errors.As(err, &in) || in.Field != tc.field {
+			t.Errorf("ArrivalSeconds(%v, %v) = %v, want an error naming %s", tc.depth, tc.rate, err, tc.field)
+		}
 	}
 }

@@ -235,9 +235,11 @@ func reportDepthOnly(f *lint.Fleet, triggers []trigger, r lint.Reporter) {
 		facts = append(facts, fact("threshold", first.threshold.V))
 		if len(f.Queues) == 1 && f.Queues[0].Rates.ArrivalRate.Known && f.Queues[0].Rates.ArrivalRate.V > 0 {
 			lambda := f.Queues[0].Rates.ArrivalRate.V
-			msg += fmt.Sprintf(". A depth of %s is %s / %s = %s s of arrivals whether the backlog is growing or draining",
-				messages(first.threshold.V), num(first.threshold.V), num(lambda), num(first.threshold.V/lambda))
-			facts = append(facts, fact("arrival_rate", lambda), fact("threshold_seconds_of_arrivals", first.threshold.V/lambda))
+			if secs, err := capacity.ArrivalSeconds(first.threshold.V, lambda); err == nil {
+				msg += fmt.Sprintf(". A depth of %s is %s / %s = %s s of arrivals whether the backlog is growing or draining",
+					messages(first.threshold.V), num(first.threshold.V), num(lambda), num(secs))
+				facts = append(facts, fact("arrival_rate", lambda), fact("threshold_seconds_of_arrivals", secs))
+			}
 		}
 	}
 	advice, minFacts := adviceFor(f)
