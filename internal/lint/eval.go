@@ -197,7 +197,7 @@ func (in *instance) contextFor(traversals []hcl.Traversal) *hcl.EvalContext {
 	}
 	data := map[string]map[string]cty.Value{}
 	vars := map[string]cty.Value{}
-	modules := map[string][]hcl.Traversal{}
+	var modules map[string][]hcl.Traversal // allocated for the few expressions that name a module
 	for _, t := range traversals {
 		root := t.RootName()
 		name, ok := attrName(t, 1)
@@ -212,6 +212,9 @@ func (in *instance) contextFor(traversals []hcl.Traversal) *hcl.EvalContext {
 			}
 		case "module":
 			if ok {
+				if modules == nil {
+					modules = map[string][]hcl.Traversal{}
+				}
 				modules[name] = append(modules[name], t)
 			}
 		case "data":

@@ -162,7 +162,7 @@ func Run(opts Options) (*Result, error) {
 	}
 	for _, out := range outs {
 		res.Skipped = append(res.Skipped, out.skips...)
-		res.Queues += out.queues
+		res.Queues += len(out.queueAddrs)
 	}
 	res.Skipped = dedupeSkips(res.Skipped)
 	// A queue block is unmatched when no root reading its file has it.
@@ -225,8 +225,7 @@ func skipRank(s Skip) int {
 
 type rootResult struct {
 	config        *Config  // the configuration the root read
-	queues        int      // queues modeled
-	queueAddrs    []string // their addresses
+	queueAddrs    []string // the queues modeled
 	fleetAddrs    []string
 	issues        []Issue
 	skips         []Skip
@@ -259,7 +258,6 @@ func lintRoot(l *loader, dir string, opts Options, flags []assignment, active []
 	}
 	out.configMatched = b.configMatched
 	out.skips = append(out.skips, b.skips...)
-	out.queues = len(b.model.Queues)
 	out.queueAddrs, out.fleetAddrs = sortedKeys(b.queues), sortedKeys(b.fleets)
 	if opts.Explain {
 		out.explained = explainRoot(b, out.skips)
