@@ -92,17 +92,15 @@ func (r Range) Contains(v float64) bool {
 func (r Range) Rule() string {
 	switch {
 	case r.MinOpen && r.MaxOpen:
-		return fmt.Sprintf("greater than %s and less than %s", formatBound(r.Min), formatBound(r.Max))
+		return fmt.Sprintf("greater than %s and less than %s", formatNumber(r.Min), formatNumber(r.Max))
 	case !math.IsInf(r.Max, 1):
-		return fmt.Sprintf("between %s and %s", formatBound(r.Min), formatBound(r.Max))
+		return fmt.Sprintf("between %s and %s", formatNumber(r.Min), formatNumber(r.Max))
 	case r.MinOpen:
-		return "greater than " + formatBound(r.Min)
+		return "greater than " + formatNumber(r.Min)
 	default:
-		return "at least " + formatBound(r.Min)
+		return "at least " + formatNumber(r.Min)
 	}
 }
-
-func formatBound(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 
 // Input is one argument of a formula.
 type Input struct {
@@ -319,7 +317,7 @@ func (r RequiredWhenPositive) Check(p Presence) *InputError {
 	if !p.IsSet(r.Trigger) || !known || v <= 0 || p.IsSet(r.Required) {
 		return nil
 	}
-	return &InputError{Field: r.Required, Reason: fmt.Sprintf("is required when %s is greater than 0 (it is %s): %s", r.Trigger, formatBound(v), r.Why)}
+	return &InputError{Field: r.Required, Reason: fmt.Sprintf("is required when %s is greater than 0 (it is %s): %s", r.Trigger, formatNumber(v), r.Why)}
 }
 
 func (r RequiredWhenPositive) Doc() string {

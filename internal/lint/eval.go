@@ -65,6 +65,10 @@ type instance struct {
 	// of a module call with count or for_each, that call's instance, with
 	// which its arguments are evaluated in the parent.
 	rep, callRep *repetition
+	// path is this instance's `path` object, and workspace (root only)
+	// terraform.workspace, each worked out on first use.
+	path      cty.Value
+	workspace string
 	// expansions memoizes what count and for_each make of each resource
 	// and module call, by local address.
 	expansions map[string]*expansionMemo
@@ -227,7 +231,10 @@ func (in *instance) contextFor(traversals []hcl.Traversal) *hcl.EvalContext {
 		case "path":
 			vars["path"] = in.pathValue()
 		case "terraform":
-			vars["terraform"] = cty.ObjectVal(map[string]cty.Value{"workspace": cty.StringVal(workspace(in.root.mod.Dir))})
+			if in.root.workspace == "" {
+				in.root.workspace = workspace(in.root.mod.Dir) // once per root: it reads the environment and a file
+			}
+			vars["terraform"] = cty.ObjectVal(map[string]cty.Value{"workspace": cty.StringVal(in.root.workspace)})
 		case "count":
 			vars[root], _ = in.rep.vars()
 		case "each":

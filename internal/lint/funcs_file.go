@@ -427,6 +427,15 @@ var pathExpandFunc = function.New(&function.Spec{
 // it: path.module relative to it ("." in the root, "modules/queue" or
 // ".terraform/modules/sqs" below), path.root ".", path.cwd absolute.
 func (in *instance) pathValue() cty.Value {
+	if in.path != cty.NilVal {
+		return in.path
+	}
+	in.path = in.computePath()
+	return in.path
+}
+
+// computePath works out pathValue once per instance.
+func (in *instance) computePath() cty.Value {
 	root, _ := filepath.Abs(in.root.mod.Dir)
 	mod, _ := filepath.Abs(in.mod.Dir)
 	rel, err := filepath.Rel(root, mod)

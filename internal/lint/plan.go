@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -769,7 +770,7 @@ func (pb *planBuilder) resolveTraversals(m *planModule, key string, refs []hcl.T
 	var out []string
 	add := func(addrs ...string) {
 		for _, a := range addrs {
-			if !containsString(out, a) {
+			if !slices.Contains(out, a) {
 				out = append(out, a)
 			}
 		}
@@ -834,7 +835,7 @@ func (pb *planBuilder) instances(m *planModule, local string, rest hcl.Traversal
 			return []string{prefix + ctyKeySuffix(idx.Key)}
 		}
 	}
-	if containsString(keys, key) {
+	if slices.Contains(keys, key) {
 		return []string{prefix + key}
 	}
 	out := make([]string, 0, len(keys))
@@ -894,13 +895,4 @@ func (pb *planBuilder) children(m *planModule, name, key string) []*planModule {
 		}
 	}
 	return out
-}
-
-func containsString(list []string, s string) bool {
-	for _, e := range list {
-		if e == s {
-			return true
-		}
-	}
-	return false
 }
