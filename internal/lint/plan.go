@@ -104,7 +104,7 @@ func showJSON(path, dir string) ([]byte, error) {
 		if err != nil {
 			continue
 		}
-		cmd := exec.Command(cli, "show", "-json", abs)
+		cmd := exec.Command(cli, "show", "-json", "-no-color", abs)
 		cmd.Dir = dir
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
@@ -117,7 +117,7 @@ func showJSON(path, dir string) ([]byte, error) {
 	if len(failures) == 0 {
 		return nil, fmt.Errorf("%s is a binary plan file and neither terraform nor tofu is on PATH to read it: pass the JSON of `terraform show -json %s` instead", path, path)
 	}
-	return nil, errors.New(strings.Join(failures, "; "))
+	return nil, fmt.Errorf("%s; show the plan with the CLI that made it (`terraform show -json %s > plan.json`) and pass the JSON", strings.Join(failures, "; "), path)
 }
 
 // planModule is one module instance of a plan.

@@ -217,11 +217,37 @@ func TestPlanDestroy(t *testing.T) {
 }
 
 // TestPlanBinaryFile: given the plan file itself, LoadPlan reads it with
-// `terraform show -json`, the terraform on PATH that made it.
+// `terraform show -json`, or with `tofu show -json` when Terraform is not
+// on PATH or cannot read the plan (one OpenTofu made), as a user's PATH
+// would offer them: each CLI's plan is read with that CLI named as a user
+// has it (terraform or tofu), beside the other one where this machine has it.
 func TestPlanBinaryFile(t *testing.T) {
-	cli := testaws.CLIs()[2]
+	clis := testaws.CLIs()
+	for _, cli := range clis {
+		// Not in parallel: the test sets the process's PATH.
+		t.Run(cli.Name, func(t *testing.T) { testPlanBinaryFile(t, cli, clis[2]) })
+	}
+}
+
+func testPlanBinaryFile(t *testing.T, cli, onPath testaws.CLI) {
 	w := testaws.NewWorkdir(t, cli.Path, "testdata/zero_surplus")
 	w.Plan()
+	name := "terraform"
+	if strings.HasPrefix(cli.Name, "tofu") {
+		name = "tofu"
+	}
+	bin := t.TempDir()
+	link := func(name, target string) {
+		if err := os.Symlink(target, filepath.Join(bin, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	link(name, cli.Path)
+	if name == "tofu" && onPath.Path != "" {
+		// Terraform first on PATH, failing on a plan it did not make.
+		link("terraform", onPath.Path)
+	}
+	t.Setenv("PATH", bin)
 	// What the Workdir's own runs of the CLI are given.
 	t.Setenv("TF_CLI_CONFIG_FILE", filepath.Join(filepath.Dir(w.Dir), "cli.tfrc"))
 	t.Setenv("TF_DATA_DIR", filepath.Join(w.Dir, ".terraform"))
