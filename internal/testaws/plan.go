@@ -110,6 +110,14 @@ func NewWorkdir(t testing.TB, cli, dir string) *Workdir {
 // TF_VAR_name or TF_WORKSPACE.
 func (w *Workdir) Setenv(name, value string) { w.env = append(w.env, name+"="+value) }
 
+// Workspace creates the workspace name and selects it for the later runs,
+// as `terraform workspace new` does, writing its name where the CLI and the
+// linter read terraform.workspace from.
+func (w *Workdir) Workspace(name string) {
+	w.t.Helper()
+	w.run("workspace", "new", "-no-color", name)
+}
+
 // Plan plans (without refreshing or locking) and returns the plan's JSON.
 func (w *Workdir) Plan(args ...string) []byte {
 	w.t.Helper()

@@ -28,8 +28,8 @@ var planWins = []struct {
 }
 
 // TestParity lints configurations both ways, their HCL and their plan (with
-// the configuration directory), and requires the same findings: rule,
-// place, facts and message, but for planWins.
+// the configuration directory) under each CLI, and requires the same
+// findings: rule, place, facts and message, but for planWins.
 func TestParity(t *testing.T) {
 	for _, dir := range []string{"testdata/zero_surplus", "testdata/unknown_arn", "testdata/modules", "testdata/ignored", "testdata/scaling", "testdata/iam", "testdata/locals"} {
 		t.Run(dir, func(t *testing.T) {
@@ -39,18 +39,19 @@ func TestParity(t *testing.T) {
 				t.Fatal(err)
 			}
 			want := summarize(fromHCL, true)
-			cli := testaws.CLIs()[0]
-			got := summarize(lintPlan(t, testaws.Plan(t, cli.Path, dir), dir), false)
-			if !slices.Equal(got, want) {
-				var whys []string
-				for _, w := range planWins {
-					whys = append(whys, w.why)
-				}
-				t.Errorf("plan findings\n%s\nHCL findings (allowed to differ where %s)\n%s", strings.Join(got, "\n"), strings.Join(whys, "; "), strings.Join(want, "\n"))
-			}
 			if len(want) == 0 && dir != "testdata/ignored" {
 				t.Error("no finding to compare")
 			}
+			forEachCLI(t, func(t *testing.T, cli testaws.CLI) {
+				got := summarize(lintPlan(t, testaws.Plan(t, cli.Path, dir), dir), false)
+				if !slices.Equal(got, want) {
+					var whys []string
+					for _, w := range planWins {
+						whys = append(whys, w.why)
+					}
+					t.Errorf("plan findings\n%s\nHCL findings (allowed to differ where %s)\n%s", strings.Join(got, "\n"), strings.Join(whys, "; "), strings.Join(want, "\n"))
+				}
+			})
 		})
 	}
 }

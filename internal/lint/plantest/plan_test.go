@@ -326,3 +326,42 @@ func TestPlanRemoteModule(t *testing.T) {
 		}
 	})
 }
+
+// TestPlanVariableSources: values from a TF_VAR_ environment variable and
+// from the selected workspace reach the plan's findings as they reach the
+// HCL's: the batch fleet's 25 from TF_VAR_batch_max_size, the stream
+// fleet's from the workspace (40 in default, 25 in prod).
+func TestPlanVariableSources(t *testing.T) {
+	dir := "testdata/variable_sources"
+	env := []string{"TF_VAR_batch_max_size=25"}
+	forEachCLI(t, func(t *testing.T, cli testaws.CLI) {
+		w := testaws.NewWorkdir(t, cli.Path, dir)
+		w.Setenv("TF_VAR_batch_max_size", "25")
+		for _, c := range []struct {
+			workspace string
+			want      []string // zero surplus fleets
+		}{
+			{"default", []string{"aws_autoscaling_group.batch"}},
+			{"prod", []string{"aws_autoscaling_group.batch", "aws_autoscaling_group.stream"}},
+		} {
+			if c.workspace != "default" {
+				w.Workspace(c.workspace)
+			}
+			res := lintPlan(t, w.Plan(), w.Dir)
+			var got []string
+			for _, is := range issuesOf(res, "queuecap_zero_surplus") {
+				got = append(got, is.Address)
+			}
+			if !slices.Equal(got, c.want) {
+				t.Errorf("workspace %s: zero surplus on %v, want %v; all: %+v", c.workspace, got, c.want, findings(res))
+			}
+			fromHCL, err := lint.Run(lint.Options{Dirs: []string{w.Dir}, Config: &lint.Config{}, Rules: rules.All(), Environ: env})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p, h := summarize(res, false), summarize(fromHCL, true); !slices.Equal(p, h) {
+				t.Errorf("workspace %s: plan findings\n%s\nHCL findings\n%s", c.workspace, strings.Join(p, "\n"), strings.Join(h, "\n"))
+			}
+		}
+	})
+}
