@@ -29,7 +29,8 @@ var planWins = []struct {
 
 // TestParity lints configurations both ways, their HCL and their plan (with
 // the configuration directory) under each CLI, and requires the same
-// findings: rule, place, facts and message, but for planWins.
+// findings (rule, place, facts and message, but for planWins) and the same
+// skips.
 func TestParity(t *testing.T) {
 	for _, dir := range []string{"testdata/zero_surplus", "testdata/unknown_arn", "testdata/modules", "testdata/ignored", "testdata/scaling", "testdata/iam", "testdata/locals"} {
 		t.Run(dir, func(t *testing.T) {
@@ -56,8 +57,8 @@ func TestParity(t *testing.T) {
 	}
 }
 
-// summarize is each finding as one comparable line; the HCL's messages are
-// rewritten by planWins.
+// summarize is each finding and each skip as one comparable line; the
+// HCL's messages are rewritten by planWins.
 func summarize(res *lint.Result, hcl bool) []string {
 	var out []string
 	for _, is := range res.Issues {
@@ -73,6 +74,9 @@ func summarize(res *lint.Result, hcl bool) []string {
 			fs = append(fs, fmt.Sprintf("%s=%v", name, facts[name]))
 		}
 		out = append(out, fmt.Sprintf("%s %s %s callers=%d [%s]", is.Rule, is.Range, msg, len(is.Callers), strings.Join(fs, " ")))
+	}
+	for _, s := range res.Skipped {
+		out = append(out, fmt.Sprintf("skipped %s %s %s", s.Rule, s.Range, s.Reason))
 	}
 	return out
 }
