@@ -32,7 +32,7 @@ var planWins = []struct {
 // place, facts and message, but for planWins.
 func TestParity(t *testing.T) {
 	for _, dir := range []string{"testdata/zero_surplus", "testdata/unknown_arn", "testdata/modules", "testdata/ignored", "testdata/scaling", "testdata/iam", "testdata/locals",
-		"testdata/task_role", "testdata/sns"} {
+		"testdata/launch_template", "testdata/launch_configuration", "testdata/task_role", "testdata/sns"} {
 		t.Run(dir, func(t *testing.T) {
 			t.Parallel()
 			fromHCL, err := lint.Run(lint.Options{Dirs: []string{dir}, Config: &lint.Config{}, Rules: rules.All()})
