@@ -538,6 +538,27 @@ func (b *planBody) MissingItemRange() hcl.Range { return b.rng }
 type planExpr struct {
 	v   cty.Value
 	rng hcl.Range
+	// config is the attribute's expression in the configuration
+	// directory when its planned value is known only after apply, nil
+	// otherwise: a plan records jsonencode({...}) over an ARN as unknown,
+	// and only the HCL says what it encodes (configExpr).
+	config hcl.Expression
+}
+
+// configExpr is what an argument's HCL says when its planned value is
+// unknown and the configuration directory holds it, else expr itself. A
+// policy reads the object jsonencode encodes from it: the statements over
+// ARNs that a link through IAM needs, which the plan leaves unknown (a
+// policy known at plan is read from its planned JSON). The object is
+// evaluated in the plan's module instance, where a resource's attributes
+// carry the origin of its plan address, as an HCL walk's do; the root
+// module's variables are unknown there, as the plan's values are not
+// given to the HCL.
+func configExpr(expr hcl.Expression) hcl.Expression {
+	if e, ok := expr.(*planExpr); ok && e.config != nil {
+		return e.config
+	}
+	return expr
 }
 
 func (e *planExpr) Value(*hcl.EvalContext) (cty.Value, hcl.Diagnostics) { return e.v, nil }
@@ -562,6 +583,7 @@ func (pb *planBuilder) body(s *blockSchema, vals, unk map[string]any, exprs map[
 		raw, hasVal := vals[name]
 		u := unk[name]
 		var v cty.Value
+		var config hcl.Expression
 		switch {
 		case u == true:
 			if expr == nil {
@@ -570,6 +592,9 @@ func (pb *planBuilder) body(s *blockSchema, vals, unk map[string]any, exprs map[
 			// Set by an expression not known until apply: not null, as
 			// evaluating the HCL finds jsonencode() over an ARN to be.
 			v = unknownSet
+			if hn != nil && hn.attrs[name] != nil {
+				config = hn.attrs[name].Expr
+			}
 		case raw == nil && (u == nil || !hasVal):
 			continue // null: unset
 		default:
@@ -579,7 +604,7 @@ func (pb *planBuilder) body(s *blockSchema, vals, unk map[string]any, exprs map[
 			v = v.WithMarks(pb.marks(m, key, expr.References))
 		}
 		pb.b.planAddrs[toRange(arng).String()] = pb.addr
-		out.attrs[name] = &hcl.Attribute{Name: name, Expr: &planExpr{v: v, rng: arng}, Range: arng, NameRange: arng}
+		out.attrs[name] = &hcl.Attribute{Name: name, Expr: &planExpr{v: v, rng: arng, config: config}, Range: arng, NameRange: arng}
 	}
 	for name, bs := range s.blocks {
 		elems := asList(vals[name])

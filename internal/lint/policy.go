@@ -55,7 +55,9 @@ func readPolicyDoc(in *instance, a *hcl.Attribute) *policyDoc {
 	if a == nil {
 		return nil
 	}
-	d := &policyDoc{obj: jsonencodeObject(in, a.Expr, 0), rng: a.Range}
+	// From a plan, a jsonencode over an ARN is unknown: configExpr is
+	// the configuration's jsonencode, when the directory holds it.
+	d := &policyDoc{obj: jsonencodeObject(in, configExpr(a.Expr), 0), rng: a.Range}
 	d.val = d.obj // it holds the origins of the string it encodes
 	if d.obj == cty.NilVal {
 		d.val = in.eval(a.Expr)

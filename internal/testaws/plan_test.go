@@ -64,6 +64,8 @@ func TestPlan(t *testing.T) {
 					"aws_ecs_service.consumer", "aws_appautoscaling_target.consumer", "aws_appautoscaling_policy.consumer",
 					`module.worker["email"].aws_sqs_queue.q`, `module.worker["sms"].aws_lambda_event_source_mapping.q`,
 					"module.batch[0].aws_sqs_queue.q", "module.batch[1].aws_lambda_event_source_mapping.q",
+					"aws_sns_topic.orders", "aws_launch_template.workers", "aws_launch_configuration.legacy",
+					"aws_ecs_task_definition.consumer", "aws_iam_policy_attachment.logs",
 				} {
 					r, ok := planned[addr]
 					if !ok {
@@ -109,6 +111,16 @@ func TestPlan(t *testing.T) {
 					{`module.worker["email"].aws_sqs_queue.q`, "visibility_timeout_seconds", 45.0},
 					{"module.batch[1].aws_sqs_queue.q", "name", "batch-1"},
 					{"module.batch[1].aws_lambda_event_source_mapping.q", "batch_size", 25.0},
+					{"aws_sns_topic.orders", "fifo_topic", false},
+					{"aws_sns_topic.orders", "content_based_deduplication", false},
+					{"aws_launch_template.workers", "iam_instance_profile.0.name", "orders-workers"},
+					{"aws_launch_configuration.legacy", "enable_monitoring", true},
+					{"aws_launch_configuration.legacy", "root_block_device.0.volume_size", 20.0},
+					{"aws_launch_configuration.legacy", "root_block_device.0.delete_on_termination", true},
+					{"aws_ecs_task_definition.consumer", "skip_destroy", false},
+					{"aws_ecs_task_definition.consumer", "track_latest", false},
+					{"aws_ecs_task_definition.consumer", "volume.0.docker_volume_configuration.0.autoprovision", false},
+					{"aws_iam_policy_attachment.logs", "roles", []any{"orders-consumer"}},
 				} {
 					r, ok := planned[tc.addr]
 					if !ok {
@@ -135,6 +147,17 @@ func TestPlan(t *testing.T) {
 					{"aws_iam_policy.logs", "name"}, // from name_prefix
 					{"aws_iam_role_policy.consume", "policy"},
 					{"data.aws_iam_policy_document.consume", "json"},
+					{"aws_sns_topic.orders", "arn"},
+					{"aws_sns_topic.orders", "owner"},
+					{"aws_launch_template.workers", "id"},
+					{"aws_launch_template.workers", "name"}, // from name_prefix
+					{"aws_launch_template.workers", "latest_version"},
+					{"aws_launch_configuration.legacy", "arn"},
+					{"aws_launch_configuration.legacy", "iam_instance_profile"}, // the profile's ARN
+					{"aws_ecs_task_definition.consumer", "arn"},
+					{"aws_ecs_task_definition.consumer", "revision"},
+					{"aws_ecs_task_definition.consumer", "task_role_arn"},
+					{"aws_iam_policy_attachment.logs", "policy_arn"},
 				} {
 					rc, ok := changes[tc.addr]
 					if !ok {
@@ -364,6 +387,10 @@ func TestSchema(t *testing.T) {
 				{"aws_autoscaling_policy", []string{"predictive_scaling_configuration", "metric_specification",
 					"customized_load_metric_specification", "metric_data_queries"}, 1, 10},
 				{"aws_ecs_service", []string{"ordered_placement_strategy"}, 0, 5},
+				{"aws_ecs_task_definition", []string{"placement_constraints"}, 0, 10},
+				{"aws_ecs_task_definition", []string{"volume", "fsx_windows_file_server_volume_configuration", "authorization_config"}, 1, 1},
+				{"aws_launch_template", []string{"instance_requirements", "vcpu_count"}, 1, 1},
+				{"aws_launch_template", []string{"iam_instance_profile"}, 0, 1},
 			} {
 				b := aws.ResourceSchemas[tc.resource].Block
 				var nb *tfjson.SchemaBlockType
@@ -377,7 +404,10 @@ func TestSchema(t *testing.T) {
 					t.Errorf("%s %v: %+v, want min_items %d, max_items %d", tc.resource, tc.path, nb, tc.min, tc.max)
 				}
 			}
-			for name, version := range map[string]uint64{"aws_autoscaling_group": 1, "aws_cloudwatch_metric_alarm": 1, "aws_ecs_service": 1, "aws_sqs_queue": 0} {
+			for name, version := range map[string]uint64{
+				"aws_autoscaling_group": 1, "aws_cloudwatch_metric_alarm": 1, "aws_ecs_service": 1, "aws_sqs_queue": 0,
+				"aws_ecs_task_definition": 1, "aws_launch_template": 1, "aws_launch_configuration": 0, "aws_sns_topic": 0,
+			} {
 				if got := aws.ResourceSchemas[name].Version; got != version {
 					t.Errorf("%s: schema version %d, want %d", name, got, version)
 				}

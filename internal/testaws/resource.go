@@ -3,6 +3,7 @@ package testaws
 import (
 	"context"
 	"fmt"
+	"math/big"
 	"strings"
 	"sync/atomic"
 
@@ -18,7 +19,8 @@ type resourceType struct {
 	version int64
 	body    block
 	// created returns the computed values the plan left unknown that AWS
-	// returns on create (ARNs, IDs, URLs, generated names).
+	// returns on create (ARNs, IDs, URLs, generated names, revisions), as
+	// strings whatever their type.
 	created func(c created) map[string]string
 }
 
@@ -144,11 +146,22 @@ func (r *awsResource) apply(plan tftypes.Value) (tftypes.Value, error) {
 	if r.created != nil {
 		for name, s := range r.created(c) {
 			if v, ok := m[name]; ok && !v.IsKnown() {
-				m[name] = stringValue(s)
+				m[name] = createdValue(v.Type(), s)
 			}
 		}
 	}
 	return known(tftypes.NewValue(plan.Type(), m))
+}
+
+// createdValue is a made-up value of an attribute's type: a number (a
+// revision, a version) is written as a string too.
+func createdValue(t tftypes.Type, s string) tftypes.Value {
+	if t.Is(tftypes.Number) {
+		if f, ok := new(big.Float).SetString(s); ok {
+			return tftypes.NewValue(t, f)
+		}
+	}
+	return stringValue(s)
 }
 
 // created is a resource's planned values as its created func reads them.

@@ -329,3 +329,72 @@ var stepAdjustment = block{attrs: attrs{
 	"metric_interval_upper_bound": optional(str),
 	"scaling_adjustment":          required(num),
 }}
+
+// aws_launch_configuration has no update: every argument replaces it (its
+// blocks' too, which the plan does not check). Defaults and ForceNew from
+// internal/service/autoscaling/launch_configuration.go.
+func init() {
+	register(resourceType{
+		name: "aws_launch_configuration",
+		body: block{
+			attrs: attrs{
+				"arn":                         computed(str),
+				"associate_public_ip_address": optionalComputed(boolean).replaces(),
+				"ebs_optimized":               optionalComputed(boolean).replaces(),
+				"enable_monitoring":           optional(boolean).withDefault(true).replaces(),
+				"iam_instance_profile":        optional(str).replaces(),
+				"id":                          idAttr,
+				"image_id":                    required(str).replaces(),
+				"instance_type":               required(str).replaces(),
+				"key_name":                    optionalComputed(str).replaces(),
+				"name":                        optionalComputed(str).replaces(),
+				"name_prefix":                 optionalComputed(str).replaces(),
+				"placement_tenancy":           optional(str).replaces(),
+				"region":                      regionAttr,
+				"security_groups":             optional(setOf(str)).replaces(),
+				"spot_price":                  optional(str).replaces(),
+				"user_data":                   optional(str).replaces(),
+				"user_data_base64":            optional(str).replaces(),
+			},
+			blocks: blocks{
+				"ebs_block_device": set(0, block{attrs: attrs{
+					"delete_on_termination": optional(boolean).withDefault(true),
+					"device_name":           required(str),
+					"encrypted":             optionalComputed(boolean),
+					"iops":                  optionalComputed(num),
+					"no_device":             optional(boolean),
+					"snapshot_id":           optionalComputed(str),
+					"throughput":            optionalComputed(num),
+					"volume_size":           optionalComputed(num),
+					"volume_type":           optionalComputed(str),
+				}}),
+				"ephemeral_block_device": set(0, block{attrs: attrs{
+					"device_name":  required(str),
+					"no_device":    optional(boolean),
+					"virtual_name": optional(str),
+				}}),
+				"metadata_options": list(0, 1, block{attrs: attrs{
+					"http_endpoint":               optionalComputed(str),
+					"http_put_response_hop_limit": optionalComputed(num),
+					"http_tokens":                 optionalComputed(str),
+				}}),
+				"root_block_device": list(0, 1, block{attrs: attrs{
+					"delete_on_termination": optional(boolean).withDefault(true),
+					"encrypted":             optionalComputed(boolean),
+					"iops":                  optionalComputed(num),
+					"throughput":            optionalComputed(num),
+					"volume_size":           optionalComputed(num),
+					"volume_type":           optionalComputed(str),
+				}}),
+			},
+		},
+		created: func(c created) map[string]string {
+			name := c.name()
+			return map[string]string{
+				"name": name,
+				"id":   name,
+				"arn":  c.arn("autoscaling", fmt.Sprintf("launchConfiguration:%s:launchConfigurationName/%s", c.uuid(), name)),
+			}
+		},
+	})
+}

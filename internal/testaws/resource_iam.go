@@ -125,3 +125,20 @@ func init() {
 		},
 	})
 }
+
+// aws_iam_policy_attachment attaches one policy to every role, user and
+// group it names; ForceNew from internal/service/iam/policy_attachment.go.
+func init() {
+	register(resourceType{
+		name: "aws_iam_policy_attachment",
+		body: block{attrs: attrs{
+			"groups":     optional(setOf(str)),
+			"id":         idAttr,
+			"name":       required(str).replaces(),
+			"policy_arn": required(str).replaces(),
+			"roles":      optional(setOf(str)),
+			"users":      optional(setOf(str)),
+		}},
+		created: func(c created) map[string]string { return map[string]string{"id": c.str("name")} },
+	})
+}

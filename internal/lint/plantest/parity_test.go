@@ -32,7 +32,8 @@ var planWins = []struct {
 // findings (rule, place, facts and message, but for planWins) and the same
 // skips.
 func TestParity(t *testing.T) {
-	for _, dir := range []string{"testdata/zero_surplus", "testdata/unknown_arn", "testdata/modules", "testdata/ignored", "testdata/scaling", "testdata/iam", "testdata/locals"} {
+	for _, dir := range []string{"testdata/zero_surplus", "testdata/unknown_arn", "testdata/modules", "testdata/ignored", "testdata/scaling", "testdata/iam", "testdata/locals",
+		"testdata/launch_template", "testdata/launch_configuration", "testdata/task_role", "testdata/sns"} {
 		t.Run(dir, func(t *testing.T) {
 			t.Parallel()
 			fromHCL, err := lint.Run(lint.Options{Dirs: []string{dir}, Config: &lint.Config{}, Rules: rules.All()})

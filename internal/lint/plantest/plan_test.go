@@ -365,3 +365,66 @@ func TestPlanVariableSources(t *testing.T) {
 		}
 	})
 }
+
+// TestPlanLinks: fleets that only their configuration links to their
+// queues, the links read from the plan as from the HCL. An auto scaling
+// group's role is its launch template's or launch configuration's instance
+// profile's, an ECS service's its task definition's task role, each named
+// by an ARN or ID unknown until apply; a queue's arrivals are what the SNS
+// topics subscribed to it declare. Each finding says how its fleet or rate
+// is linked, as the HCL's does.
+func TestPlanLinks(t *testing.T) {
+	for _, tc := range []struct {
+		dir  string
+		want map[string]string // a zero surplus finding's address and what its message says of the link
+		// alone: the plan links without the configuration directory too
+		// (through an aws_iam_policy_document or a topic's ARN, which the
+		// plan records; a jsonencode policy over an ARN is unknown in the
+		// plan, and only the directory's HCL says what it allows).
+		alone bool
+	}{
+		{"testdata/launch_template", map[string]string{
+			"aws_autoscaling_group.workers": "aws_autoscaling_group.workers (linked through IAM role aws_iam_role.worker) max_size 10 × 100 msg/s",
+			"aws_autoscaling_group.batch":   "aws_autoscaling_group.batch (linked through IAM role aws_iam_role.batch) max_size 4 × 50 msg/s",
+		}, false},
+		{"testdata/launch_configuration", map[string]string{
+			"aws_autoscaling_group.reporters": "aws_autoscaling_group.reporters (linked through IAM role aws_iam_role.reporter) max_size 3 × 100 msg/s",
+		}, false},
+		{"testdata/task_role", map[string]string{
+			"aws_ecs_service.worker": "aws_ecs_service.worker (linked through IAM role aws_iam_role.task) desired_count 2 × 50 msg/s",
+		}, true},
+		{"testdata/sns", map[string]string{
+			"aws_lambda_function.ledger": "the declared arrival rate 100 msg/s of SNS topics aws_sns_topic.orders + aws_sns_topic.refunds",
+		}, true},
+	} {
+		t.Run(tc.dir, func(t *testing.T) {
+			forEachCLI(t, func(t *testing.T, cli testaws.CLI) {
+				plan := testaws.Plan(t, cli.Path, tc.dir)
+				check := func(res *lint.Result, want map[string]string) {
+					t.Helper()
+					got := map[string]string{}
+					for _, is := range issuesOf(res, "queuecap_zero_surplus") {
+						got[is.Address] = is.Message
+						if f := is.FactMap(); f["surplus"] != 0 || f["capacity"] != f["arrival_rate"] {
+							t.Errorf("%s: facts %v", is.Address, f)
+						}
+					}
+					if len(got) != len(want) {
+						t.Errorf("zero surplus findings %v, want %d", got, len(want))
+					}
+					for addr, link := range want {
+						if !strings.Contains(got[addr], link) {
+							t.Errorf("%s: %q, want it to say %q", addr, got[addr], link)
+						}
+					}
+				}
+				check(lintPlan(t, plan, tc.dir), tc.want)
+				if tc.alone {
+					check(lintPlan(t, plan, t.TempDir()), tc.want)
+				} else {
+					check(lintPlan(t, plan, t.TempDir()), nil)
+				}
+			})
+		})
+	}
+}

@@ -205,3 +205,110 @@ func init() {
 		},
 	})
 }
+
+// aws_ecs_task_definition: schema of AWS provider v6.47.0; Defaults and
+// ForceNew from internal/service/ecs/task_definition.go. A task definition
+// is registered once and never updated: every argument but skip_destroy,
+// track_latest and tags replaces it (those of its blocks too, which the
+// plan does not check).
+func init() {
+	register(resourceType{
+		name:    "aws_ecs_task_definition",
+		version: 1,
+		body: block{
+			attrs: attrs{
+				"arn":                      computed(str),
+				"arn_without_revision":     computed(str),
+				"container_definitions":    required(str).replaces(),
+				"cpu":                      optional(str).replaces(),
+				"enable_fault_injection":   optionalComputed(boolean).replaces(),
+				"execution_role_arn":       optional(str).replaces(),
+				"family":                   required(str).replaces(),
+				"id":                       idAttr,
+				"ipc_mode":                 optional(str).replaces(),
+				"memory":                   optional(str).replaces(),
+				"network_mode":             optionalComputed(str).replaces(),
+				"pid_mode":                 optional(str).replaces(),
+				"region":                   regionAttr,
+				"requires_compatibilities": optional(setOf(str)).replaces(),
+				"revision":                 computed(num),
+				"skip_destroy":             optional(boolean).withDefault(false),
+				"tags":                     tagsAttr,
+				"tags_all":                 tagsAllAttr,
+				"task_role_arn":            optional(str).replaces(),
+				"track_latest":             optional(boolean).withDefault(false),
+			},
+			blocks: blocks{
+				"ephemeral_storage": list(0, 1, block{attrs: attrs{
+					"size_in_gib": required(num),
+				}}),
+				"placement_constraints": set(10, block{attrs: attrs{
+					"expression": optional(str),
+					"type":       required(str),
+				}}),
+				"proxy_configuration": list(0, 1, block{attrs: attrs{
+					"container_name": required(str),
+					"properties":     optional(mapOf(str)),
+					"type":           optional(str).withDefault("APPMESH"),
+				}}),
+				"runtime_platform": list(0, 1, block{attrs: attrs{
+					"cpu_architecture":        optional(str),
+					"operating_system_family": optional(str),
+				}}),
+				"volume": set(0, block{
+					attrs: attrs{
+						"configure_at_launch": optionalComputed(boolean),
+						"host_path":           optional(str),
+						"name":                required(str),
+					},
+					blocks: blocks{
+						"docker_volume_configuration": list(0, 1, block{attrs: attrs{
+							"autoprovision": optional(boolean).withDefault(false),
+							"driver":        optionalComputed(str),
+							"driver_opts":   optional(mapOf(str)),
+							"labels":        optional(mapOf(str)),
+							"scope":         optionalComputed(str),
+						}}),
+						"efs_volume_configuration": list(0, 1, block{
+							attrs: attrs{
+								"file_system_id":          required(str),
+								"root_directory":          optional(str).withDefault("/"),
+								"transit_encryption":      optional(str),
+								"transit_encryption_port": optional(num).withDefault(0),
+							},
+							blocks: blocks{"authorization_config": list(0, 1, block{attrs: attrs{
+								"access_point_id": optional(str),
+								"iam":             optional(str),
+							}})},
+						}),
+						"fsx_windows_file_server_volume_configuration": list(0, 1, block{
+							attrs: attrs{
+								"file_system_id": required(str),
+								"root_directory": required(str),
+							},
+							blocks: blocks{"authorization_config": list(1, 1, block{attrs: attrs{
+								"credentials_parameter": required(str),
+								"domain":                required(str),
+							}})},
+						}),
+						"s3files_volume_configuration": list(0, 1, block{attrs: attrs{
+							"access_point_arn":        optional(str),
+							"file_system_arn":         required(str),
+							"root_directory":          optional(str).withDefault("/"),
+							"transit_encryption_port": optional(num).withDefault(0),
+						}}),
+					},
+				}),
+			},
+		},
+		created: func(c created) map[string]string {
+			family := c.str("family")
+			return map[string]string{
+				"id":                   family,
+				"arn":                  c.arn("ecs", "task-definition/"+family+":1"),
+				"arn_without_revision": c.arn("ecs", "task-definition/"+family),
+				"revision":             "1",
+			}
+		},
+	})
+}
