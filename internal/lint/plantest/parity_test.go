@@ -31,7 +31,7 @@ var planWins = []struct {
 // the configuration directory), and requires the same findings: rule,
 // place, facts and message, but for planWins.
 func TestParity(t *testing.T) {
-	for _, dir := range []string{"testdata/zero_surplus", "testdata/unknown_arn", "testdata/modules", "testdata/ignored", "testdata/scaling", "testdata/iam", "testdata/locals"} {
+	for _, dir := range []string{"testdata/zero_surplus", "testdata/unknown_arn", "testdata/modules", "testdata/ignored", "testdata/scaling", "testdata/iam", "testdata/locals", "testdata/queuecap_data"} {
 		t.Run(dir, func(t *testing.T) {
 			t.Parallel()
 			fromHCL, err := lint.Run(lint.Options{Dirs: []string{dir}, Config: &lint.Config{}, Rules: rules.All()})

@@ -1,0 +1,124 @@
+package plantest
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint/rules"
+	"github.com/queuecap/terraform-provider-queuecap/internal/testaws"
+)
+
+// The configurations here size a fleet with the real queuecap provider,
+// which testaws serves beside the AWS stand-in: the plan holds what the
+// provider computed, where the HCL front end computes it from the
+// catalog itself.
+
+// lintHCL lints dir's HCL, as `queuecap lint dir` does.
+func lintHCL(t *testing.T, dir string) *lint.Result {
+	t.Helper()
+	res, err := lint.Run(lint.Options{Dirs: []string{dir}, Config: &lint.Config{}, Rules: rules.All()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// sameFindings requires the plan's findings to be the HCL's, as TestParity
+// does.
+func sameFindings(t *testing.T, fromPlan, fromHCL *lint.Result) {
+	t.Helper()
+	if got, want := summarize(fromPlan, false), summarize(fromHCL, true); !slices.Equal(got, want) {
+		t.Errorf("plan findings\n%s\nHCL findings\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// skipsOf are the skipped checks as "rule file:line: reason", in order.
+func skipsOf(res *lint.Result) []string {
+	var out []string
+	for _, s := range res.Skipped {
+		out = append(out, fmt.Sprintf("%s %s:%d: %s", s.Rule, filepath.Base(s.Range.Filename), s.Range.Start.Line, s.Reason))
+	}
+	return out
+}
+
+// wantFacts compares the facts a finding has with those wanted.
+func wantFacts(t *testing.T, is lint.Issue, want map[string]float64) {
+	t.Helper()
+	got := is.FactMap()
+	for name, v := range want {
+		if got[name] != v {
+			t.Errorf("%s: fact %s = %v, want %v (all: %v)", is.Rule, name, got[name], v, got)
+		}
+	}
+}
+
+// editMaxSize rewrites the fleet's max_size in a Workdir's main.tf.
+func editMaxSize(t *testing.T, w *testaws.Workdir, from, to string) {
+	t.Helper()
+	path := filepath.Join(w.Dir, "main.tf")
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(src), from) {
+		t.Fatalf("main.tf has no %q", from)
+	}
+	if err := os.WriteFile(path, []byte(strings.Replace(string(src), from, to, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestPlanQueuecapData: the fleet's max_size is the steady_state_consumers
+// of a queuecap_consumers data source, which the CLI read at plan (it is in
+// prior_state): 25 × 400 msg/s is exactly the 10000 msg/s its arguments
+// declare, so the surplus is zero and the 5 M message backlog never drains
+// within the queue's retention. Resized to required_consumers - 1 (31) the
+// backlog drains, but not within rto_seconds; at required_consumers (32)
+// nothing is found. Each time the plan's findings are the HCL's, and
+// without the configuration directory the plan's own data source values
+// still declare the rates.
+func TestPlanQueuecapData(t *testing.T) {
+	dir := "testdata/queuecap_data"
+	forEachCLI(t, func(t *testing.T, cli testaws.CLI) {
+		w := testaws.NewWorkdir(t, cli.Path, dir)
+		plan := w.Plan()
+		res := lintPlan(t, plan, dir)
+		sameFindings(t, res, lintHCL(t, dir))
+		main := filepath.Join(dir, "main.tf")
+		got := findings(res)
+		if len(got) != 2 || got[0].rule != "queuecap_retention_shorter_than_drain" || got[0].line != 21 ||
+			got[1].rule != "queuecap_zero_surplus" || got[1].line != 35 || res.Issues[1].Range.Filename != main {
+			t.Fatalf("findings %+v, want the retention at main.tf:21 and the zero surplus at main.tf:35 (max_size)", got)
+		}
+		steady := map[string]float64{"max_consumers": 25, "per_consumer_rate": 400, "arrival_rate": 10000, "capacity": 10000, "surplus": 0}
+		wantFacts(t, res.Issues[1], steady)
+		wantFacts(t, res.Issues[0], map[string]float64{"max_consumers": 25, "surplus": 0, "max_backlog": 5000000, "message_retention_seconds": 345600})
+
+		alone := issuesOf(lintPlan(t, plan, t.TempDir()), "queuecap_zero_surplus")
+		if len(alone) != 1 || alone[0].Address != "aws_autoscaling_group.workers" {
+			t.Fatalf("without the configuration: %+v", alone)
+		}
+		wantFacts(t, alone[0], steady)
+
+		editMaxSize(t, w, "steady_state_consumers", "required_consumers - 1")
+		res = lintPlan(t, w.Plan(), w.Dir)
+		sameFindings(t, res, lintHCL(t, w.Dir))
+		if got := findings(res); len(got) != 1 || got[0].rule != "queuecap_insufficient_headroom" || got[0].file != "main.tf" || got[0].line != 35 {
+			t.Fatalf("at required_consumers - 1: %+v", got)
+		}
+		wantFacts(t, res.Issues[0], map[string]float64{"max_consumers": 31, "per_consumer_rate": 400, "arrival_rate": 10000, "surplus": 2400,
+			"max_backlog": 5000000, "rto_seconds": 1800, "required_consumers": 32})
+
+		editMaxSize(t, w, "required_consumers - 1", "required_consumers")
+		res = lintPlan(t, w.Plan(), w.Dir)
+		sameFindings(t, res, lintHCL(t, w.Dir))
+		if len(res.Issues) != 0 || len(res.Skipped) != 0 {
+			t.Errorf("at required_consumers: findings %+v, skips %v", findings(res), skipsOf(res))
+		}
+	})
+}
