@@ -1,8 +1,10 @@
 package plantest
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -119,6 +121,93 @@ func TestPlanQueuecapData(t *testing.T) {
 		sameFindings(t, res, lintHCL(t, w.Dir))
 		if len(res.Issues) != 0 || len(res.Skipped) != 0 {
 			t.Errorf("at required_consumers: findings %+v, skips %v", findings(res), skipsOf(res))
+		}
+	})
+}
+
+// skipWithoutProviderFunctions skips the test under a CLI that cannot call
+// provider functions: Terraform before 1.8, OpenTofu before 1.7.
+func skipWithoutProviderFunctions(t *testing.T, cli testaws.CLI) {
+	t.Helper()
+	if cli.Path == "" {
+		t.Skip("the CLI is not installed")
+	}
+	if _, err := exec.LookPath(cli.Path); err != nil {
+		t.Skipf("%s is not installed", cli.Path)
+	}
+	cmd := exec.Command(cli.Path, "version", "-json")
+	cmd.Env = append(os.Environ(), "CHECKPOINT_DISABLE=1")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s version -json: %v", cli.Path, err)
+	}
+	var v struct {
+		Version string `json:"terraform_version"`
+	}
+	if err := json.Unmarshal(out, &v); err != nil {
+		t.Fatalf("%s version -json: %v: %s", cli.Path, err, out)
+	}
+	var major, minor int
+	if _, err := fmt.Sscanf(v.Version, "%d.%d", &major, &minor); err != nil {
+		t.Fatalf("%s: version %q: %v", cli.Path, v.Version, err)
+	}
+	name, since := "Terraform", 8
+	if strings.HasPrefix(filepath.Base(cli.Path), "tofu") {
+		name, since = "OpenTofu", 7
+	}
+	if major < 1 || major == 1 && minor < since {
+		t.Skipf("%s %s has no provider functions (they came with %s 1.%d): provider::queuecap::* cannot be planned", name, v.Version, name, since)
+	}
+}
+
+// TestPlanQueuecapFunction: the fleet's max_size is
+// provider::queuecap::required_consumers(var.arrival_rate, 400, 0, 1800),
+// which the plan records only as its result (25), not as a call: the
+// rates its arguments declare are found by evaluating the configuration's
+// HCL with the plan's variables, and only when that gives the planned
+// value. With -var=arrival_rate=12000 the call is 30, again exactly the
+// arrival rate. Without the configuration directory nothing declares an
+// arrival rate, and the check is skipped rather than guessed; with the
+// arrival rate known only after apply (terraform_data's output) the call
+// is unknown in the plan, and skipped as the HCL skips it.
+func TestPlanQueuecapFunction(t *testing.T) {
+	dir := "testdata/queuecap_function"
+	forEachCLI(t, func(t *testing.T, cli testaws.CLI) {
+		skipWithoutProviderFunctions(t, cli)
+		w := testaws.NewWorkdir(t, cli.Path, dir)
+		plan := w.Plan()
+		res := lintPlan(t, plan, dir)
+		sameFindings(t, res, lintHCL(t, dir))
+		got := issuesOf(res, "queuecap_zero_surplus")
+		if len(got) != 1 || len(res.Issues) != 1 || got[0].Range.Filename != filepath.Join(dir, "main.tf") || got[0].Range.Start.Line != 38 {
+			t.Fatalf("findings %+v, want only the zero surplus at main.tf:38 (max_size)", findings(res))
+		}
+		wantFacts(t, got[0], map[string]float64{"max_consumers": 25, "per_consumer_rate": 400, "arrival_rate": 10000, "capacity": 10000, "surplus": 0})
+
+		res = lintPlan(t, w.Plan("-var=arrival_rate=12000"), dir)
+		if got := issuesOf(res, "queuecap_zero_surplus"); len(got) != 1 || len(res.Issues) != 1 {
+			t.Fatalf("with -var=arrival_rate=12000: %+v", findings(res))
+		} else {
+			wantFacts(t, got[0], map[string]float64{"max_consumers": 30, "per_consumer_rate": 400, "arrival_rate": 12000, "surplus": 0})
+		}
+
+		res = lintPlan(t, plan, t.TempDir())
+		if len(res.Issues) != 0 {
+			t.Errorf("without the configuration: %+v", findings(res))
+		}
+		if s := res.Skipped; len(s) != 1 || s[0].Rule != "coverage" || s[0].Range.Filename != "aws_sqs_queue.orders" || !strings.Contains(s[0].Reason, "no declared arrival_rate") {
+			t.Errorf("without the configuration: skips %q, want the coverage skip of aws_sqs_queue.orders for want of an arrival rate", skipsOf(res))
+		}
+
+		editMaxSize(t, w, "required_consumers(var.arrival_rate,", "required_consumers(terraform_data.arrival_rate.output,")
+		res = lintPlan(t, w.Plan(), w.Dir)
+		hcl := lintHCL(t, w.Dir)
+		sameFindings(t, res, hcl)
+		if len(res.Issues) != 0 {
+			t.Errorf("sized by an unknown rate: %+v", findings(res))
+		}
+		if got, want := skipsOf(res), skipsOf(hcl); !slices.Equal(got, want) || len(got) != 1 || !strings.Contains(got[0], "no declared arrival_rate") {
+			t.Errorf("sized by an unknown rate: skips\n%s\nwant the HCL's\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 		}
 	})
 }
