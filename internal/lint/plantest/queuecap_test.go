@@ -59,8 +59,8 @@ func wantFacts(t *testing.T, is lint.Issue, want map[string]float64) {
 	}
 }
 
-// editMaxSize rewrites the fleet's max_size in a Workdir's main.tf.
-func editMaxSize(t *testing.T, w *testaws.Workdir, from, to string) {
+// editMain replaces from with to in a Workdir's main.tf, once.
+func editMain(t *testing.T, w *testaws.Workdir, from, to string) {
 	t.Helper()
 	path := filepath.Join(w.Dir, "main.tf")
 	src, err := os.ReadFile(path)
@@ -107,7 +107,7 @@ func TestPlanQueuecapData(t *testing.T) {
 		}
 		wantFacts(t, alone[0], steady)
 
-		editMaxSize(t, w, "steady_state_consumers", "required_consumers - 1")
+		editMain(t, w, "steady_state_consumers", "required_consumers - 1")
 		res = lintPlan(t, w.Plan(), w.Dir)
 		sameFindings(t, res, lintHCL(t, w.Dir))
 		if got := findings(res); len(got) != 1 || got[0].rule != "queuecap_insufficient_headroom" || got[0].file != "main.tf" || got[0].line != 35 {
@@ -116,7 +116,7 @@ func TestPlanQueuecapData(t *testing.T) {
 		wantFacts(t, res.Issues[0], map[string]float64{"max_consumers": 31, "per_consumer_rate": 400, "arrival_rate": 10000, "surplus": 2400,
 			"max_backlog": 5000000, "rto_seconds": 1800, "required_consumers": 32})
 
-		editMaxSize(t, w, "required_consumers - 1", "required_consumers")
+		editMain(t, w, "required_consumers - 1", "required_consumers")
 		res = lintPlan(t, w.Plan(), w.Dir)
 		sameFindings(t, res, lintHCL(t, w.Dir))
 		if len(res.Issues) != 0 || len(res.Skipped) != 0 {
@@ -199,7 +199,7 @@ func TestPlanQueuecapFunction(t *testing.T) {
 			t.Errorf("without the configuration: skips %q, want the coverage skip of aws_sqs_queue.orders for want of an arrival rate", skipsOf(res))
 		}
 
-		editMaxSize(t, w, "required_consumers(var.arrival_rate,", "required_consumers(terraform_data.arrival_rate.output,")
+		editMain(t, w, "required_consumers(var.arrival_rate,", "required_consumers(terraform_data.arrival_rate.output,")
 		res = lintPlan(t, w.Plan(), w.Dir)
 		hcl := lintHCL(t, w.Dir)
 		sameFindings(t, res, hcl)
@@ -210,4 +210,100 @@ func TestPlanQueuecapFunction(t *testing.T) {
 			t.Errorf("sized by an unknown rate: skips\n%s\nwant the HCL's\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 		}
 	})
+}
+
+// TestPlanQueuecapDeferred: the data source's arrival_rate is
+// terraform_data's output, known only after apply, so the CLI defers the
+// read to apply (planned_values holds the data source with its known
+// arguments, resource_changes a read "because config unknown") and the
+// fleet's max_size is unknown. The plan gives the HCL's skip: nothing
+// declares an arrival rate. With the arrival rate known but max_backlog
+// deferred, the plan reads the rates the data source's known arguments
+// declare and skips the fleet's checks because max_size is not known
+// before apply, where the HCL, which drops a data source's arguments when
+// one is not known, skips for want of an arrival rate: a clearer skip,
+// and never a number.
+func TestPlanQueuecapDeferred(t *testing.T) {
+	dir := "testdata/queuecap_deferred"
+	forEachCLI(t, func(t *testing.T, cli testaws.CLI) {
+		w := testaws.NewWorkdir(t, cli.Path, dir)
+		raw := w.Plan()
+		deferred(t, raw, "data.queuecap_consumers.orders")
+		res := lintPlan(t, raw, dir)
+		hcl := lintHCL(t, dir)
+		sameFindings(t, res, hcl)
+		if len(res.Issues) != 0 {
+			t.Errorf("findings %+v", findings(res))
+		}
+		want := []string{"coverage main.tf:23: aws_sqs_queue.orders has a consumer (aws_autoscaling_group.workers) but no declared arrival_rate " +
+			"(a queuecap:arrival_rate tag on it or on an SNS topic feeding it, a .queuecap.hcl queue block, or the queuecap data source that sizes its consumer), so its capacity was not checked"}
+		if got := skipsOf(res); !slices.Equal(got, want) || !slices.Equal(skipsOf(hcl), want) {
+			t.Errorf("skips from the plan\n%s\nfrom the HCL\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(skipsOf(hcl), "\n"), strings.Join(want, "\n"))
+		}
+
+		editMain(t, w, "arrival_rate      = terraform_data.arrival_rate.output",
+			"arrival_rate      = 10000\n  max_backlog       = terraform_data.arrival_rate.output\n  rto_seconds       = 1800")
+		raw = w.Plan()
+		deferred(t, raw, "data.queuecap_consumers.orders")
+		res = lintPlan(t, raw, w.Dir)
+		hcl = lintHCL(t, w.Dir)
+		sameFindings(t, res, hcl)
+		if len(res.Issues) != 0 {
+			t.Errorf("max_backlog deferred: findings %+v", findings(res))
+		}
+		if got := skipsOf(hcl); len(got) != 1 || !strings.HasPrefix(got[0], "coverage main.tf:25: ") || !strings.Contains(got[0], "no declared arrival_rate") {
+			t.Errorf("max_backlog deferred: HCL skips %q", got)
+		}
+		if got, want := skipsOf(res), []string{
+			"queuecap_insufficient_headroom main.tf:38: max_size of aws_autoscaling_group.workers is not known before apply",
+			"queuecap_zero_surplus main.tf:38: max_size of aws_autoscaling_group.workers is not known before apply",
+		}; !slices.Equal(got, want) {
+			t.Errorf("max_backlog deferred: plan skips\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+	})
+}
+
+// deferred requires the plan to read the data source at apply: it is in
+// planned_values, not prior_state, and changes with a read whose
+// configuration is unknown.
+func deferred(t *testing.T, raw []byte, addr string) {
+	t.Helper()
+	type resource struct {
+		Address string `json:"address"`
+	}
+	var plan struct {
+		PlannedValues struct {
+			RootModule struct{ Resources []resource } `json:"root_module"`
+		} `json:"planned_values"`
+		PriorState struct {
+			Values struct {
+				RootModule struct{ Resources []resource } `json:"root_module"`
+			} `json:"values"`
+		} `json:"prior_state"`
+		ResourceChanges []struct {
+			Address string `json:"address"`
+			Change  struct {
+				Actions []string `json:"actions"`
+			} `json:"change"`
+			ActionReason string `json:"action_reason"`
+		} `json:"resource_changes"`
+	}
+	if err := json.Unmarshal(raw, &plan); err != nil {
+		t.Fatal(err)
+	}
+	has := func(rs []resource) bool {
+		return slices.ContainsFunc(rs, func(r resource) bool { return r.Address == addr })
+	}
+	if has(plan.PriorState.Values.RootModule.Resources) || !has(plan.PlannedValues.RootModule.Resources) {
+		t.Errorf("%s was read at plan: it is in prior_state, or not in planned_values", addr)
+	}
+	for _, rc := range plan.ResourceChanges {
+		if rc.Address == addr {
+			if !slices.Equal(rc.Change.Actions, []string{"read"}) || rc.ActionReason != "read_because_config_unknown" {
+				t.Errorf("%s: actions %v, action_reason %q, want a read because its configuration is unknown", addr, rc.Change.Actions, rc.ActionReason)
+			}
+			return
+		}
+	}
+	t.Errorf("%s has no change: it is not deferred to apply", addr)
 }
