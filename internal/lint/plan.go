@@ -157,7 +157,7 @@ func buildPlan(plan *Plan, dir string, rootMod *Module, cfg *Config) *builder {
 	if mod == nil {
 		mod = &Module{}
 	}
-	rootIn := newInstance(mod, "", nil, nil)
+	rootIn := newInstance(mod, "", nil, planVariables(p, mod))
 	b.dataArgs = rootIn.dataArgs
 	b.instances = append(b.instances, rootIn)
 	pb.root = &planModule{in: rootIn, hcl: rootMod}
@@ -216,6 +216,24 @@ func buildPlan(plan *Plan, dir string, rootMod *Module, cfg *Config) *builder {
 	}
 	b.link()
 	return b
+}
+
+// planVariables are the root module's input values the plan was made
+// with, for the HCL that functionMarks evaluates: without them a call
+// such as required_consumers(var.arrival_rate, …) was unknown there.
+func planVariables(p *tfjson.Plan, mod *Module) map[string]cty.Value {
+	vars := make(map[string]cty.Value, len(p.Variables))
+	for name, pv := range p.Variables {
+		if pv == nil {
+			continue
+		}
+		v := ctyOf(pv.Value, nil)
+		if decl := mod.Variables[name]; decl != nil {
+			v = convertVariable(decl, v)
+		}
+		vars[name] = v
+	}
+	return vars
 }
 
 // stateResources lists a module's resources and its children's, each with
@@ -603,6 +621,9 @@ func (pb *planBuilder) body(s *blockSchema, vals, unk map[string]any, exprs map[
 		if expr != nil && expr.ExpressionData != nil {
 			v = v.WithMarks(pb.marks(m, key, expr.References))
 		}
+		if hn != nil && hn.attrs[name] != nil {
+			v = v.WithMarks(pb.functionMarks(m, key, hn.attrs[name].Expr, v))
+		}
 		pb.b.planAddrs[toRange(arng).String()] = pb.addr
 		out.attrs[name] = &hcl.Attribute{Name: name, Expr: &planExpr{v: v, rng: arng, config: config}, Range: arng, NameRange: arng}
 	}
@@ -735,6 +756,49 @@ func ctyOf(v, unk any) cty.Value {
 		return cty.ObjectVal(attrs)
 	}
 	return cty.DynamicVal
+}
+
+// functionMarks are the origins of the queuecap provider function calls in
+// an attribute's HCL, when evaluating it as the HCL front end does gives
+// the planned value v. The plan records neither a call nor its arguments
+// (`max_size = provider::queuecap::required_consumers(10000, 400, 0, 1800)`
+// is `{}` among the configuration's expressions, and 25 among the planned
+// values), so without this the rates the call declares were lost and the
+// fleet's check was skipped for want of an arrival rate.
+func (pb *planBuilder) functionMarks(m *planModule, key string, expr hcl.Expression, v cty.Value) cty.ValueMarks {
+	marks := cty.ValueMarks{}
+	if !callsQueuecapFunction(expr) {
+		return marks
+	}
+	hv := m.in.evalWith(expr, repetitionOf(indexOfSuffix(key)))
+	plain, _ := hv.UnmarkDeep()
+	planned, _ := v.UnmarkDeep()
+	if !plain.IsWhollyKnown() || !planned.IsWhollyKnown() || !plain.Equals(planned).True() {
+		return marks // the HCL does not give what was planned: claim no rates
+	}
+	for _, o := range origins(hv) {
+		if strings.HasPrefix(o, providerPrefix) {
+			marks[origin(o)] = struct{}{}
+		}
+	}
+	return marks
+}
+
+// callsQueuecapFunction is whether an expression calls a queuecap provider
+// function.
+func callsQueuecapFunction(expr hcl.Expression) bool {
+	e, ok := expr.(hclsyntax.Expression)
+	if !ok {
+		return false
+	}
+	found := false
+	_ = hclsyntax.VisitAll(e, func(n hclsyntax.Node) hcl.Diagnostics {
+		if c, ok := n.(*hclsyntax.FunctionCallExpr); ok && strings.HasPrefix(c.Name, providerPrefix) {
+			found = true
+		}
+		return nil
+	})
+	return found
 }
 
 // maxRefDepth bounds how far references are followed through module

@@ -1,6 +1,7 @@
 package lint_test
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -122,5 +123,82 @@ func TestLoadPlanStdin(t *testing.T) {
 	}
 	if _, err := lint.LoadPlan("-", ".", strings.NewReader("PK\x03\x04zip")); err == nil || !strings.Contains(err.Error(), "standard input holds a binary plan file") {
 		t.Errorf("a binary plan on stdin: %v", err)
+	}
+}
+
+// TestPlanProviderFunctionRates: the plan records a provider function call
+// only as its result, so the rates its arguments declare are read from the
+// configuration's HCL, evaluated with the plan's variables; only when that
+// gives the planned value, never rates for a size the call did not make.
+func TestPlanProviderFunctionRates(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"main.tf": `variable "arrival_rate" {
+  default = 8000
+}
+
+resource "aws_sqs_queue" "orders" {
+  name = "orders"
+}
+
+resource "aws_autoscaling_group" "workers" {
+  max_size = provider::queuecap::required_consumers(var.arrival_rate, 400, 0, 1800)
+  tag {
+    key                 = "queuecap:queue"
+    value               = "aws_sqs_queue.orders"
+    propagate_at_launch = false
+  }
+}
+`})
+	plan := func(arrivalRate, maxSize int) *lint.Plan {
+		t.Helper()
+		p, err := lint.ReadPlan(fmt.Appendf(nil, `{
+  "format_version": "1.2",
+  "variables": {"arrival_rate": {"value": %d}},
+  "planned_values": {"root_module": {"resources": [
+    {"address": "aws_sqs_queue.orders", "mode": "managed", "type": "aws_sqs_queue", "name": "orders", "values": {"name": "orders"}},
+    {"address": "aws_autoscaling_group.workers", "mode": "managed", "type": "aws_autoscaling_group", "name": "workers",
+     "values": {"max_size": %d, "tag": [{"key": "queuecap:queue", "value": "aws_sqs_queue.orders", "propagate_at_launch": false}]}}
+  ]}},
+  "configuration": {"root_module": {"resources": [
+    {"address": "aws_autoscaling_group.workers", "mode": "managed", "type": "aws_autoscaling_group", "name": "workers",
+     "expressions": {"max_size": {}}}
+  ]}}
+}`, arrivalRate, maxSize))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	lintIt := func(p *lint.Plan) *lint.Result {
+		t.Helper()
+		res, err := lint.Run(lint.Options{Dirs: []string{dir}, Config: &lint.Config{}, Rules: rules.All(), Plan: p})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	zeroSurplus := func(res *lint.Result) []lint.Issue {
+		var out []lint.Issue
+		for _, is := range res.Issues {
+			if is.Rule == "queuecap_zero_surplus" {
+				out = append(out, is)
+			}
+		}
+		return out
+	}
+	// -var=arrival_rate=10000 (the default says 8000): the call is 25,
+	// exactly the arrival rate.
+	got := zeroSurplus(lintIt(plan(10000, 25)))
+	if len(got) != 1 || got[0].FactMap()["arrival_rate"] != 10000 || got[0].FactMap()["max_consumers"] != 25 || got[0].FactMap()["per_consumer_rate"] != 400 {
+		t.Errorf("the plan's variable: findings %+v", got)
+	}
+	// A planned value the HCL does not give: no rates, so no finding
+	// (24 × 400 msg/s would otherwise fall short of 10000 msg/s).
+	res := lintIt(plan(10000, 24))
+	if got := zeroSurplus(res); len(got) != 0 {
+		t.Errorf("max_size 24 where the call gives 25: findings %+v", got)
+	}
+	if len(res.Skipped) != 1 || !strings.Contains(res.Skipped[0].Reason, "no declared arrival_rate") {
+		t.Errorf("max_size 24 where the call gives 25: skips %+v, want the coverage skip", res.Skipped)
 	}
 }

@@ -39,9 +39,10 @@ func CLIs() []CLI {
 }
 
 // Plan plans the configuration in dir with cli against the test-only AWS
-// provider and returns the plan's JSON (`show -json`). args are passed to
-// plan after its own flags: -var=NAME=VALUE, -var-file=FILE (relative to
-// dir), -destroy. The test is skipped when cli is not installed.
+// provider and the real queuecap provider, and returns the plan's JSON
+// (`show -json`). args are passed to plan after its own flags:
+// -var=NAME=VALUE, -var-file=FILE (relative to dir), -destroy. The test is
+// skipped when cli is not installed.
 func Plan(t testing.TB, cli, dir string, args ...string) []byte {
 	t.Helper()
 	return NewWorkdir(t, cli, dir).Plan(args...)
@@ -71,9 +72,9 @@ func NewWorkdir(t testing.TB, cli, dir string) *Workdir {
 	if err != nil {
 		t.Skipf("%s is not installed", cli)
 	}
-	bin, err := providerBinary()
+	awsDir, queuecapDir, err := providerBinaries()
 	if err != nil {
-		t.Fatalf("testaws: build the provider: %v", err)
+		t.Fatalf("testaws: build the providers: %v", err)
 	}
 	tmp := t.TempDir()
 	w := &Workdir{t: t, cli: path, Dir: filepath.Join(tmp, "config")}
@@ -83,15 +84,18 @@ func NewWorkdir(t testing.TB, cli, dir string) *Workdir {
 	rc := filepath.Join(tmp, "cli.tfrc")
 	// Both registries' addresses: `source = "hashicorp/aws"` is
 	// registry.terraform.io's to Terraform and registry.opentofu.org's to
-	// OpenTofu, and a configuration may name either outright.
+	// OpenTofu, and a configuration may name either outright. The same
+	// for queuecap/queuecap, the real provider.
 	if err := os.WriteFile(rc, fmt.Appendf(nil, `provider_installation {
   dev_overrides {
     "registry.terraform.io/hashicorp/aws" = %[1]q
     "registry.opentofu.org/hashicorp/aws" = %[1]q
+    "registry.terraform.io/queuecap/queuecap" = %[2]q
+    "registry.opentofu.org/queuecap/queuecap" = %[2]q
   }
   direct {}
 }
-`, bin), 0o600); err != nil {
+`, awsDir, queuecapDir), 0o600); err != nil {
 		t.Fatalf("testaws: %v", err)
 	}
 	w.env = append(cleanEnv(),
@@ -163,40 +167,65 @@ func cleanEnv() []string {
 	return env
 }
 
-var build struct {
+// A provider binary built once per test process, into a temporary
+// directory of its own named as dev_overrides wants it: dev_overrides maps
+// a provider address to a directory, where the CLI runs
+// terraform-provider-TYPE.
+type providerBuild struct {
 	once sync.Once
 	dir  string
 	err  error
 }
 
-// providerBinary builds the provider once per test process into a
-// temporary directory named as dev_overrides wants it, and returns the
-// directory. Main removes it at the end.
-func providerBinary() (string, error) {
-	build.once.Do(func() {
-		build.dir, build.err = os.MkdirTemp("", "queuecap-testaws-")
-		if build.err != nil {
+var (
+	// awsBuild is this package's stand-in for the AWS provider.
+	awsBuild providerBuild
+	// queuecapBuild is the real queuecap provider, from the repository
+	// root, served beside the stand-in so that a configuration may use
+	// its data sources and functions.
+	queuecapBuild providerBuild
+)
+
+// build builds the package pkg as terraform-provider-typ, once; it
+// returns the directory. Main removes it at the end.
+func (b *providerBuild) build(typ, pkg string) (string, error) {
+	b.once.Do(func() {
+		b.dir, b.err = os.MkdirTemp("", "queuecap-testaws-"+typ+"-")
+		if b.err != nil {
 			return
 		}
-		name := "terraform-provider-aws"
+		name := "terraform-provider-" + typ
 		if runtime.GOOS == "windows" {
 			name += ".exe"
 		}
-		cmd := exec.Command(goTool(), "build", "-o", filepath.Join(build.dir, name),
-			"github.com/queuecap/terraform-provider-queuecap/internal/testaws/cmd/terraform-provider-aws")
+		cmd := exec.Command(goTool(), "build", "-o", filepath.Join(b.dir, name), pkg)
 		if out, err := cmd.CombinedOutput(); err != nil {
-			build.err = fmt.Errorf("%v\n%s", err, out)
+			b.err = fmt.Errorf("go build %s: %v\n%s", pkg, err, out)
 		}
 	})
-	return build.dir, build.err
+	return b.dir, b.err
 }
 
-// Main runs a package's tests and removes the provider built for them:
+// providerBinaries builds the AWS stand-in and the queuecap provider, and
+// returns their directories.
+func providerBinaries() (aws, queuecap string, err error) {
+	if aws, err = awsBuild.build("aws", "github.com/queuecap/terraform-provider-queuecap/internal/testaws/cmd/terraform-provider-aws"); err != nil {
+		return "", "", err
+	}
+	if queuecap, err = queuecapBuild.build("queuecap", "github.com/queuecap/terraform-provider-queuecap"); err != nil {
+		return "", "", err
+	}
+	return aws, queuecap, nil
+}
+
+// Main runs a package's tests and removes the providers built for them:
 // call it from TestMain in a package that uses Plan or NewWorkdir.
 func Main(m *testing.M) {
 	code := m.Run()
-	if build.dir != "" {
-		_ = os.RemoveAll(build.dir)
+	for _, b := range []*providerBuild{&awsBuild, &queuecapBuild} {
+		if b.dir != "" {
+			_ = os.RemoveAll(b.dir)
+		}
 	}
 	os.Exit(code)
 }

@@ -475,3 +475,32 @@ func TestPolicyDocument(t *testing.T) {
 		})
 	}
 }
+
+// TestQueuecapProvider plans a configuration that sizes a fleet with the
+// real queuecap provider, served beside the stand-in: its data source is
+// read at plan (so it is in prior_state, not planned_values) and the
+// fleet's max_size is its result.
+func TestQueuecapProvider(t *testing.T) {
+	for _, cli := range CLIs() {
+		t.Run(cli.Name, func(t *testing.T) {
+			t.Parallel()
+			plan := decodePlan(t, Plan(t, cli.Path, "testdata/queuecap"))
+			planned := plannedResources(plan.PlannedValues.RootModule)
+			if plan.PriorState == nil || plan.PriorState.Values == nil {
+				t.Fatal("no prior_state: the data source was not read at plan")
+			}
+			ds := plannedResources(plan.PriorState.Values.RootModule)["data.queuecap_consumers.workers"]
+			wantProvider := strings.Replace(providerName(plan), "hashicorp/aws", "queuecap/queuecap", 1)
+			if ds == nil || ds.ProviderName != wantProvider {
+				t.Fatalf("data.queuecap_consumers.workers: %+v, want provider_name %s", ds, wantProvider)
+			}
+			// ceil(10000/400 + 5000000/(400 × 1800)) = ceil(25 + 6.94) = 32.
+			if got := ds.AttributeValues["required_consumers"]; got != 32.0 {
+				t.Errorf("required_consumers = %v, want 32", got)
+			}
+			if got := planned["aws_autoscaling_group.workers"].AttributeValues["max_size"]; got != 32.0 {
+				t.Errorf("max_size = %v, want 32", got)
+			}
+		})
+	}
+}

@@ -4,7 +4,10 @@
 // queuecap reads, offline: it declares those resources with the attribute
 // names, types and nesting of the AWS provider's schema, plans their
 // defaults, and leaves what AWS computes (ARNs, IDs, URLs) unknown until
-// apply, where it makes up plausible values without calling AWS.
+// apply, where it makes up plausible values without calling AWS. The real
+// queuecap provider, built from the repository root, is served beside the
+// stand-in as queuecap/queuecap, so that a configuration may size a fleet
+// with its data sources and functions.
 package testaws
 
 import (

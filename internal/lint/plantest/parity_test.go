@@ -33,7 +33,7 @@ var planWins = []struct {
 // skips.
 func TestParity(t *testing.T) {
 	for _, dir := range []string{"testdata/zero_surplus", "testdata/unknown_arn", "testdata/modules", "testdata/ignored", "testdata/scaling", "testdata/iam", "testdata/locals",
-		"testdata/launch_template", "testdata/launch_configuration", "testdata/task_role", "testdata/sns"} {
+		"testdata/launch_template", "testdata/launch_configuration", "testdata/task_role", "testdata/sns", "testdata/queuecap_data"} {
 		t.Run(dir, func(t *testing.T) {
 			t.Parallel()
 			fromHCL, err := lint.Run(lint.Options{Dirs: []string{dir}, Config: &lint.Config{}, Rules: rules.All()})
