@@ -359,7 +359,7 @@ func TestPlanVariableSources(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if p, h := summarize(res, false), summarize(fromHCL, true); !slices.Equal(p, h) {
+			if p, h := summarizeAll(res, false), summarizeAll(fromHCL, true); !slices.Equal(p, h) {
 				t.Errorf("workspace %s: plan findings\n%s\nHCL findings\n%s", c.workspace, strings.Join(p, "\n"), strings.Join(h, "\n"))
 			}
 		}

@@ -135,8 +135,14 @@ func skipWithoutProviderFunctions(t *testing.T, cli testaws.CLI) {
 	if _, err := exec.LookPath(cli.Path); err != nil {
 		t.Skipf("%s is not installed", cli.Path)
 	}
+	// An empty CLI configuration: a missing one makes OpenTofu warn on
+	// standard output, before the JSON.
+	rc := filepath.Join(t.TempDir(), "empty.tfrc")
+	if err := os.WriteFile(rc, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	cmd := exec.Command(cli.Path, "version", "-json")
-	cmd.Env = append(os.Environ(), "CHECKPOINT_DISABLE=1")
+	cmd.Env = append(os.Environ(), "CHECKPOINT_DISABLE=1", "TF_CLI_CONFIG_FILE="+rc)
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("%s version -json: %v", cli.Path, err)
