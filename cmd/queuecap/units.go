@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
-
 	"github.com/queuecap/terraform-provider-queuecap/internal/numfmt"
 )
 
