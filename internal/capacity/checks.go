@@ -17,6 +17,9 @@ const (
 	// queue's visibility timeout at least six times the function's timeout.
 	LambdaVisibilityFactor = 6
 	SecondsPerDay          = 86400
+	// MaxRetentionSeconds is the longest message_retention_seconds SQS
+	// accepts: 14 days.
+	MaxRetentionSeconds = 14 * SecondsPerDay
 )
 
 // TotalCapacity is the summed completion rate of several fleets.
