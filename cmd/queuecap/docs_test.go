@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -90,6 +91,10 @@ func TestDocsExamples(t *testing.T) {
 	}
 	count := 0
 	for _, path := range paths {
+		path, err := filepath.Abs(path) // the examples run in their own directory
+		if err != nil {
+			t.Fatal(err)
+		}
 		for _, ex := range readDocExamples(t, path) {
 			count++
 			t.Run(ex.file+":"+strconv.Itoa(ex.line), func(t *testing.T) {
@@ -101,7 +106,11 @@ func TestDocsExamples(t *testing.T) {
 				var stdout, stderr bytes.Buffer
 				code := run(append([]string{"lint"}, ex.args...), &stdout, &stderr)
 				if got := stdout.String(); got != ex.stdout {
-					t.Errorf("output differs from the docs:\n--- docs\n%s--- queuecap lint %s\n%s", ex.stdout, strings.Join(ex.args, " "), got)
+					if *update {
+						rewriteDocExample(t, path, ex, got)
+						return
+					}
+					t.Errorf("output differs from the docs (run with -update to accept):\n--- docs\n%s--- queuecap lint %s\n%s", ex.stdout, strings.Join(ex.args, " "), got)
 				}
 				if ex.exitCode >= 0 && code != ex.exitCode {
 					t.Errorf("exit code %d, the docs say %d (stderr: %s)", code, ex.exitCode, stderr.String())
@@ -111,6 +120,31 @@ func TestDocsExamples(t *testing.T) {
 	}
 	if count < 7 {
 		t.Errorf("found %d examples in docs/rules, want at least one per rule", count)
+	}
+}
+
+// rewriteDocExample replaces the output the docs show for ex, the lines
+// after its command up to `$ echo $?` or the end of the block, with got.
+func rewriteDocExample(t *testing.T, path string, ex docExample, got string) {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(src), "\n")
+	start := ex.line // the command, after the opening fence
+	if start >= len(lines) || !strings.HasPrefix(lines[start], "$ queuecap lint") {
+		// An earlier example of the file changed its length.
+		t.Fatalf("%s:%d moved: run with -update again", path, ex.line)
+	}
+	start++
+	end := start
+	for end < len(lines) && lines[end] != "$ echo $?" && !strings.HasPrefix(lines[end], "```") {
+		end++
+	}
+	out := append(append(slices.Clone(lines[:start]), strings.Split(strings.TrimSuffix(got, "\n"), "\n")...), lines[end:]...)
+	if err := os.WriteFile(path, []byte(strings.Join(out, "\n")), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
+	"github.com/queuecap/terraform-provider-queuecap/internal/numfmt"
 )
 
 // This file holds what `size` and `simulate` share: flag values that read
@@ -253,33 +254,9 @@ func formatCount(x float64) string {
 	return trimNumber(strconv.FormatFloat(x, 'g', 3, 64))
 }
 
-// formatNumber prints a number with thousands separators and at most two
-// decimals: 10,000, 2,800, 0.33.
-func formatNumber(x float64) string {
-	if math.Abs(x) >= 1e15 {
-		return strconv.FormatFloat(x, 'g', 4, 64)
-	}
-	s := trimNumber(strconv.FormatFloat(x, 'f', 2, 64))
-	sign := ""
-	if s[0] == '-' {
-		sign, s = "-", s[1:]
-	}
-	whole, frac, _ := strings.Cut(s, ".")
-	var b strings.Builder
-	for i, r := range whole {
-		if i > 0 && (len(whole)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	if frac != "" {
-		b.WriteString("." + frac)
-	}
-	if b.String() == "0" {
-		sign = "" // -0.001 rounds to 0, not -0
-	}
-	return sign + b.String()
-}
+// formatNumber prints a number as every report of queuecap does: 10,000,
+// 2,800, 0.33.
+func formatNumber(x float64) string { return numfmt.Grouped(x) }
 
 func formatRate(x float64) string { return formatNumber(x) + " msg/s" }
 
@@ -289,10 +266,4 @@ func formatPercent(fraction float64) string {
 }
 
 // trimNumber drops trailing zeros after a decimal point: 2.50 → 2.5.
-func trimNumber(s string) string {
-	if !strings.Contains(s, ".") || strings.ContainsAny(s, "eE") {
-		return s
-	}
-	s = strings.TrimRight(s, "0")
-	return strings.TrimSuffix(s, ".")
-}
+func trimNumber(s string) string { return numfmt.Trim(s) }

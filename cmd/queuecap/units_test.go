@@ -120,15 +120,6 @@ func TestFormatNumbers(t *testing.T) {
 			t.Errorf("formatCount(%v) = %q, want %q", x, got, want)
 		}
 	}
-	numbers := map[float64]string{
-		0: "0", 10000: "10,000", 2800: "2,800", -2000: "-2,000", 1785.7142857: "1,785.71", 0.5: "0.5",
-		5e6: "5,000,000", 123: "123", -0.001: "0", 1e15: "1e+15",
-	}
-	for x, want := range numbers {
-		if got := formatNumber(x); got != want {
-			t.Errorf("formatNumber(%v) = %q, want %q", x, got, want)
-		}
-	}
 	if got := formatPercent(0.28); got != "28 %" {
 		t.Errorf("formatPercent(0.28) = %q", got)
 	}

@@ -17,6 +17,9 @@ const (
 	// queue's visibility timeout at least six times the function's timeout.
 	LambdaVisibilityFactor = 6
 	SecondsPerDay          = 86400
+	// MaxRetentionSeconds is the longest message_retention_seconds SQS
+	// accepts: 14 days.
+	MaxRetentionSeconds = 14 * SecondsPerDay
 )
 
 // TotalCapacity is the summed completion rate of several fleets.
@@ -213,4 +216,27 @@ func ArrivalSeconds(depth, arrivalRate float64) (float64, error) {
 		return 0, err
 	}
 	return s, nil
+}
+
+// MinDrainingConsumers is the smallest fleet whose capacity c·μ exceeds
+// the effective arrival rate, so that a backlog drains at all: one more
+// than ceil(λ_eff / μ) when that fleet only keeps up (25 at 400 msg/s
+// against 10,000 msg/s is exactly zero surplus; 26 drains).
+func MinDrainingConsumers(effectiveArrival, perConsumerRate float64) (int64, error) {
+	if err := checkNonNegative("arrival_rate", effectiveArrival); err != nil {
+		return 0, err
+	}
+	if err := checkPositive("per_consumer_rate", perConsumerRate); err != nil {
+		return 0, err
+	}
+	c, err := ceilCount(culprit(term{"arrival_rate", effectiveArrival, 1}, term{"per_consumer_rate", perConsumerRate, -1}),
+		"the steady-state ratio effective arrival / per_consumer_rate", effectiveArrival/perConsumerRate)
+	if err != nil {
+		return 0, err
+	}
+	// Judged as a finding states the surplus: decimal-clean.
+	if Clean(NetRate(Clean(float64(c)*perConsumerRate), effectiveArrival)) <= 0 {
+		c++
+	}
+	return c, nil
 }

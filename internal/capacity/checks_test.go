@@ -210,3 +210,31 @@ func TestArrivalSeconds(t *testing.T) {
 		}
 	}
 }
+
+func TestMinDrainingConsumers(t *testing.T) {
+	for _, tc := range []struct {
+		lambda, mu float64
+		want       int64
+	}{
+		{10000, 400, 26}, // 25 only keeps up
+		{10001, 400, 26},
+		{9999, 400, 25},
+		{0.3, 0.1, 4}, // 0.3 / 0.1 is 2.9999999999999996 in float64: 3 keep up
+		{0, 400, 1},   // nothing arrives: any consumer drains
+		{1e-13, 1, 1},
+	} {
+		got, err := capacity.MinDrainingConsumers(tc.lambda, tc.mu)
+		if err != nil || got != tc.want {
+			t.Errorf("MinDrainingConsumers(%v, %v) = %d, %v; want %d", tc.lambda, tc.mu, got, err, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		lambda, mu float64
+		field      string
+	}{{-1, 400, "arrival_rate"}, {100, 0, "per_consumer_rate"}, {1e300, 1e-300, "arrival_rate"}} {
+		var in *capacity.InputError
+		if _, err := capacity.MinDrainingConsumers(tc.lambda, tc.mu); !errors.As(err, &in) || in.Field != tc.field {
+			t.Errorf("MinDrainingConsumers(%v, %v) = %v, want an error naming %s", tc.lambda, tc.mu, err, tc.field)
+		}
+	}
+}

@@ -95,8 +95,12 @@ type Fact struct {
 type Issue struct {
 	Rule     string
 	Severity Severity
-	Message  string
-	Range    Range
+	// Summary is the finding's first line: the problem and the fix, such
+	// as "max_size 25 cannot drain any backlog: raise it to 26".
+	Summary string
+	// Message is the arithmetic behind it, in full.
+	Message string
+	Range   Range
 	// Facts are the numbers behind the finding, in the order the message
 	// uses them.
 	Facts []Fact
@@ -118,6 +122,15 @@ type Issue struct {
 	key string
 	// local is the message with that address taken out.
 	local string
+}
+
+// Text is the whole finding for formats that carry one message: the
+// summary, then the arithmetic on the next line.
+func (i Issue) Text() string {
+	if i.Summary == "" {
+		return i.Message
+	}
+	return i.Summary + "\n" + i.Message
 }
 
 // FactMap returns the facts by name.

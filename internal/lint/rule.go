@@ -25,8 +25,11 @@ type Rule interface {
 
 // Reporter receives a rule's findings and skipped checks.
 type Reporter interface {
-	// Report records a finding at rng; facts are the numbers behind it.
-	Report(rng hcl.Range, message string, facts ...Fact)
+	// Report records a finding at rng: summary is its first line, the
+	// problem and its fix in under about 120 characters and in no
+	// resource's address (identical findings of several module instances
+	// are one); message is the arithmetic behind it; facts are its numbers.
+	Report(rng hcl.Range, summary, message string, facts ...Fact)
 	// Skip records a check that could not be made, and why.
 	Skip(rng hcl.Range, reason string)
 }
@@ -39,8 +42,8 @@ type reporter struct {
 	skips    []Skip
 }
 
-func (r *reporter) Report(rng hcl.Range, message string, facts ...Fact) {
-	r.issues = append(r.issues, Issue{Rule: r.rule.Name(), Severity: r.severity, Message: message,
+func (r *reporter) Report(rng hcl.Range, summary, message string, facts ...Fact) {
+	r.issues = append(r.issues, Issue{Rule: r.rule.Name(), Severity: r.severity, Summary: summary, Message: message,
 		Range: toRange(rng), Facts: facts, Link: r.rule.Link()})
 }
 

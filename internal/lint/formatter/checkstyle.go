@@ -45,7 +45,7 @@ func renderCheckstyle(b *bytes.Buffer, r *lint.Result, _ Options) error {
 			Line:     is.Range.Start.Line,
 			Column:   is.Range.Start.Column,
 			Severity: checkstyleSeverity(is.Severity),
-			Message:  is.Message,
+			Message:  is.Text(),
 			Link:     is.Link,
 		})
 	}

@@ -10,7 +10,7 @@ import (
 
 // renderCompact writes one line per issue,
 //
-//	<file>:<line>:<col>: <Severity> - <message> (<rule>)
+//	<file>:<line>:<col>: <Severity> - <summary> — <message> (<rule>)
 //
 // and one per error, "<file>:<line>:<col>: Error - <message>" or
 // "Error - <message>" when the error has no place, then the count of
@@ -19,7 +19,7 @@ import (
 // finding stays on one line.
 func renderCompact(b *bytes.Buffer, r *lint.Result, _ Options) error {
 	for _, is := range r.Issues {
-		fmt.Fprintf(b, "%s: %s - %s (%s)\n", is.Range, severityTitle(is.Severity), oneLine(is.Message), is.Rule)
+		fmt.Fprintf(b, "%s: %s - %s (%s)\n", is.Range, severityTitle(is.Severity), oneLine(compactText(is)), is.Rule)
 	}
 	for _, e := range r.Errors {
 		if e.Range != nil {
@@ -34,3 +34,11 @@ func renderCompact(b *bytes.Buffer, r *lint.Result, _ Options) error {
 var lineBreaks = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ")
 
 func oneLine(s string) string { return lineBreaks.Replace(s) }
+
+// compactText is the summary, then the arithmetic, on one line.
+func compactText(is lint.Issue) string {
+	if is.Summary == "" {
+		return is.Message
+	}
+	return is.Summary + " — " + is.Message
+}

@@ -90,7 +90,8 @@ func fixture(withErrors bool) *lint.Result {
 			{
 				Rule:     "queuecap_queue_underprovisioned",
 				Severity: lint.Error,
-				Message:  `Queue "orders" receives 120 messages/s but its consumers can process at most 100/s.`,
+				Summary:  "max_size 10 cannot keep up with 120 msg/s: raise it to 13",
+				Message:  `Queue "orders" receives 120 messages/s but its consumers can process at most 100/s; at 10 msg/s per consumer, 13 consumers of the auto scaling group keep up with it and drain a backlog at 10 msg/s.`,
 				Range:    rng("main.tf", 3, 3, 3, 21),
 				Facts: []lint.Fact{
 					{Name: "arrival_rate", Value: 120},

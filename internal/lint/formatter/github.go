@@ -18,7 +18,7 @@ import (
 // single line, as GitHub ignores them on ranges that span lines.
 func renderGitHub(b *bytes.Buffer, r *lint.Result, _ Options) error {
 	for _, is := range r.Issues {
-		writeGitHubCommand(b, is.Severity, &is.Range, is.Rule, is.Message)
+		writeGitHubCommand(b, is.Severity, &is.Range, is.Rule, is.Text())
 	}
 	for _, e := range r.Errors {
 		writeGitHubCommand(b, errorSeverity(e), e.Range, "", e.Message)

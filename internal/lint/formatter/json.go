@@ -9,12 +9,15 @@ import (
 )
 
 type jsonIssue struct {
-	Rule     string     `json:"rule"`
-	Severity string     `json:"severity"`
-	Message  string     `json:"message"`
-	Range    lint.Range `json:"range"`
-	Facts    factObject `json:"facts"`
-	Link     string     `json:"link"`
+	Rule     string `json:"rule"`
+	Severity string `json:"severity"`
+	// Summary is the first line, the problem and the fix; Message the
+	// arithmetic in full.
+	Summary string     `json:"summary"`
+	Message string     `json:"message"`
+	Range   lint.Range `json:"range"`
+	Facts   factObject `json:"facts"`
+	Link    string     `json:"link"`
 	// Address is the resource instance a finding of a plan is about.
 	Address string `json:"address,omitempty"`
 	// Callers are the module calls that reach the finding, as tflint's
@@ -51,6 +54,7 @@ func renderJSON(b *bytes.Buffer, r *lint.Result, _ Options) error {
 		out.Issues = append(out.Issues, jsonIssue{
 			Rule:        is.Rule,
 			Severity:    is.Severity.String(),
+			Summary:     is.Summary,
 			Message:     is.Message,
 			Range:       is.Range,
 			Facts:       factObject(is.Facts),

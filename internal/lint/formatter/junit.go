@@ -57,7 +57,7 @@ func renderJUnit(b *bytes.Buffer, r *lint.Result, _ Options) error {
 		Cases:    []junitCase{},
 	}
 	for _, is := range r.Issues {
-		contents := fmt.Sprintf("%s: %s - %s (%s)", is.Range, severityTitle(is.Severity), is.Message, is.Rule)
+		contents := fmt.Sprintf("%s: %s - %s (%s)", is.Range, severityTitle(is.Severity), is.Text(), is.Rule)
 		if is.Link != "" {
 			contents += "\nReference: " + is.Link
 		}
@@ -65,7 +65,7 @@ func renderJUnit(b *bytes.Buffer, r *lint.Result, _ Options) error {
 			Name:      is.Rule,
 			Classname: is.Range.Filename,
 			Time:      "0",
-			Failure:   &junitProblem{Message: is.Message, Type: is.Severity.String(), Contents: contents},
+			Failure:   &junitProblem{Message: is.Text(), Type: is.Severity.String(), Contents: contents},
 		})
 	}
 	for _, e := range r.Errors {

@@ -153,7 +153,7 @@ func renderSARIF(b *bytes.Buffer, r *lint.Result, _ Options) error {
 			RuleID:           is.Rule,
 			RuleIndex:        addRule(sarifRule{ID: is.Rule, HelpURI: absoluteURI(is.Link)}), // a rule missing from r.Rules
 			Level:            level,
-			Message:          sarifMessage{Text: is.Message},
+			Message:          sarifMessage{Text: is.Text()},
 			Locations:        sarifIssueLocations(is),
 			RelatedLocations: sarifRelated(is),
 			Properties:       sarifProperties{Facts: factObject(is.Facts)},

@@ -1,12 +1,14 @@
 package rules_test
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint/rules"
@@ -27,6 +29,9 @@ type ruleCase struct {
 
 // issue is an expected finding; File is relative to the case directory.
 type issue struct {
+	// Summary is the first line, compared where a case gives it; every
+	// first line is held to checkSummary.
+	Summary string
 	Message string
 	File    string
 	Start   lint.Pos
@@ -138,12 +143,18 @@ func runRuleCases(t *testing.T, rule string, cases []ruleCase) {
 				if is.Link != "https://github.com/queuecap/terraform-provider-queuecap/blob/main/docs/rules/"+rule+".md" {
 					t.Errorf("link %s", is.Link)
 				}
+				if err := checkSummary(is.Summary); err != nil {
+					t.Errorf("summary %q: %v", is.Summary, err)
+				}
 				got = append(got, issue{Message: is.Message, File: rel(is.Range.Filename), Start: is.Range.Start, End: is.Range.End, Facts: is.Facts})
 			}
 			want := c.issues
 			for i := range want {
 				if want[i].File == "" {
 					want[i].File = "main.tf"
+				}
+				if i < len(got) && want[i].Summary != "" {
+					got[i].Summary = res.Issues[i].Summary
 				}
 			}
 			if !reflect.DeepEqual(got, want) {
@@ -181,7 +192,11 @@ func formatIssues(is []issue) string {
 	}
 	var b strings.Builder
 	for _, i := range is {
-		fmt.Fprintf(&b, "\n\t{Message: %q, File: %q, Start: at(%d, %d), End: at(%d, %d), Facts: facts(", i.Message, i.File, i.Start.Line, i.Start.Column, i.End.Line, i.End.Column)
+		b.WriteString("\n\t{")
+		if i.Summary != "" {
+			fmt.Fprintf(&b, "Summary: %q, ", i.Summary)
+		}
+		fmt.Fprintf(&b, "Message: %q, File: %q, Start: at(%d, %d), End: at(%d, %d), Facts: facts(", i.Message, i.File, i.Start.Line, i.Start.Column, i.End.Line, i.End.Column)
 		for j, f := range i.Facts {
 			if j > 0 {
 				b.WriteString(", ")
@@ -218,4 +233,26 @@ resource "aws_autoscaling_group" "workers" {
   }
 }
 `, tags, queueAttr, maxSize)
+}
+
+// maxSummary is how long a finding's first line may be, in characters.
+const maxSummary = 120
+
+// checkSummary holds a finding's first line to its form: the problem, a
+// colon, the fix; short; on one line; and without a resource's address,
+// as identical findings of several module instances share one.
+func checkSummary(s string) error {
+	switch {
+	case s == "":
+		return errors.New("empty")
+	case utf8.RuneCountInString(s) > maxSummary:
+		return fmt.Errorf("%d characters, over %d", utf8.RuneCountInString(s), maxSummary)
+	case strings.ContainsAny(s, "\n\r"):
+		return errors.New("more than one line")
+	case !strings.Contains(s, ": "):
+		return errors.New("no \"problem: fix\"")
+	case strings.Contains(s, "aws_") || strings.Contains(s, "module."):
+		return errors.New("names a resource")
+	}
+	return nil
 }

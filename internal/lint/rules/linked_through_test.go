@@ -73,7 +73,7 @@ resource "aws_pipes_pipe" "documents" {
   tags   = { "queuecap:per_consumer_rate" = 40 }
 }
 `},
-			issues: []issue{{Message: "pipe 1 × 40 msg/s = 40 msg/s does not exceed the declared arrival rate 80 msg/s: surplus -40 msg/s, any backlog never drains",
+			issues: []issue{{Summary: "the consumers' 40 msg/s cannot drain any backlog: raise their capacity above 80 msg/s", Message: "pipe 1 × 40 msg/s = 40 msg/s does not exceed the declared arrival rate 80 msg/s: surplus -40 msg/s, any backlog never drains",
 				Start: at(6, 1), End: at(6, 38), Facts: facts("arrival_rate", 80, "effective_arrival_rate", 80, "per_consumer_rate", 40, "max_consumers", 1, "capacity", 40, "surplus", -40)}},
 		},
 	})

@@ -52,7 +52,8 @@ func (depthAlarmAfterSLA) Check(m *lint.Model, r lint.Reporter) {
 		if err != nil {
 			continue
 		}
-		r.Report(a.Threshold.Range, fmt.Sprintf("threshold %s exceeds the SLA depth %s msg/s × %s s = %s (Little's law): when it fires, a message arriving behind %s already waits %s / %s = %s s, over the %s s SLA",
+		summary := fmt.Sprintf("threshold %s fires after the %s s SLA is already missed: lower it to %s, the SLA depth", n(a.Threshold.V), n(sla.V), n(depth))
+		r.Report(a.Threshold.Range, summary, fmt.Sprintf("threshold %s exceeds the SLA depth %s msg/s × %s s = %s (Little's law): when it fires, a message arriving behind %s already waits %s / %s = %s s, over the %s s SLA",
 			num(a.Threshold.V), num(lambda.V), num(sla.V), messages(depth), messages(a.Threshold.V), num(a.Threshold.V), num(lambda.V), num(wait), num(sla.V)),
 			fact("threshold", a.Threshold.V), fact("arrival_rate", lambda.V), fact("sla_seconds", sla.V), fact("sla_max_depth", depth), fact("wait_seconds", wait))
 	}

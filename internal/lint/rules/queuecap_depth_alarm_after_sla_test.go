@@ -78,7 +78,7 @@ data "queuecap_sla_depth" "orders" {
 			// source and sees 100000.
 			name:   "twice the queuecap_alarm_thresholds threshold",
 			files:  map[string]string{"main.tf": depthAlarmOn(sla, "GreaterThanThreshold", "2 * data.queuecap_alarm_thresholds.orders.max_depth", ref) + alarmThresholds},
-			issues: []issue{{Message: late.Message, Start: at(10, 3), End: at(10, 76), Facts: late.Facts}},
+			issues: []issue{{Summary: "threshold 100,000 fires after the 10 s SLA is already missed: lower it to 50,000, the SLA depth", Message: late.Message, Start: at(10, 3), End: at(10, 76), Facts: late.Facts}},
 		},
 		{
 			name:   "queue named literally",

@@ -243,12 +243,17 @@ func reportDepthOnly(f *lint.Fleet, triggers []trigger, r lint.Reporter) {
 		}
 	}
 	advice, minFacts := adviceFor(f)
+	summary := "scale-out reads only the queue's absolute depth: scale on backlog per consumer, message age or the depth's RATE()"
+	if len(minFacts) == 0 || minFacts[0].Value < 1 {
+		summary = "scale-out reads only the queue's depth and may reach 0 consumers: start one on depth > 0, then track backlog"
+	}
 	if first.ladder != nil {
 		// Its steps already size the fleet to the backlog, from 0 too:
 		// they only need to reach the fleet's maximum.
 		advice, minFacts = fmt.Sprintf(": continue the steps of %s in proportion to depth up to %s %s", first.policy, f.SizeAttr, num(f.MaxSize.V)), nil
+		summary = fmt.Sprintf("the depth steps stop at %s consumers: continue them in proportion to depth up to %s %s", n(first.ladder.TopCapacity), f.SizeAttr, n(f.MaxSize.V))
 	}
-	r.Report(first.rng, msg+advice, append(facts, minFacts...)...)
+	r.Report(first.rng, summary, msg+advice, append(facts, minFacts...)...)
 }
 
 // adviceFor is what the fleet should scale on instead. Backlog per

@@ -148,7 +148,7 @@ resource "aws_autoscaling_policy" "cpu" {
 		{
 			name:  "metric math over depth alone, linked through metric_query dimensions",
 			files: map[string]string{"main.tf": stepScaled(mathAlarm("m1 + m2", "AWS/SQS", "ApproximateNumberOfMessagesNotVisible", "{ QueueName = aws_sqs_queue.orders.name }"))},
-			issues: []issue{{
+			issues: []issue{{Summary: "scale-out reads only the queue's absolute depth: scale on backlog per consumer, message age or the depth's RATE()",
 				Message: "every scale-out trigger of aws_autoscaling_group.workers reads only the absolute depth of its queue: aws_cloudwatch_metric_alarm.backlog (ApproximateNumberOfMessagesVisible, ApproximateNumberOfMessagesNotVisible ≥ 100). A depth of 100 messages is 100 / 50 = 2 s of arrivals whether the backlog is growing or draining" + depthFix,
 				Start:   at(23, 1), End: at(23, 49),
 				Facts: facts("triggers", 1, "threshold", 100, "arrival_rate", 50, "threshold_seconds_of_arrivals", 2, "min_consumers", 1),
@@ -163,7 +163,7 @@ resource "aws_autoscaling_policy" "cpu" {
 			// expression reads the depth alone.
 			name:  "a per-instance metric fetched but not used",
 			files: map[string]string{"main.tf": stepScaled(mathAlarm("m1", "AWS/AutoScaling", "GroupInServiceInstances", "{ AutoScalingGroupName = aws_autoscaling_group.workers.name }"))},
-			issues: []issue{{
+			issues: []issue{{Summary: "scale-out reads only the queue's absolute depth: scale on backlog per consumer, message age or the depth's RATE()",
 				Message: "every scale-out trigger of aws_autoscaling_group.workers reads only the absolute depth of its queue: aws_cloudwatch_metric_alarm.backlog (ApproximateNumberOfMessagesVisible ≥ 100). A depth of 100 messages is 100 / 50 = 2 s of arrivals whether the backlog is growing or draining" + depthFix,
 				Start:   at(23, 1), End: at(23, 49),
 				Facts: facts("triggers", 1, "threshold", 100, "arrival_rate", 50, "threshold_seconds_of_arrivals", 2, "min_consumers", 1),
@@ -216,7 +216,7 @@ resource "aws_autoscaling_policy" "depth" {
   }
 }
 `},
-			issues: []issue{{
+			issues: []issue{{Summary: "scale-out reads only the queue's depth and may reach 0 consumers: start one on depth > 0, then track backlog",
 				Message: "every scale-out trigger of aws_autoscaling_group.workers reads only the absolute depth of its queue: aws_autoscaling_policy.depth (target tracking on ApproximateNumberOfMessagesVisible)" +
 					fromZeroFix("with no min_size in the configuration it may reach 0 consumers", "GroupInServiceInstances"),
 				Start: at(10, 1), End: at(10, 42),

@@ -60,6 +60,8 @@ func checkBacklogWithinRTO(s *supply, r lint.Reporter) bool {
 	}
 	drain := s.drain.seconds
 	needed := fmt.Sprintf("it needs a surplus of %s / %s = %s msg/s", num(b.V), num(rto.V), num(required))
+	late := "clears max_backlog " + n(b.V) + " in " + n(drain) + " s, over rto_seconds " + n(rto.V)
+	summary := "the consumers " + late + ": raise the surplus to " + n(required) + " msg/s"
 	facts := []lint.Fact{fact("max_backlog", b.V), fact("rto_seconds", rto.V), fact("drain_seconds", drain)}
 	if len(s.fleets) == 1 {
 		mu := s.fleets[0].rate
@@ -67,10 +69,13 @@ func checkBacklogWithinRTO(s *supply, r lint.Reporter) bool {
 		if err == nil {
 			needed = fmt.Sprintf("the headroom formula ceil(%s / %s + %s / (%s × %s)) needs %d consumers",
 				num(s.effective), num(mu), num(b.V), num(mu), num(rto.V), sized.RequiredConsumers)
+			if s.resizable() {
+				summary = s.size() + " " + late + ": raise it to " + n(float64(sized.RequiredConsumers))
+			}
 			facts = append(facts, fact("required_consumers", float64(sized.RequiredConsumers)))
 		}
 	}
-	r.Report(s.at, fmt.Sprintf("%s leaves a surplus of %s msg/s over %s, which clears max_backlog %s in %s s, more than rto_seconds %s: %s",
+	r.Report(s.at, summary, fmt.Sprintf("%s leaves a surplus of %s msg/s over %s, which clears max_backlog %s in %s s, more than rto_seconds %s: %s",
 		s.capacityTerms(), num(s.surplus), s.arrivalTerms(), num(b.V), num(drain), num(rto.V), needed), s.facts(facts...)...)
 	return true
 }
@@ -104,14 +109,19 @@ func checkMinHeadroom(s *supply, r lint.Reporter) {
 		return
 	}
 	needed := fmt.Sprintf("%s × (1 + %s) = %s msg/s of capacity gives it", num(s.effective), num(h.V), num(target))
+	short := "leaves " + n(headroom*100) + " % headroom, under min_headroom " + n(h.V*100) + " %"
+	summary := "the consumers " + short + ": raise their capacity to " + n(target) + " msg/s"
 	facts := []lint.Fact{fact("headroom", headroom), fact("min_headroom", h.V)}
 	if len(s.fleets) == 1 {
 		mu := s.fleets[0].rate
 		if sized, err := capacity.Size(capacity.SizingInput{ArrivalRate: s.arrival, PerConsumerRate: mu, Retries: s.retries, MinHeadroom: h.V}); err == nil {
 			needed = fmt.Sprintf("ceil(%s × (1 + %s) / %s) = %d consumers give it", num(s.effective), num(h.V), num(mu), sized.RequiredConsumers)
+			if s.resizable() {
+				summary = s.size() + " " + short + ": raise it to " + n(float64(sized.RequiredConsumers))
+			}
 			facts = append(facts, fact("required_consumers", float64(sized.RequiredConsumers)))
 		}
 	}
-	r.Report(s.at, fmt.Sprintf("%s is only %s above %s, below the minimum headroom of %s: %s",
+	r.Report(s.at, summary, fmt.Sprintf("%s is only %s above %s, below the minimum headroom of %s: %s",
 		s.capacityTerms(), percent(headroom), s.arrivalTerms(), percent(h.V), needed), s.facts(facts...)...)
 }

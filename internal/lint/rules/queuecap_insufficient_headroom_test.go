@@ -8,7 +8,7 @@ func TestInsufficientHeadroom(t *testing.T) {
 		{
 			name:   "backlog not cleared within the RTO",
 			files:  map[string]string{"main.tf": tagged(backlog, "", "30")},
-			issues: []issue{{Message: "max_size 30 × 400 msg/s = 12000 msg/s leaves a surplus of 2000 msg/s over the declared arrival rate 10000 msg/s, which clears max_backlog 5000000 in 2500 s, more than rto_seconds 1800: the headroom formula ceil(10000 / 400 + 5000000 / (400 × 1800)) needs 32 consumers", Start: at(9, 3), End: at(9, 16), Facts: facts("arrival_rate", 10000, "effective_arrival_rate", 10000, "per_consumer_rate", 400, "max_consumers", 30, "capacity", 12000, "surplus", 2000, "max_backlog", 5000000, "rto_seconds", 1800, "drain_seconds", 2500, "required_consumers", 32)}},
+			issues: []issue{{Summary: "max_size 30 clears max_backlog 5,000,000 in 2,500 s, over rto_seconds 1,800: raise it to 32", Message: "max_size 30 × 400 msg/s = 12000 msg/s leaves a surplus of 2000 msg/s over the declared arrival rate 10000 msg/s, which clears max_backlog 5000000 in 2500 s, more than rto_seconds 1800: the headroom formula ceil(10000 / 400 + 5000000 / (400 × 1800)) needs 32 consumers", Start: at(9, 3), End: at(9, 16), Facts: facts("arrival_rate", 10000, "effective_arrival_rate", 10000, "per_consumer_rate", 400, "max_consumers", 30, "capacity", 12000, "surplus", 2000, "max_backlog", 5000000, "rto_seconds", 1800, "drain_seconds", 2500, "required_consumers", 32)}},
 		},
 		{
 			name:  "the headroom formula's 32 consumers clear it",
@@ -22,7 +22,7 @@ func TestInsufficientHeadroom(t *testing.T) {
 		{
 			name:   "below a declared minimum headroom of 20 %",
 			files:  map[string]string{"main.tf": tagged(`"queuecap:arrival_rate" = 10000, "queuecap:min_headroom" = 0.2`, "", "26")},
-			issues: []issue{{Message: "max_size 26 × 400 msg/s = 10400 msg/s is only 4 % above the declared arrival rate 10000 msg/s, below the minimum headroom of 20 %: ceil(10000 × (1 + 0.2) / 400) = 30 consumers give it", Start: at(9, 3), End: at(9, 16), Facts: facts("arrival_rate", 10000, "effective_arrival_rate", 10000, "per_consumer_rate", 400, "max_consumers", 26, "capacity", 10400, "surplus", 400, "headroom", 0.04, "min_headroom", 0.2, "required_consumers", 30)}},
+			issues: []issue{{Summary: "max_size 26 leaves 4 % headroom, under min_headroom 20 %: raise it to 30", Message: "max_size 26 × 400 msg/s = 10400 msg/s is only 4 % above the declared arrival rate 10000 msg/s, below the minimum headroom of 20 %: ceil(10000 × (1 + 0.2) / 400) = 30 consumers give it", Start: at(9, 3), End: at(9, 16), Facts: facts("arrival_rate", 10000, "effective_arrival_rate", 10000, "per_consumer_rate", 400, "max_consumers", 26, "capacity", 10400, "surplus", 400, "headroom", 0.04, "min_headroom", 0.2, "required_consumers", 30)}},
 		},
 		{
 			name:  "exactly a declared minimum headroom",

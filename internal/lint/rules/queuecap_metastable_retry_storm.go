@@ -94,14 +94,18 @@ func checkRetryStorm(s *supply, backlog, retries, window float64, r lint.Reporte
 	facts := []lint.Fact{fact("max_backlog", backlog), fact("retries_per_timeout", retries), fact("timeout_window_seconds", window),
 		fact("max_seconds", stormSeconds), fact("drain_seconds_without_retries", s.drain.seconds),
 		fact("peak_depth", storm.PeakDepth), fact("peak_effective_arrival_rate", storm.PeakEffectiveArrivalRate)}
+	summary := fmt.Sprintf("timeout retries keep max_backlog %s from draining within %s s: add capacity or retry less", n(backlog), n(stormSeconds))
 	if len(s.fleets) == 1 {
 		// A count of consumers means something only for one fleet.
 		if c, err := capacity.MinConsumersToDrain(in, 0); err == nil {
 			msg += fmt.Sprintf("; %d consumers drain it within %d s under the same storm", c, int64(stormSeconds))
+			if s.resizable() {
+				summary = fmt.Sprintf("%s does not survive the retry storm from max_backlog %s: raise it to %s", s.size(), n(backlog), n(float64(c)))
+			}
 			facts = append(facts, fact("min_consumers_to_drain", float64(c)))
 		}
 	}
-	r.Report(s.at, msg, s.facts(facts...)...)
+	r.Report(s.at, summary, msg, s.facts(facts...)...)
 }
 
 // times is how often: "once", "1.5 times".

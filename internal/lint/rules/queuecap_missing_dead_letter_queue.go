@@ -36,15 +36,17 @@ func (missingDeadLetterQueue) Check(m *lint.Model, r lint.Reporter) {
 		vis := q.Visibility
 		perDay, err := capacity.ReceivesPerDay(vis.V)
 		if !vis.Known || err != nil {
-			r.Report(q.DefRange, fmt.Sprintf("%s is consumed by %s but has no redrive_policy: a message that always fails is received again after every visibility timeout, forever", q.Addr, consumer))
+			r.Report(q.DefRange, "no redrive_policy: a message that always fails is received forever; add a dead-letter queue",
+				fmt.Sprintf("%s is consumed by %s but has no redrive_policy: a message that always fails is received again after every visibility timeout, forever", q.Addr, consumer))
 			continue
 		}
 		visText := "visibility_timeout_seconds"
 		if vis.From != "visibility_timeout_seconds" {
 			visText += ", the default"
 		}
-		r.Report(q.DefRange, fmt.Sprintf("%s is consumed by %s but has no redrive_policy: a message that always fails is received again every %s s (%s), %s / %s = %s times a day, until retention drops it",
-			q.Addr, consumer, num(vis.V), visText, num(capacity.SecondsPerDay), num(vis.V), num(perDay)),
+		r.Report(q.DefRange, "no redrive_policy: a message that always fails is received "+n(perDay)+" times a day; add a dead-letter queue",
+			fmt.Sprintf("%s is consumed by %s but has no redrive_policy: a message that always fails is received again every %s s (%s), %s / %s = %s times a day, until retention drops it",
+				q.Addr, consumer, num(vis.V), visText, num(capacity.SecondsPerDay), num(vis.V), num(perDay)),
 			fact("visibility_timeout_seconds", vis.V), fact("receives_per_day", perDay))
 	}
 }

@@ -2,7 +2,9 @@ package rules
 
 import (
 	"fmt"
+	"math"
 
+	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
 )
 
@@ -45,7 +47,7 @@ func (retentionShorterThanDrain) Check(m *lint.Model, r lint.Reporter) {
 			retention += " (the default)"
 		}
 		if !s.drain.drains {
-			r.Report(ret.Range, fmt.Sprintf("%s is finite but max_backlog %s never drains: %s leaves a surplus of %s msg/s over %s, so every message of the backlog expires after %s s",
+			r.Report(ret.Range, "max_backlog "+n(b.V)+" never drains and expires after "+n(ret.V)+" s: give its consumers a surplus first", fmt.Sprintf("%s is finite but max_backlog %s never drains: %s leaves a surplus of %s msg/s over %s, so every message of the backlog expires after %s s",
 				retention, num(b.V), s.capacityTerms(), num(s.surplus), s.arrivalTerms(), num(ret.V)),
 				s.facts(fact("max_backlog", b.V), fact("message_retention_seconds", ret.V))...)
 			continue
@@ -53,7 +55,12 @@ func (retentionShorterThanDrain) Check(m *lint.Model, r lint.Reporter) {
 		if s.drain.seconds <= ret.V {
 			continue
 		}
-		r.Report(ret.Range, fmt.Sprintf("%s is shorter than the %s / (%s − %s) = %s s it takes %s to drain max_backlog %s: messages expire during recovery",
+		fix := "raise it to at least " + n(math.Ceil(s.drain.seconds))
+		if s.drain.seconds >= capacity.MaxRetentionSeconds {
+			fix = "add consumers: the SQS maximum of 14 days is shorter"
+		}
+		summary := "message_retention_seconds " + n(ret.V) + " expires messages before max_backlog drains in " + n(s.drain.seconds) + " s: " + fix
+		r.Report(ret.Range, summary, fmt.Sprintf("%s is shorter than the %s / (%s − %s) = %s s it takes %s to drain max_backlog %s: messages expire during recovery",
 			retention, num(b.V), num(s.capacity), num(s.effective), num(s.drain.seconds), s.capacityTerms(), num(b.V)),
 			s.facts(fact("max_backlog", b.V), fact("message_retention_seconds", ret.V), fact("drain_seconds", s.drain.seconds))...)
 	}

@@ -13,7 +13,7 @@ func TestRetentionShorterThanDrain(t *testing.T) {
 		{
 			name:  "messages expire before the backlog drains",
 			files: map[string]string{"main.tf": tagged(backlog, "message_retention_seconds = 1200", "32")},
-			issues: []issue{{
+			issues: []issue{{Summary: "message_retention_seconds 1,200 expires messages before max_backlog drains in 1,285.71 s: raise it to at least 1,286",
 				Message: "message_retention_seconds 1200 is shorter than the 3600000 / (12800 − 10000) = 1285.71 s it takes max_size 32 × 400 msg/s = 12800 msg/s to drain max_backlog 3600000: messages expire during recovery",
 				Start:   at(4, 3), End: at(4, 35),
 				Facts: facts("arrival_rate", 10000, "effective_arrival_rate", 10000, "per_consumer_rate", 400, "max_consumers", 32, "capacity", 12800, "surplus", 2800, "max_backlog", 3600000, "message_retention_seconds", 1200, "drain_seconds", 1285.71428571429),
@@ -54,7 +54,7 @@ func TestRetentionShorterThanDrain(t *testing.T) {
   max_backlog = 3600000
 }
 `,
-			issues: []issue{{
+			issues: []issue{{Summary: "message_retention_seconds 1,200 expires messages before max_backlog drains in 1,285.71 s: raise it to at least 1,286",
 				Message: "message_retention_seconds 1200 is shorter than the 3600000 / (12800 − 10000) = 1285.71 s it takes max_size 32 × 400 msg/s = 12800 msg/s to drain max_backlog 3600000: messages expire during recovery",
 				Start:   at(4, 3), End: at(4, 35),
 				Facts: facts("arrival_rate", 10000, "effective_arrival_rate", 10000, "per_consumer_rate", 400, "max_consumers", 32, "capacity", 12800, "surplus", 2800, "max_backlog", 3600000, "message_retention_seconds", 1200, "drain_seconds", 1285.71428571429),

@@ -50,7 +50,8 @@ func (visibilityTimeoutTooShort) Check(m *lint.Model, r lint.Reporter) {
 		if timeout.From != "timeout" {
 			timeoutText += " (the default)"
 		}
-		r.Report(vis.Range, fmt.Sprintf("%s is under %d × the %s of %s = %s s: a message still being processed becomes visible again and is delivered a second time, raising the effective arrival rate",
+		summary := fmt.Sprintf("visibility_timeout_seconds %s is under %d × the function's %s s timeout: raise it to %s", n(vis.V), capacity.LambdaVisibilityFactor, n(timeout.V), n(need))
+		r.Report(vis.Range, summary, fmt.Sprintf("%s is under %d × the %s of %s = %s s: a message still being processed becomes visible again and is delivered a second time, raising the effective arrival rate",
 			visText, capacity.LambdaVisibilityFactor, timeoutText, f.Addr, num(need)),
 			fact("visibility_timeout_seconds", vis.V), fact("function_timeout_seconds", timeout.V), fact("required_visibility_timeout_seconds", need))
 	}

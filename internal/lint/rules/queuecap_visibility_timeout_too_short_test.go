@@ -35,7 +35,7 @@ func TestVisibilityTimeoutTooShort(t *testing.T) {
 		{
 			name:  "visibility under six function timeouts",
 			files: map[string]string{"main.tf": lambdaConsumer("visibility_timeout_seconds = 60", "timeout = 30", ref)},
-			issues: []issue{{
+			issues: []issue{{Summary: "visibility_timeout_seconds 60 is under 6 × the function's 30 s timeout: raise it to 180",
 				Message: "visibility_timeout_seconds 60 is under 6 × the timeout 30 s of aws_lambda_function.worker = 180 s" + redelivery,
 				Start:   at(3, 3), End: at(3, 34),
 				Facts: facts("visibility_timeout_seconds", 60, "function_timeout_seconds", 30, "required_visibility_timeout_seconds", 180),

@@ -20,7 +20,11 @@ func (zeroSurplus) Check(m *lint.Model, r lint.Reporter) {
 		if !ok || s.surplus > 0 {
 			continue
 		}
-		r.Report(s.at, s.capacityTerms()+" does not exceed "+s.arrivalTerms()+": surplus "+num(s.surplus)+" msg/s, any backlog never drains",
+		summary := "the consumers' " + n(s.capacity) + " msg/s cannot drain any backlog: raise their capacity above " + n(s.effective) + " msg/s"
+		if fix, ok := s.sizeFix(); ok {
+			summary = s.size() + " cannot drain any backlog: raise it to " + n(float64(fix))
+		}
+		r.Report(s.at, summary, s.capacityTerms()+" does not exceed "+s.arrivalTerms()+": surplus "+num(s.surplus)+" msg/s, any backlog never drains",
 			s.facts()...)
 	}
 }

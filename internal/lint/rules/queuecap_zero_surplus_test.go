@@ -70,7 +70,7 @@ func TestZeroSurplus(t *testing.T) {
 		{
 			name:   "asg tag blocks, the worked example",
 			files:  map[string]string{"main.tf": asgWorkers("10000", "25")},
-			issues: []issue{{Message: zero, Start: at(11, 3), End: at(11, 16), Facts: facts("arrival_rate", 10000, "effective_arrival_rate", 10000, "per_consumer_rate", 400, "max_consumers", 25, "capacity", 10000, "surplus", 0)}},
+			issues: []issue{{Summary: "max_size 25 cannot drain any backlog: raise it to 26", Message: zero, Start: at(11, 3), End: at(11, 16), Facts: facts("arrival_rate", 10000, "effective_arrival_rate", 10000, "per_consumer_rate", 400, "max_consumers", 25, "capacity", 10000, "surplus", 0)}},
 		},
 		{
 			name:  "asg with headroom",
@@ -131,7 +131,7 @@ resource "aws_lambda_event_source_mapping" "orders" {
   function_name    = aws_lambda_function.worker.arn
 }
 `},
-			issues: []issue{{Message: "reserved_concurrent_executions 25 × 400 msg/s = 10000 msg/s does not exceed the effective arrival rate 8000 × (1 + 0.25 × 1) = 10000 msg/s: surplus 0 msg/s, any backlog never drains", Start: at(12, 3), End: at(12, 38), Facts: facts("arrival_rate", 8000, "effective_arrival_rate", 10000, "per_consumer_rate", 400, "max_consumers", 25, "capacity", 10000, "surplus", 0)}},
+			issues: []issue{{Summary: "reserved_concurrent_executions 25 cannot drain any backlog: raise it to 26", Message: "reserved_concurrent_executions 25 × 400 msg/s = 10000 msg/s does not exceed the effective arrival rate 8000 × (1 + 0.25 × 1) = 10000 msg/s: surplus 0 msg/s, any backlog never drains", Start: at(12, 3), End: at(12, 38), Facts: facts("arrival_rate", 8000, "effective_arrival_rate", 10000, "per_consumer_rate", 400, "max_consumers", 25, "capacity", 10000, "surplus", 0)}},
 		},
 		{
 			name: "lambda event source mapping maximum_concurrency bounds the fleet",
@@ -362,7 +362,7 @@ resource "aws_autoscaling_group" "b" {
   consumer = "aws_autoscaling_group.a"
 }
 `,
-			issues: []issue{{Message: "aws_autoscaling_group.b max_size 15 × 400 msg/s + aws_autoscaling_group.a max_size 10 × 400 msg/s = 10000 msg/s does not exceed the declared arrival rate 10000 msg/s: surplus 0 msg/s, any backlog never drains", Start: at(1, 1), End: at(1, 34), Facts: facts("arrival_rate", 10000, "effective_arrival_rate", 10000, "max_consumers", 25, "capacity", 10000, "surplus", 0)}},
+			issues: []issue{{Summary: "the consumers' 10,000 msg/s cannot drain any backlog: raise their capacity above 10,000 msg/s", Message: "aws_autoscaling_group.b max_size 15 × 400 msg/s + aws_autoscaling_group.a max_size 10 × 400 msg/s = 10000 msg/s does not exceed the declared arrival rate 10000 msg/s: surplus 0 msg/s, any backlog never drains", Start: at(1, 1), End: at(1, 34), Facts: facts("arrival_rate", 10000, "effective_arrival_rate", 10000, "max_consumers", 25, "capacity", 10000, "surplus", 0)}},
 		},
 		{
 			name: "the config's consumer is one fleet of two",
@@ -427,4 +427,19 @@ resource "aws_autoscaling_group" "spare" {
 			issues: []issue{{Message: zero, Start: at(11, 3), End: at(11, 16), Facts: facts("arrival_rate", 10000, "effective_arrival_rate", 10000, "per_consumer_rate", 400, "max_consumers", 25, "capacity", 10000, "surplus", 0)}},
 		},
 	})
+}
+
+// TestZeroSurplusFix: the fix a first line names meets what the queue
+// declares, here the seed's backlog within its RTO: 32, not the 26 that
+// merely drains.
+func TestZeroSurplusFix(t *testing.T) {
+	backlog := `"queuecap:arrival_rate" = 10000, "queuecap:max_backlog" = 5000000, "queuecap:rto_seconds" = 1800`
+	runRuleCases(t, "queuecap_zero_surplus", []ruleCase{{
+		name:  "the seed's backlog and RTO",
+		files: map[string]string{"main.tf": tagged(backlog, "", "25")},
+		issues: []issue{{Summary: "max_size 25 cannot drain any backlog: raise it to 32",
+			Message: "max_size 25 × 400 msg/s = 10000 msg/s does not exceed the declared arrival rate 10000 msg/s: surplus 0 msg/s, any backlog never drains",
+			Start:   at(9, 3), End: at(9, 16),
+			Facts: facts("arrival_rate", 10000, "effective_arrival_rate", 10000, "per_consumer_rate", 400, "max_consumers", 25, "capacity", 10000, "surplus", 0)}},
+	}})
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
+	"github.com/queuecap/terraform-provider-queuecap/internal/numfmt"
 )
 
 // docBase is where the rule pages of a version live, docs/rules/<id>.md:
@@ -73,6 +74,10 @@ func num(v float64) string {
 	}
 	return strconv.FormatFloat(r, 'f', -1, 64)
 }
+
+// n formats a number for a finding's first line, as `queuecap size` prints
+// it: 10,000, 0.33.
+func n(v float64) string { return numfmt.Grouped(capacity.Clean(v)) }
 
 // messages is a count of messages with its noun: "1 message", "5000 messages".
 func messages(v float64) string {
@@ -232,6 +237,44 @@ func (s *supply) arrivalTerms() string {
 		return "the declared arrival rate " + num(s.arrival) + " msg/s" + of
 	}
 	return fmt.Sprintf("the effective arrival rate %s × (1 + %s × %s) = %s msg/s%s", num(s.arrival), num(s.retries.Rate), num(s.retries.Average), num(s.effective), of)
+}
+
+// resizable reports whether one attribute sizes the queue's consumers, so
+// that a first line can name it and its fix: not for several fleets, nor
+// for a pipe, one poller that no attribute scales.
+func (s *supply) resizable() bool {
+	return len(s.fleets) == 1 && s.fleets[0].fleet.Kind != lint.FleetPipe
+}
+
+// size is the one fleet's maximum size as a first line names it,
+// "max_size 25".
+func (s *supply) size() string {
+	return s.fleets[0].fleet.SizeAttr + " " + n(s.fleets[0].size)
+}
+
+// sizeFix is the smallest maximum size of the one fleet that drains a
+// backlog at all and meets what the queue declares: max_backlog within
+// rto_seconds and min_headroom, by the headroom formula.
+func (s *supply) sizeFix() (int64, bool) {
+	if !s.resizable() {
+		return 0, false
+	}
+	mu := s.fleets[0].rate
+	c, err := capacity.MinDrainingConsumers(s.effective, mu)
+	if err != nil {
+		return 0, false
+	}
+	in := capacity.SizingInput{ArrivalRate: s.arrival, PerConsumerRate: mu, Retries: s.retries}
+	if b, rto := s.rates.MaxBacklog, s.rates.RTOSeconds; b.Set && b.Known && rto.Set && rto.Known {
+		in.MaxBacklog, in.RTOSeconds = b.V, rto.V
+	}
+	if h := s.rates.MinHeadroom; h.Set && h.Known {
+		in.MinHeadroom = h.V
+	}
+	if sized, err := capacity.Size(in); err == nil {
+		c = max(c, sized.RequiredConsumers)
+	}
+	return c, true
 }
 
 // facts are the numbers every capacity finding carries.

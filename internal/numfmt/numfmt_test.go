@@ -1,0 +1,22 @@
+package numfmt
+
+import "testing"
+
+func TestGrouped(t *testing.T) {
+	for x, want := range map[float64]string{
+		0: "0", 10000: "10,000", 2800: "2,800", -2000: "-2,000", 1785.7142857: "1,785.71", 0.5: "0.5",
+		5e6: "5,000,000", 123: "123", -0.001: "0", 1e15: "1e+15", 999.999: "1,000",
+	} {
+		if got := Grouped(x); got != want {
+			t.Errorf("Grouped(%v) = %q, want %q", x, got, want)
+		}
+	}
+}
+
+func TestTrim(t *testing.T) {
+	for in, want := range map[string]string{"2.50": "2.5", "3.00": "3", "100": "100", "1e+10": "1e+10", "0.10": "0.1"} {
+		if got := Trim(in); got != want {
+			t.Errorf("Trim(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
