@@ -178,6 +178,9 @@ type RuleInfo struct {
 	Severity Severity
 	Link     string
 	Summary  string
+	// Doc is the rule's documentation page as Markdown, "" when the rule
+	// carries none (see DocumentedRule).
+	Doc string
 }
 
 // Sort orders issues one stable way: by file, position, then rule.
