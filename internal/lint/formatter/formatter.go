@@ -26,6 +26,13 @@ type Options struct {
 	ReadSource func(filename string) ([]byte, error)
 	// ShowSkipped lists each skipped check in the default format.
 	ShowSkipped bool
+	// Version is the linter's version, for the formats that carry it
+	// (SARIF's tool.driver.version); "" leaves it out.
+	Version string
+	// WorkDir is where the formats that want paths relative to the
+	// repository (GitLab's location.path, every fingerprint) take an
+	// absolute file name from; "" means the working directory.
+	WorkDir string
 }
 
 // summaryTail is the end of the default and compact formats: how many
@@ -98,6 +105,9 @@ func Write(w io.Writer, format string, result *lint.Result, opts Options) error 
 	}
 	if opts.ReadSource == nil {
 		opts.ReadSource = os.ReadFile
+	}
+	if opts.WorkDir == "" {
+		opts.WorkDir, _ = os.Getwd() // on failure absolute names stay absolute
 	}
 	var b bytes.Buffer
 	if err := render(&b, result, opts); err != nil {

@@ -80,6 +80,7 @@ func fixture(withErrors bool) *lint.Result {
 				Severity: lint.Warning,
 				Message:  `Fleet "batch" can process 400 messages/s, 4x its arrival rate of 100/s (capacity > 2 × arrival & max_consumers could be 20).`,
 				Range:    rng("modules/worker/queues.tf", 5, 3, 5, 25),
+				Subject:  "queuecap_fleet.batch",
 				Facts: []lint.Fact{
 					{Name: "arrival_rate", Value: 100},
 					{Name: "capacity", Value: 400},
@@ -92,6 +93,7 @@ func fixture(withErrors bool) *lint.Result {
 				Severity: lint.Error,
 				Message:  `Queue "orders" receives 120 messages/s but its consumers can process at most 100/s.`,
 				Range:    rng("main.tf", 3, 3, 3, 21),
+				Subject:  "queuecap_queue.orders",
 				Facts: []lint.Fact{
 					{Name: "arrival_rate", Value: 120},
 					{Name: "per_consumer_rate", Value: 10},
@@ -105,6 +107,7 @@ func fixture(withErrors bool) *lint.Result {
 				Severity: lint.Notice,
 				Message:  `Scaling policy "workers" has no backlog alarm.`,
 				Range:    rng("main.tf", 12, 1, 14, 2),
+				Subject:  "queuecap_scaling_policy.workers",
 			},
 		},
 		Skipped: []lint.Skip{{
@@ -114,7 +117,7 @@ func fixture(withErrors bool) *lint.Result {
 		}},
 		Rules: []lint.RuleInfo{
 			{Name: "queuecap_alarm_missing", Severity: lint.Notice, Summary: "A scaling policy should have a backlog alarm."},
-			{Name: "queuecap_queue_underprovisioned", Severity: lint.Error, Link: docs + "queuecap_queue_underprovisioned.md", Summary: "Consumers must be able to keep up with a queue's arrival rate."},
+			{Name: "queuecap_queue_underprovisioned", Severity: lint.Error, Link: docs + "queuecap_queue_underprovisioned.md", Summary: "Consumers must be able to keep up with a queue's arrival rate.", Doc: underprovisionedDoc},
 			{Name: "queuecap_scaling_surplus", Severity: lint.Warning, Link: docs + "queuecap_scaling_surplus.md", Summary: "A fleet should not be sized far beyond its queue's arrival rate."},
 		},
 	}
@@ -131,6 +134,15 @@ func fixture(withErrors bool) *lint.Result {
 	r.Sort()
 	return r
 }
+
+// underprovisionedDoc is a rule page: a title, an opening paragraph with
+// code spans and links, relative and absolute, and more sections.
+const underprovisionedDoc = "# queuecap_queue_underprovisioned\n\n" +
+	"Flags a queue whose consumers complete fewer than `arrival_rate` messages/s, **at their maximum size** " +
+	"(see [What it needs](#what-it-needs) and [queuecap_scaling_surplus](queuecap_scaling_surplus.md)).\n\n" +
+	"- Default severity: **error**\n\n" +
+	"## What it needs\n\n" +
+	"A declared `arrival_rate` ([declaring rates](../README.md#rates), [AWS](https://docs.aws.amazon.com/sqs/)).\n"
 
 var variants = []struct {
 	name   string
@@ -155,7 +167,7 @@ func TestGolden(t *testing.T) {
 		for _, v := range variants {
 			name := format + v.name
 			t.Run(name, func(t *testing.T) {
-				got := render(t, format, v.result(), Options{NoColor: true, ReadSource: readSource})
+				got := render(t, format, v.result(), Options{NoColor: true, ReadSource: readSource, Version: "v1.2.3"})
 				path := filepath.Join("testdata", name+".golden")
 				if *update {
 					if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
