@@ -593,3 +593,37 @@ func TestPlanAddresses(t *testing.T) {
 		t.Errorf("default output lacks %q:\n%s", want, out)
 	}
 }
+
+// TestJUnitNames: every test case has a name of its own, the rule and
+// where the finding lies, with the column and then a number only where
+// they are needed.
+func TestJUnitNames(t *testing.T) {
+	issue := func(rule string, r lint.Range) lint.Issue {
+		return lint.Issue{Rule: rule, Severity: lint.Warning, Message: "m", Range: r}
+	}
+	r := &lint.Result{
+		Issues: []lint.Issue{
+			issue("a", rng("main.tf", 3, 1, 3, 9)),
+			issue("a", rng("main.tf", 3, 12, 3, 20)), // same line
+			issue("a", rng("main.tf", 9, 3, 9, 8)),   // one module called twice
+			issue("a", rng("main.tf", 9, 3, 9, 8)),
+			issue("b", rng("main.tf", 3, 1, 3, 9)), // another rule on the line
+			issue("a", lint.Range{Filename: `module.m["x"].aws_sqs_queue.q`}),
+			issue("a", lint.Range{}),
+		},
+		Errors: []lint.ErrorEntry{{Message: "e1"}, {Message: "e2"}},
+	}
+	var doc junitSuites
+	if err := xml.Unmarshal([]byte(render(t, "junit", r, Options{})), &doc); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range doc.Suites[0].Cases {
+		got = append(got, c.Name)
+	}
+	want := []string{"a main.tf:3:1", "a main.tf:3:12", "a main.tf:9:3", "a main.tf:9:3 (2)", "b main.tf:3",
+		`a module.m["x"].aws_sqs_queue.q`, "a", "error", "error (2)"}
+	if !slices.Equal(got, want) {
+		t.Errorf("names\n got %q\nwant %q", got, want)
+	}
+}
