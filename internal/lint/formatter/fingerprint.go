@@ -29,14 +29,24 @@ const fingerprintKey = "queuecap/v1"
 // results), at the price that fixing the first gives the second its
 // fingerprint, as code scanning's own line hashes do.
 func fingerprints(r *lint.Result, workDir string) []string {
-	out := make([]string, len(r.Issues))
-	seen := map[string]int{}
+	keys := make([][]string, len(r.Issues))
 	for i, is := range r.Issues {
 		subject := is.Address
 		if subject == "" {
 			subject = is.Subject
 		}
-		key := strings.Join([]string{is.Rule, repoPath(is.Range, workDir), subject}, "\x00")
+		keys[i] = []string{is.Rule, repoPath(is.Range, workDir), subject}
+	}
+	return rankedDigests(keys)
+}
+
+// rankedDigests hashes each key, its parts and its rank among equal keys
+// before it, so that equal keys still give distinct digests.
+func rankedDigests(keys [][]string) []string {
+	out := make([]string, len(keys))
+	seen := map[string]int{}
+	for i, parts := range keys {
+		key := strings.Join(parts, "\x00")
 		rank := seen[key]
 		seen[key]++
 		sum := sha256.Sum256([]byte(key + "\x00" + strconv.Itoa(rank)))

@@ -1,6 +1,7 @@
 // Package formatter renders a lint.Result for people and for tools: a
 // readable default with source snippets, one-line compact, JSON, SARIF,
-// Checkstyle, JUnit and GitHub Actions workflow commands.
+// Checkstyle, JUnit, GitHub Actions workflow commands and a GitLab Code
+// Quality report.
 //
 // Each format lives in its own file and is registered in formats below.
 // Formatters render into memory and write to the injected writer once, so a
@@ -75,10 +76,11 @@ var formats = []format{
 	{"checkstyle", renderCheckstyle},
 	{"junit", renderJUnit},
 	{"github", renderGitHub},
+	{"gitlab", renderGitLab},
 }
 
 // Names lists the formats in a stable order: default, compact, json, sarif,
-// checkstyle, junit, github.
+// checkstyle, junit, github, gitlab.
 func Names() []string {
 	names := make([]string, len(formats))
 	for i, f := range formats {

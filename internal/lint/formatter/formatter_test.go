@@ -188,7 +188,7 @@ func TestGolden(t *testing.T) {
 }
 
 func TestNames(t *testing.T) {
-	want := []string{"default", "compact", "json", "sarif", "checkstyle", "junit", "github"}
+	want := []string{"default", "compact", "json", "sarif", "checkstyle", "junit", "github", "gitlab"}
 	if got := Names(); !slices.Equal(got, want) {
 		t.Fatalf("Names() = %v, want %v", got, want)
 	}
@@ -226,6 +226,7 @@ func TestEmpty(t *testing.T) {
 			}
 		}},
 		{format: "checkstyle", want: xml.Header + "<checkstyle></checkstyle>\n"},
+		{format: "gitlab", want: "[]\n"},
 		{format: "junit", check: func(t *testing.T, out string) {
 			var doc junitSuites
 			if err := xml.Unmarshal([]byte(out), &doc); err != nil {
@@ -301,7 +302,7 @@ func TestUnknownFormat(t *testing.T) {
 				t.Errorf("Write(%q) wrote %q", name, b.String())
 			}
 			msg := err.Error()
-			if !strings.Contains(msg, "default, compact, json, sarif, checkstyle, junit, github") {
+			if !strings.Contains(msg, "default, compact, json, sarif, checkstyle, junit, github, gitlab") {
 				t.Errorf("error %q does not list the valid formats", msg)
 			}
 			if !strings.Contains(msg, `"`+name+`"`) {

@@ -17,28 +17,39 @@ import (
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint/rules"
 )
 
-var sarifSchemaOnce = sync.OnceValues(func() (*jsonschema.Schema, error) {
-	path, err := filepath.Abs(filepath.Join("testdata", "sarif-2.1.0-rtm.5.json"))
-	if err != nil {
-		return nil, err
-	}
-	c := jsonschema.NewCompiler()
-	c.AssertFormat() // uri, uri-reference, date-time are checked too
-	return c.Compile(path)
-})
+// testSchema compiles the JSON schema testdata/<file> once.
+func testSchema(file string) func() (*jsonschema.Schema, error) {
+	return sync.OnceValues(func() (*jsonschema.Schema, error) {
+		path, err := filepath.Abs(filepath.Join("testdata", file))
+		if err != nil {
+			return nil, err
+		}
+		c := jsonschema.NewCompiler()
+		c.AssertFormat() // uri, uri-reference, date-time are checked too
+		return c.Compile(path)
+	})
+}
 
-// validateSARIF checks doc against the SARIF 2.1.0 JSON schema.
-func validateSARIF(t *testing.T, doc string) error {
+// validate checks the JSON document doc against a schema.
+func validate(t *testing.T, schema func() (*jsonschema.Schema, error), doc string) error {
 	t.Helper()
-	schema, err := sarifSchemaOnce()
+	s, err := schema()
 	if err != nil {
-		t.Fatalf("compiling the SARIF schema: %v", err)
+		t.Fatalf("compiling the schema: %v", err)
 	}
 	v, err := jsonschema.UnmarshalJSON(strings.NewReader(doc))
 	if err != nil {
 		t.Fatalf("output is not JSON: %v\n%s", err, doc)
 	}
-	return schema.Validate(v)
+	return s.Validate(v)
+}
+
+var sarifSchemaFile = testSchema("sarif-2.1.0-rtm.5.json")
+
+// validateSARIF checks doc against the SARIF 2.1.0 JSON schema.
+func validateSARIF(t *testing.T, doc string) error {
+	t.Helper()
+	return validate(t, sarifSchemaFile, doc)
 }
 
 // planFixture is a plan's findings: one in its configuration directory,
