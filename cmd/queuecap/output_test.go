@@ -81,7 +81,9 @@ func TestOutput(t *testing.T) {
 		if code != exitFindings || !strings.HasPrefix(stdout, "Warning: ") {
 			t.Errorf("exit %d, standard output:\n%s", code, stdout)
 		}
-		var report []struct{ CheckName string `json:"check_name"` }
+		var report []struct {
+			CheckName string `json:"check_name"`
+		}
 		readJSON(t, filepath.Join(dir, "gl-code-quality-report.json"), &report)
 		if len(report) != 1 || report[0].CheckName != "queuecap_missing_dead_letter_queue" {
 			t.Errorf("report %+v", report)
