@@ -8,7 +8,7 @@
 //
 // Exit codes, as tflint's:
 //
-//	0  nothing at or above the failure severity (with --explain: no error)
+//	0  nothing at or above the failure severity (with --explain or --force: no error)
 //	1  an error: a bad flag, an unreadable or invalid config, HCL that does not parse,
 //	   a --var for an undeclared variable, a variable value that does not fit its type
 //	2  findings at or above the failure severity (never with --explain)
@@ -100,6 +100,8 @@ type lintFlags struct {
 	noColor     bool
 	showSkipped bool
 	explain     bool
+	force       bool
+	output      string
 	plan        string
 	chdir       string
 	vars        []lint.VarFlag
@@ -119,6 +121,8 @@ func parseLintFlags(args []string, stderr io.Writer) (*lintFlags, error) {
 	fs.StringVar(&f.config, "config", "", "config file (default "+lint.DefaultConfigFile+" in the working directory, if present)")
 	fs.BoolVar(&f.noColor, "no-color", false, "disable colored output")
 	fs.BoolVar(&f.showSkipped, "show-skipped", false, "list every check that was skipped, and why, in the default format")
+	fs.BoolVar(&f.force, "force", false, "exit 0 even when findings fail the run (errors still exit 1)")
+	fs.StringVar(&f.output, "output", "", "also write the --format output to FILE (relative to the working directory), and the default format to standard output")
 	fs.BoolVar(&f.explain, "explain", false, "print what was linked instead of findings: each queue's consumers, scaling policies, alarms, dead-letter queue and rates with where they came from, and what could not be linked and why")
 	fs.StringVar(&f.plan, "plan", "", "lint a plan instead of HCL: the JSON of `terraform show -json PLANFILE` (- for standard input), or the plan file itself, read with terraform or tofu show -json")
 	fs.StringVar(&f.chdir, "chdir", "", "with --plan, the configuration directory the plan was made in, for the file and line of each finding (default the working directory)")
@@ -132,7 +136,7 @@ func parseLintFlags(args []string, stderr io.Writer) (*lintFlags, error) {
 		fmt.Fprint(stderr, "\nRoot module variables, later ones winning: defaults, TF_VAR_name environment variables,\n"+
 			"terraform.tfvars, terraform.tfvars.json, *.auto.tfvars in name order, then --var and --var-file\n"+
 			"in the order given. A value that does not fit its variable's type is an error.\n")
-		fmt.Fprintf(stderr, "\nExit codes: 0 no findings at or above the failure severity, 1 an error, 2 findings (--explain: 0 or 1).\n")
+		fmt.Fprintf(stderr, "\nExit codes: 0 no findings at or above the failure severity, 1 an error, 2 findings (--explain, --force: 0 or 1).\n")
 	}
 	// Flags and directories may come in any order, as with tflint.
 	for {
@@ -247,31 +251,31 @@ func runLint(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "Error: %v\n", err)
 		return exitError
 	}
-	if f.explain {
-		return explain(stdout, stderr, format, res)
-	}
 	noColor := f.noColor || os.Getenv("NO_COLOR") != "" || !isTerminal(stdout)
-	if err := formatter.Write(stdout, format, res, formatter.Options{NoColor: noColor, ShowSkipped: f.showSkipped}); err != nil {
+	opts := formatter.Options{NoColor: noColor, ShowSkipped: f.showSkipped, Version: lint.BuildVersion()}
+	out := lintOutput{res: res, explain: f.explain}
+	// With --output, FILE takes the chosen format and standard output the
+	// default one (formats[0]).
+	stdoutFormat := format
+	if f.output != "" {
+		stdoutFormat = formats[0]
+	}
+	if err := out.write(stdout, stdoutFormat, opts); err != nil {
 		fmt.Fprintf(stderr, "Error: %v\n", err)
 		return exitError
 	}
+	if f.output != "" {
+		if err := out.writeFile(f.output, format, opts); err != nil {
+			fmt.Fprintf(stderr, "Error: --output: %v\n", err)
+			return exitError
+		}
+	}
+	// --explain prints what the run linked: only errors fail it.
 	switch {
 	case len(res.Errors) > 0:
 		return exitError
-	case failing(res, minSeverity):
+	case !f.explain && !f.force && failing(res, minSeverity):
 		return exitFindings
-	}
-	return exitOK
-}
-
-// explain prints what the run linked; only errors fail it.
-func explain(stdout, stderr io.Writer, format string, res *lint.Result) int {
-	if err := formatter.WriteExplanation(stdout, format, res); err != nil {
-		fmt.Fprintf(stderr, "Error: %v\n", err)
-		return exitError
-	}
-	if len(res.Errors) > 0 {
-		return exitError
 	}
 	return exitOK
 }

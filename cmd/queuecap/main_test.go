@@ -132,7 +132,7 @@ func TestExitCodes(t *testing.T) {
 		{name: "notice threshold", files: map[string]string{"main.tf": warningTF}, args: []string{"lint", "--minimum-failure-severity", "notice"}, code: 2},
 		{name: "a rule disabled", files: map[string]string{"main.tf": warningTF}, args: []string{"lint", "--disable-rule", "queuecap_missing_dead_letter_queue"}, code: 0},
 		{name: "unknown format", files: map[string]string{"main.tf": warningTF}, args: []string{"lint", "--format", "yaml"}, code: 1,
-			stderr: `unknown format "yaml": valid formats are default, compact, json, sarif, checkstyle, junit, github`, noOut: true},
+			stderr: `unknown format "yaml": valid formats are default, compact, json, sarif, checkstyle, junit, github, gitlab`, noOut: true},
 		{name: "bad flag", args: []string{"lint", "--colour"}, code: 1, stderr: "flag provided but not defined: -colour"},
 		{name: "bad severity", args: []string{"lint", "--minimum-failure-severity", "fatal"}, code: 1, stderr: `unknown severity "fatal"`},
 		{name: "unknown rule", args: []string{"lint", "--enable-rule", "queuecap_nope"}, code: 1, stderr: `unknown rule ID "queuecap_nope" in --enable-rule`},

@@ -18,10 +18,12 @@ import (
 // pull request can only change the repository's files.
 func (b *builder) place(is *Issue, subject string, src *sourceCache) {
 	in := b.instanceOf(is, subject)
+	is.Subject = subject
 	if in == nil || in.parent == nil {
 		is.key, is.local = issueKey(is, is.Message), is.Message
 		return
 	}
+	is.Subject = strings.TrimPrefix(subject, in.addr+".")
 	var chain []*instance // outermost call first
 	for c := in; c.parent != nil; c = c.parent {
 		chain = append([]*instance{c}, chain...)

@@ -67,6 +67,9 @@ func TestFindingsOncePerPlace(t *testing.T) {
 		if strings.Contains(is.Message, "module.app.") {
 			t.Errorf("a finding standing for two reaches speaks in the module's own addresses: %s", is.Message)
 		}
+		if is.Subject != "aws_sqs_queue.q" {
+			t.Errorf("subject %q, want the queue's address inside the module", is.Subject)
+		}
 	})
 	t.Run("different results from two calls", func(t *testing.T) {
 		dir := t.TempDir()
@@ -98,6 +101,9 @@ module "invoices" {
 			wantLine := map[bool]int{true: 1, false: 7}[strings.Contains(is.Message, "max_size 25")]
 			if is.Callers[0].Start.Line != wantLine {
 				t.Errorf("%s: called from line %d, want %d", is.Message, is.Callers[0].Start.Line, wantLine)
+			}
+			if is.Subject != "aws_sqs_queue.q" {
+				t.Errorf("%s: subject %q, want aws_sqs_queue.q", is.Message, is.Subject)
 			}
 		}
 	})
@@ -133,5 +139,19 @@ func TestRemoteModuleFindingAtTheCall(t *testing.T) {
 	}
 	if len(is.Callers) != 1 || is.Callers[0].Start.Line != 1 {
 		t.Errorf("callers %v", is.Callers)
+	}
+	if is.Subject != "aws_sqs_queue.q" {
+		t.Errorf("subject %q, want the queue's address inside the module", is.Subject)
+	}
+}
+
+// TestIssueSubject: a root module's finding names the object its rule
+// judged by its address, as a module's does inside the module.
+func TestIssueSubject(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"main.tf": workerModule, "terraform.tfvars": "max  = 25\nrate = 10000\n"})
+	got := zeroSurplus(lintDir(t, lint.Options{Dirs: []string{dir}}))
+	if len(got) != 1 || got[0].Subject != "aws_sqs_queue.q" {
+		t.Fatalf("findings %+v, want one about aws_sqs_queue.q", got)
 	}
 }

@@ -109,6 +109,11 @@ type Issue struct {
 	// Address is the resource instance the finding is about, when a plan
 	// was linted.
 	Address string
+	// Subject is the address of the object the rule judged (the queue,
+	// fleet, policy, alarm or mapping), inside its own module: with
+	// the file, it names the finding in a way that neither its line nor
+	// its message changes, for the formats' fingerprints.
+	Subject string
 	// Callers are the module calls through which the module holding the
 	// finding was reached, outermost first (every chain's, when one
 	// finding stands for several identical ones). Empty in a root module.
@@ -186,6 +191,9 @@ type RuleInfo struct {
 	Severity Severity
 	Link     string
 	Summary  string
+	// Doc is the rule's documentation page as Markdown, "" when the rule
+	// carries none (see DocumentedRule).
+	Doc string
 }
 
 // Sort orders issues one stable way: by file, position, then rule.

@@ -23,6 +23,14 @@ type Rule interface {
 	Check(m *Model, r Reporter)
 }
 
+// DocumentedRule is a Rule that carries its documentation page, for the
+// formats that give it (SARIF's rule descriptions and help).
+type DocumentedRule interface {
+	Rule
+	// Doc is the rule's page, docs/rules/<name>.md, as Markdown.
+	Doc() string
+}
+
 // Reporter receives a rule's findings and skipped checks.
 type Reporter interface {
 	// Report records a finding at rng: summary is its first line, the

@@ -74,7 +74,11 @@ func Run(opts Options) (*Result, error) {
 		res.Errors = append(res.Errors, diagEntry(d))
 	}
 	for _, a := range active {
-		res.Rules = append(res.Rules, RuleInfo{Name: a.rule.Name(), Severity: a.severity, Link: a.rule.Link(), Summary: a.rule.Summary()})
+		info := RuleInfo{Name: a.rule.Name(), Severity: a.severity, Link: a.rule.Link(), Summary: a.rule.Summary()}
+		if d, ok := a.rule.(DocumentedRule); ok {
+			info.Doc = d.Doc()
+		}
+		res.Rules = append(res.Rules, info)
 	}
 
 	l := newLoader()

@@ -35,7 +35,8 @@ var lineBreaks = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ")
 
 func oneLine(s string) string { return lineBreaks.Replace(s) }
 
-// compactText is the summary, then the arithmetic, on one line.
+// compactText is the summary, then the arithmetic, on one line: the
+// compact format's message, and GitLab's description.
 func compactText(is lint.Issue) string {
 	if is.Summary == "" {
 		return is.Message

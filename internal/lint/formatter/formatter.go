@@ -1,6 +1,7 @@
 // Package formatter renders a lint.Result for people and for tools: a
 // readable default with source snippets, one-line compact, JSON, SARIF,
-// Checkstyle, JUnit and GitHub Actions workflow commands.
+// Checkstyle, JUnit, GitHub Actions workflow commands and a GitLab Code
+// Quality report.
 //
 // Each format lives in its own file and is registered in formats below.
 // Formatters render into memory and write to the injected writer once, so a
@@ -26,6 +27,13 @@ type Options struct {
 	ReadSource func(filename string) ([]byte, error)
 	// ShowSkipped lists each skipped check in the default format.
 	ShowSkipped bool
+	// Version is the linter's version, for the formats that carry it
+	// (SARIF's tool.driver.version); "" leaves it out.
+	Version string
+	// WorkDir is where the formats that want paths relative to the
+	// repository (GitLab's location.path, every fingerprint) take an
+	// absolute file name from; "" means the working directory.
+	WorkDir string
 }
 
 // summaryTail is the end of the default and compact formats: how many
@@ -68,10 +76,11 @@ var formats = []format{
 	{"checkstyle", renderCheckstyle},
 	{"junit", renderJUnit},
 	{"github", renderGitHub},
+	{"gitlab", renderGitLab},
 }
 
 // Names lists the formats in a stable order: default, compact, json, sarif,
-// checkstyle, junit, github.
+// checkstyle, junit, github, gitlab.
 func Names() []string {
 	names := make([]string, len(formats))
 	for i, f := range formats {
@@ -98,6 +107,9 @@ func Write(w io.Writer, format string, result *lint.Result, opts Options) error 
 	}
 	if opts.ReadSource == nil {
 		opts.ReadSource = os.ReadFile
+	}
+	if opts.WorkDir == "" {
+		opts.WorkDir, _ = os.Getwd() // on failure absolute names stay absolute
 	}
 	var b bytes.Buffer
 	if err := render(&b, result, opts); err != nil {

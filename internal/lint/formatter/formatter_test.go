@@ -80,6 +80,7 @@ func fixture(withErrors bool) *lint.Result {
 				Severity: lint.Warning,
 				Message:  `Fleet "batch" can process 400 messages/s, 4x its arrival rate of 100/s (capacity > 2 × arrival & max_consumers could be 20).`,
 				Range:    rng("modules/worker/queues.tf", 5, 3, 5, 25),
+				Subject:  "queuecap_fleet.batch",
 				Facts: []lint.Fact{
 					{Name: "arrival_rate", Value: 100},
 					{Name: "capacity", Value: 400},
@@ -93,6 +94,7 @@ func fixture(withErrors bool) *lint.Result {
 				Summary:  "max_size 10 cannot keep up with 120 msg/s: raise it to 13",
 				Message:  `Queue "orders" receives 120 messages/s but its consumers can process at most 100/s; at 10 msg/s per consumer, 13 consumers of the auto scaling group keep up with it and drain a backlog at 10 msg/s.`,
 				Range:    rng("main.tf", 3, 3, 3, 21),
+				Subject:  "queuecap_queue.orders",
 				Facts: []lint.Fact{
 					{Name: "arrival_rate", Value: 120},
 					{Name: "per_consumer_rate", Value: 10},
@@ -106,6 +108,7 @@ func fixture(withErrors bool) *lint.Result {
 				Severity: lint.Notice,
 				Message:  `Scaling policy "workers" has no backlog alarm.`,
 				Range:    rng("main.tf", 12, 1, 14, 2),
+				Subject:  "queuecap_scaling_policy.workers",
 			},
 		},
 		Skipped: []lint.Skip{{
@@ -115,7 +118,7 @@ func fixture(withErrors bool) *lint.Result {
 		}},
 		Rules: []lint.RuleInfo{
 			{Name: "queuecap_alarm_missing", Severity: lint.Notice, Summary: "A scaling policy should have a backlog alarm."},
-			{Name: "queuecap_queue_underprovisioned", Severity: lint.Error, Link: docs + "queuecap_queue_underprovisioned.md", Summary: "Consumers must be able to keep up with a queue's arrival rate."},
+			{Name: "queuecap_queue_underprovisioned", Severity: lint.Error, Link: docs + "queuecap_queue_underprovisioned.md", Summary: "Consumers must be able to keep up with a queue's arrival rate.", Doc: underprovisionedDoc},
 			{Name: "queuecap_scaling_surplus", Severity: lint.Warning, Link: docs + "queuecap_scaling_surplus.md", Summary: "A fleet should not be sized far beyond its queue's arrival rate."},
 		},
 	}
@@ -132,6 +135,15 @@ func fixture(withErrors bool) *lint.Result {
 	r.Sort()
 	return r
 }
+
+// underprovisionedDoc is a rule page: a title, an opening paragraph with
+// code spans and links, relative and absolute, and more sections.
+const underprovisionedDoc = "# queuecap_queue_underprovisioned\n\n" +
+	"Flags a queue whose consumers complete fewer than `arrival_rate` messages/s, **at their maximum size** " +
+	"(see [What it needs](#what-it-needs) and [queuecap_scaling_surplus](queuecap_scaling_surplus.md)).\n\n" +
+	"- Default severity: **error**\n\n" +
+	"## What it needs\n\n" +
+	"A declared `arrival_rate` ([declaring rates](../README.md#rates), [AWS](https://docs.aws.amazon.com/sqs/)).\n"
 
 var variants = []struct {
 	name   string
@@ -156,7 +168,7 @@ func TestGolden(t *testing.T) {
 		for _, v := range variants {
 			name := format + v.name
 			t.Run(name, func(t *testing.T) {
-				got := render(t, format, v.result(), Options{NoColor: true, ReadSource: readSource})
+				got := render(t, format, v.result(), Options{NoColor: true, ReadSource: readSource, Version: "v1.2.3"})
 				path := filepath.Join("testdata", name+".golden")
 				if *update {
 					if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
@@ -177,7 +189,7 @@ func TestGolden(t *testing.T) {
 }
 
 func TestNames(t *testing.T) {
-	want := []string{"default", "compact", "json", "sarif", "checkstyle", "junit", "github"}
+	want := []string{"default", "compact", "json", "sarif", "checkstyle", "junit", "github", "gitlab"}
 	if got := Names(); !slices.Equal(got, want) {
 		t.Fatalf("Names() = %v, want %v", got, want)
 	}
@@ -215,6 +227,7 @@ func TestEmpty(t *testing.T) {
 			}
 		}},
 		{format: "checkstyle", want: xml.Header + "<checkstyle></checkstyle>\n"},
+		{format: "gitlab", want: "[]\n"},
 		{format: "junit", check: func(t *testing.T, out string) {
 			var doc junitSuites
 			if err := xml.Unmarshal([]byte(out), &doc); err != nil {
@@ -290,7 +303,7 @@ func TestUnknownFormat(t *testing.T) {
 				t.Errorf("Write(%q) wrote %q", name, b.String())
 			}
 			msg := err.Error()
-			if !strings.Contains(msg, "default, compact, json, sarif, checkstyle, junit, github") {
+			if !strings.Contains(msg, "default, compact, json, sarif, checkstyle, junit, github, gitlab") {
 				t.Errorf("error %q does not list the valid formats", msg)
 			}
 			if !strings.Contains(msg, `"`+name+`"`) {
@@ -580,5 +593,39 @@ func TestPlanAddresses(t *testing.T) {
 	out = render(t, "default", planFixture(), Options{NoColor: true})
 	if want := "  on module.a[\"x\"].aws_sqs_queue.q[0]\n"; !strings.Contains(out, want) {
 		t.Errorf("default output lacks %q:\n%s", want, out)
+	}
+}
+
+// TestJUnitNames: every test case has a name of its own, the rule and
+// where the finding lies, with the column and then a number only where
+// they are needed.
+func TestJUnitNames(t *testing.T) {
+	issue := func(rule string, r lint.Range) lint.Issue {
+		return lint.Issue{Rule: rule, Severity: lint.Warning, Message: "m", Range: r}
+	}
+	r := &lint.Result{
+		Issues: []lint.Issue{
+			issue("a", rng("main.tf", 3, 1, 3, 9)),
+			issue("a", rng("main.tf", 3, 12, 3, 20)), // same line
+			issue("a", rng("main.tf", 9, 3, 9, 8)),   // one module called twice
+			issue("a", rng("main.tf", 9, 3, 9, 8)),
+			issue("b", rng("main.tf", 3, 1, 3, 9)), // another rule on the line
+			issue("a", lint.Range{Filename: `module.m["x"].aws_sqs_queue.q`}),
+			issue("a", lint.Range{}),
+		},
+		Errors: []lint.ErrorEntry{{Message: "e1"}, {Message: "e2"}},
+	}
+	var doc junitSuites
+	if err := xml.Unmarshal([]byte(render(t, "junit", r, Options{})), &doc); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range doc.Suites[0].Cases {
+		got = append(got, c.Name)
+	}
+	want := []string{"a main.tf:3:1", "a main.tf:3:12", "a main.tf:9:3", "a main.tf:9:3 (2)", "b main.tf:3",
+		`a module.m["x"].aws_sqs_queue.q`, "a", "error", "error (2)"}
+	if !slices.Equal(got, want) {
+		t.Errorf("names\n got %q\nwant %q", got, want)
 	}
 }

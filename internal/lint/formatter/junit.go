@@ -43,9 +43,9 @@ type junitSkipped struct {
 }
 
 // renderJUnit writes JUnit XML: one suite, "queuecap", with a test case per
-// issue (named for the rule, classed by file) holding a <failure> whose
-// type is the severity; a case per run error holding an <error>; and a case
-// per skipped check holding <skipped>.
+// issue (classed by file) holding a <failure> whose type is the severity; a
+// case per run error holding an <error>; and a case per skipped check
+// holding <skipped>. Every case has a name of its own (see junitNames).
 func renderJUnit(b *bytes.Buffer, r *lint.Result, _ Options) error {
 	suite := junitSuite{
 		Name:     toolName,
@@ -56,13 +56,24 @@ func renderJUnit(b *bytes.Buffer, r *lint.Result, _ Options) error {
 		Time:     "0",
 		Cases:    []junitCase{},
 	}
+	var places []junitPlace
+	for _, is := range r.Issues {
+		places = append(places, junitPlace{is.Rule, &is.Range})
+	}
+	for _, e := range r.Errors {
+		places = append(places, junitPlace{"error", e.Range})
+	}
+	for _, s := range r.Skipped {
+		places = append(places, junitPlace{s.Rule, &s.Range})
+	}
+	names := junitNames(places)
 	for _, is := range r.Issues {
 		contents := fmt.Sprintf("%s: %s - %s (%s)", is.Range, severityTitle(is.Severity), is.Text(), is.Rule)
 		if is.Link != "" {
 			contents += "\nReference: " + is.Link
 		}
 		suite.Cases = append(suite.Cases, junitCase{
-			Name:      is.Rule,
+			Name:      names[len(suite.Cases)],
 			Classname: is.Range.Filename,
 			Time:      "0",
 			Failure:   &junitProblem{Message: is.Text(), Type: is.Severity.String(), Contents: contents},
@@ -70,7 +81,7 @@ func renderJUnit(b *bytes.Buffer, r *lint.Result, _ Options) error {
 	}
 	for _, e := range r.Errors {
 		c := junitCase{
-			Name: "error",
+			Name: names[len(suite.Cases)],
 			Time: "0",
 			Error: &junitProblem{
 				Message:  e.Message,
@@ -85,11 +96,54 @@ func renderJUnit(b *bytes.Buffer, r *lint.Result, _ Options) error {
 	}
 	for _, s := range r.Skipped {
 		suite.Cases = append(suite.Cases, junitCase{
-			Name:      s.Rule,
+			Name:      names[len(suite.Cases)],
 			Classname: s.Range.Filename,
 			Time:      "0",
 			Skipped:   &junitSkipped{Message: fmt.Sprintf("%s: %s", s.Range, s.Reason)},
 		})
 	}
 	return encodeXML(b, junitSuites{Suites: []junitSuite{suite}})
+}
+
+// junitPlace is what a test case is named from: its rule ("error" for a
+// run error) and where it lies, if anywhere.
+type junitPlace struct {
+	rule string
+	rng  *lint.Range
+}
+
+// junitNames names test cases "rule file:line", as reports and CI views
+// that key cases by name need each finding apart: with the column where
+// two cases of a rule share a line, and numbered " (2)", " (3)" where they
+// share the column too. A case with no line is named by its file (or a
+// plan's resource address), one with no place by its rule alone.
+func junitNames(places []junitPlace) []string {
+	name := func(p junitPlace, column bool) string {
+		switch {
+		case p.rng == nil || p.rng.Filename == "":
+			return p.rule
+		case p.rng.AddressOnly() || p.rng.Start.Line < 1:
+			return p.rule + " " + p.rng.Filename
+		case column:
+			return p.rule + " " + p.rng.String()
+		}
+		return fmt.Sprintf("%s %s:%d", p.rule, p.rng.Filename, p.rng.Start.Line)
+	}
+	count := map[string]int{}
+	for _, p := range places {
+		count[name(p, false)]++
+	}
+	names := make([]string, len(places))
+	seen := map[string]int{}
+	for i, p := range places {
+		n := name(p, false)
+		if count[n] > 1 {
+			n = name(p, true)
+		}
+		if seen[n]++; seen[n] > 1 {
+			n = fmt.Sprintf("%s (%d)", n, seen[n])
+		}
+		names[i] = n
+	}
+	return names
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"net/url"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
@@ -35,6 +36,7 @@ type sarifTool struct {
 
 type sarifDriver struct {
 	Name           string      `json:"name"`
+	Version        string      `json:"version,omitempty"`
 	InformationURI string      `json:"informationUri"`
 	Rules          []sarifRule `json:"rules"`
 }
@@ -42,7 +44,9 @@ type sarifDriver struct {
 type sarifRule struct {
 	ID                   string              `json:"id"`
 	ShortDescription     *sarifMessage       `json:"shortDescription,omitempty"`
+	FullDescription      *sarifMessage       `json:"fullDescription,omitempty"`
 	HelpURI              string              `json:"helpUri,omitempty"`
+	Help                 *sarifMessage       `json:"help,omitempty"`
 	DefaultConfiguration *sarifConfiguration `json:"defaultConfiguration,omitempty"`
 }
 
@@ -51,7 +55,8 @@ type sarifConfiguration struct {
 }
 
 type sarifMessage struct {
-	Text string `json:"text"`
+	Text     string `json:"text"`
+	Markdown string `json:"markdown,omitempty"`
 }
 
 type sarifResult struct {
@@ -64,7 +69,10 @@ type sarifResult struct {
 	// for one moved out of an installed remote module, where inside the
 	// module it lies.
 	RelatedLocations []sarifLocation `json:"relatedLocations,omitempty"`
-	Properties       sarifProperties `json:"properties"`
+	// PartialFingerprints hold the finding's identity across runs (see
+	// fingerprints), so that an upload does not open its alerts again.
+	PartialFingerprints map[string]string `json:"partialFingerprints"`
+	Properties          sarifProperties   `json:"properties"`
 }
 
 type sarifProperties struct {
@@ -117,15 +125,17 @@ type sarifRuleRef struct {
 	Index int    `json:"index"`
 }
 
-// renderSARIF writes a SARIF 2.1.0 log with one run. Issues are results;
-// the rules that ran describe themselves in tool.driver.rules. Errors (files
+// renderSARIF writes a SARIF 2.1.0 log with one run. Issues are results,
+// each with its fingerprint under partialFingerprints; the rules that ran
+// describe themselves in tool.driver.rules, with their pages as
+// fullDescription and help (see sarifRuleDoc). Errors (files
 // that did not parse, directories that could not be read) are error-level
 // toolExecutionNotifications of the run's invocation, which then is not
 // executionSuccessful; skipped checks are note-level notifications tied to
 // their rule. Columns are counted in Unicode code points, as HCL counts
 // them (ignoring grapheme clusters).
-func renderSARIF(b *bytes.Buffer, r *lint.Result, _ Options) error {
-	driver := sarifDriver{Name: toolName, InformationURI: toolURI, Rules: []sarifRule{}}
+func renderSARIF(b *bytes.Buffer, r *lint.Result, opts Options) error {
+	driver := sarifDriver{Name: toolName, Version: opts.Version, InformationURI: toolURI, Rules: []sarifRule{}}
 	index := map[string]int{}
 	addRule := func(rule sarifRule) int {
 		if i, ok := index[rule.ID]; ok {
@@ -140,6 +150,7 @@ func renderSARIF(b *bytes.Buffer, r *lint.Result, _ Options) error {
 		if ri.Summary != "" {
 			rule.ShortDescription = &sarifMessage{Text: ri.Summary}
 		}
+		rule.FullDescription, rule.Help = sarifRuleDoc(ri.Doc, rule.HelpURI)
 		if level, ok := sarifLevel(ri.Severity); ok {
 			rule.DefaultConfiguration = &sarifConfiguration{Level: level}
 		}
@@ -147,16 +158,18 @@ func renderSARIF(b *bytes.Buffer, r *lint.Result, _ Options) error {
 	}
 
 	results := make([]sarifResult, 0, len(r.Issues))
-	for _, is := range r.Issues {
+	for i, fp := range fingerprints(r, opts.WorkDir) {
+		is := r.Issues[i]
 		level, _ := sarifLevel(is.Severity)
 		results = append(results, sarifResult{
-			RuleID:           is.Rule,
-			RuleIndex:        addRule(sarifRule{ID: is.Rule, HelpURI: absoluteURI(is.Link)}), // a rule missing from r.Rules
-			Level:            level,
-			Message:          sarifMessage{Text: is.Text()},
-			Locations:        sarifIssueLocations(is),
-			RelatedLocations: sarifRelated(is),
-			Properties:       sarifProperties{Facts: factObject(is.Facts)},
+			RuleID:              is.Rule,
+			RuleIndex:           addRule(sarifRule{ID: is.Rule, HelpURI: absoluteURI(is.Link)}), // a rule missing from r.Rules
+			Level:               level,
+			Message:             sarifMessage{Text: is.Text()},
+			Locations:           sarifIssueLocations(is),
+			RelatedLocations:    sarifRelated(is),
+			PartialFingerprints: map[string]string{fingerprintKey: fp},
+			Properties:          sarifProperties{Facts: factObject(is.Facts)},
 		})
 	}
 
@@ -281,4 +294,53 @@ func absoluteURI(link string) string {
 		return ""
 	}
 	return link
+}
+
+// sarifRuleDoc is a rule page's opening paragraph, as fullDescription, and
+// the whole page below its title, as help: what code scanning shows beside
+// an alert. Both give the Markdown as markdown and as text (where the
+// opening paragraph loses its code spans and link targets; the page stays
+// Markdown, which reads as text). Relative links are resolved against the
+// page's own address, helpURI, so that they work where the page is shown.
+// A rule without a page has neither.
+func sarifRuleDoc(page, helpURI string) (description, help *sarifMessage) {
+	lines := strings.Split(strings.ReplaceAll(page, "\r\n", "\n"), "\n")
+	if len(lines) > 0 && strings.HasPrefix(lines[0], "# ") {
+		lines = lines[1:]
+	}
+	body := strings.TrimSpace(absoluteLinks(strings.Join(lines, "\n"), helpURI))
+	if body == "" {
+		return nil, nil
+	}
+	first, _, _ := strings.Cut(body, "\n\n")
+	return &sarifMessage{Text: plainText(first), Markdown: first}, &sarifMessage{Text: body, Markdown: body}
+}
+
+var (
+	markdownLink     = regexp.MustCompile(`\]\(([^()\s]+)\)`)
+	markdownLinkText = regexp.MustCompile(`\[([^\]]*)\]\([^()\s]+\)`)
+)
+
+// absoluteLinks resolves the relative link targets of Markdown against
+// base, when base is an absolute URI.
+func absoluteLinks(md, base string) string {
+	b, err := url.Parse(base)
+	if err != nil || !b.IsAbs() {
+		return md
+	}
+	return markdownLink.ReplaceAllStringFunc(md, func(m string) string {
+		target := m[2 : len(m)-1]
+		u, err := url.Parse(target)
+		if err != nil || u.IsAbs() {
+			return m
+		}
+		return "](" + b.ResolveReference(u).String() + ")"
+	})
+}
+
+// plainText is one paragraph of Markdown as text: links as their text,
+// code spans and strong emphasis without their marks.
+func plainText(md string) string {
+	s := markdownLinkText.ReplaceAllString(md, "$1")
+	return strings.NewReplacer("`", "", "**", "").Replace(s)
 }

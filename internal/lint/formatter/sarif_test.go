@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -13,30 +14,42 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint/rules"
 )
 
-var sarifSchemaOnce = sync.OnceValues(func() (*jsonschema.Schema, error) {
-	path, err := filepath.Abs(filepath.Join("testdata", "sarif-2.1.0-rtm.5.json"))
-	if err != nil {
-		return nil, err
-	}
-	c := jsonschema.NewCompiler()
-	c.AssertFormat() // uri, uri-reference, date-time are checked too
-	return c.Compile(path)
-})
+// testSchema compiles the JSON schema testdata/<file> once.
+func testSchema(file string) func() (*jsonschema.Schema, error) {
+	return sync.OnceValues(func() (*jsonschema.Schema, error) {
+		path, err := filepath.Abs(filepath.Join("testdata", file))
+		if err != nil {
+			return nil, err
+		}
+		c := jsonschema.NewCompiler()
+		c.AssertFormat() // uri, uri-reference, date-time are checked too
+		return c.Compile(path)
+	})
+}
 
-// validateSARIF checks doc against the SARIF 2.1.0 JSON schema.
-func validateSARIF(t *testing.T, doc string) error {
+// validate checks the JSON document doc against a schema.
+func validate(t *testing.T, schema func() (*jsonschema.Schema, error), doc string) error {
 	t.Helper()
-	schema, err := sarifSchemaOnce()
+	s, err := schema()
 	if err != nil {
-		t.Fatalf("compiling the SARIF schema: %v", err)
+		t.Fatalf("compiling the schema: %v", err)
 	}
 	v, err := jsonschema.UnmarshalJSON(strings.NewReader(doc))
 	if err != nil {
 		t.Fatalf("output is not JSON: %v\n%s", err, doc)
 	}
-	return schema.Validate(v)
+	return s.Validate(v)
+}
+
+var sarifSchemaFile = testSchema("sarif-2.1.0-rtm.5.json")
+
+// validateSARIF checks doc against the SARIF 2.1.0 JSON schema.
+func validateSARIF(t *testing.T, doc string) error {
+	t.Helper()
+	return validate(t, sarifSchemaFile, doc)
 }
 
 // planFixture is a plan's findings: one in its configuration directory,
@@ -175,7 +188,7 @@ func TestSARIFValidates(t *testing.T) {
 // forbids and requires each to fail, so a schema that accepts anything
 // cannot pass TestSARIFValidates unnoticed.
 func TestSARIFValidationIsNotVacuous(t *testing.T) {
-	good := render(t, "sarif", fixture(true), Options{})
+	good := render(t, "sarif", fixture(true), Options{Version: "v1.2.3"})
 	if err := validateSARIF(t, good); err != nil {
 		t.Fatalf("the valid document does not validate: %v", err)
 	}
@@ -196,6 +209,13 @@ func TestSARIFValidationIsNotVacuous(t *testing.T) {
 		{"helpUri not a URI", func(log map[string]any) {
 			object(run(log), "tool", "driver", "rules", 1)["helpUri"] = "not a uri"
 		}},
+		{"fingerprint not a string", func(log map[string]any) {
+			result(log)["partialFingerprints"] = map[string]any{fingerprintKey: 1}
+		}},
+		{"help without text", func(log map[string]any) {
+			delete(object(run(log), "tool", "driver", "rules", 1, "help"), "text")
+		}},
+		{"version not a string", func(log map[string]any) { object(run(log), "tool", "driver")["version"] = 1 }},
 		{"invocation without executionSuccessful", func(log map[string]any) {
 			delete(object(run(log), "invocations", 0), "executionSuccessful")
 		}},
@@ -249,4 +269,121 @@ func object(doc any, path ...any) map[string]any {
 		panic(fmt.Sprintf("no JSON object at %v", path))
 	}
 	return m
+}
+
+// TestSARIFRuleDocs: with the real rules, each rule's page is its
+// fullDescription and help, its links absolute, and the log validates.
+func TestSARIFRuleDocs(t *testing.T) {
+	res, err := lint.Run(lint.Options{Dirs: []string{t.TempDir()}, Rules: rules.All()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := render(t, "sarif", res, Options{Version: "v0.1.0"})
+	if err := validateSARIF(t, out); err != nil {
+		t.Fatalf("SARIF output does not validate: %v", err)
+	}
+	var log struct {
+		Runs []struct {
+			Tool struct {
+				Driver struct {
+					Version string
+					Rules   []struct {
+						ID                    string
+						FullDescription, Help *struct{ Text, Markdown string }
+					}
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &log); err != nil {
+		t.Fatal(err)
+	}
+	driver := log.Runs[0].Tool.Driver
+	if driver.Version != "v0.1.0" {
+		t.Errorf("tool.driver.version %q, want v0.1.0", driver.Version)
+	}
+	if len(driver.Rules) != len(rules.All()) {
+		t.Fatalf("%d rules, want %d", len(driver.Rules), len(rules.All()))
+	}
+	relative := regexp.MustCompile(`\]\((?:[^h)]|h[^t])`)
+	for _, r := range driver.Rules {
+		d, h := r.FullDescription, r.Help
+		if d == nil || h == nil || !strings.HasPrefix(d.Text, "Flags ") || d.Markdown == "" || h.Text == "" || !strings.Contains(h.Markdown, "\n## How To Fix\n") {
+			t.Errorf("%s: fullDescription %+v, help %+v: want the page's opening paragraph and the page", r.ID, d, h)
+			continue
+		}
+		if strings.HasPrefix(h.Markdown, "# ") || strings.ContainsAny(d.Text, "`[") {
+			t.Errorf("%s: help keeps the title or the description's text keeps Markdown: %q", r.ID, d.Text)
+		}
+		if m := relative.FindString(h.Markdown); m != "" {
+			t.Errorf("%s: a relative link is left in help: %q", r.ID, m)
+		}
+	}
+}
+
+// TestSARIFRuleDocLinks: relative links resolve against the page's own
+// address; without an absolute one they are left as they are.
+func TestSARIFRuleDocLinks(t *testing.T) {
+	const page = "# r\n\nSee [a](a.md#x), [b](#y), [c](../c.md) and [d](https://example.com/d).\n\nMore."
+	desc, help := sarifRuleDoc(page, "https://example.org/blob/v1/docs/rules/r.md")
+	want := "See [a](https://example.org/blob/v1/docs/rules/a.md#x), [b](https://example.org/blob/v1/docs/rules/r.md#y), " +
+		"[c](https://example.org/blob/v1/docs/c.md) and [d](https://example.com/d)."
+	if desc.Markdown != want || desc.Text != "See a, b, c and d." || help.Markdown != want+"\n\nMore." {
+		t.Errorf("got %+v and %+v", desc, help)
+	}
+	if desc, _ := sarifRuleDoc(page, ""); !strings.Contains(desc.Markdown, "[a](a.md#x)") {
+		t.Errorf("without a base: %+v", desc)
+	}
+	if desc, help := sarifRuleDoc("", "https://example.org/r.md"); desc != nil || help != nil {
+		t.Errorf("a rule without a page has %+v, %+v", desc, help)
+	}
+}
+
+// TestFingerprints: a finding keeps its fingerprint when its line, column
+// or message change, or when it is named by an absolute path under the
+// working directory; the rule, the file and the subject change it, and
+// findings sharing all three still differ.
+func TestFingerprints(t *testing.T) {
+	work := t.TempDir()
+	base := lint.Issue{Rule: "r", Severity: lint.Warning, Message: "m", Range: rng("stacks/a/main.tf", 3, 1, 3, 9), Subject: "aws_sqs_queue.q"}
+	fp := func(issues ...lint.Issue) []string {
+		return fingerprints(&lint.Result{Issues: issues}, work)
+	}
+	same := map[string]func(is *lint.Issue){
+		"another line and column": func(is *lint.Issue) { is.Range = rng("stacks/a/main.tf", 30, 5, 31, 2) },
+		"another message":         func(is *lint.Issue) { is.Message = "m with 26 × 400 msg/s" },
+		"another severity":        func(is *lint.Issue) { is.Severity = lint.Error },
+		"an absolute path":        func(is *lint.Issue) { is.Range.Filename = filepath.Join(work, "stacks", "a", "main.tf") },
+		"an unclean path":         func(is *lint.Issue) { is.Range.Filename = "./stacks/a/../a/main.tf" },
+	}
+	differ := map[string]func(is *lint.Issue){
+		"another rule":       func(is *lint.Issue) { is.Rule = "s" },
+		"another file":       func(is *lint.Issue) { is.Range.Filename = "stacks/b/main.tf" },
+		"another subject":    func(is *lint.Issue) { is.Subject = "aws_sqs_queue.other" },
+		"a plan's address":   func(is *lint.Issue) { is.Address = `module.a["x"].aws_sqs_queue.q` },
+		"a path outside":     func(is *lint.Issue) { is.Range.Filename = filepath.Join(filepath.Dir(work), "elsewhere", "main.tf") },
+		"an address as file": func(is *lint.Issue) { is.Range = lint.Range{Filename: "aws_sqs_queue.q"} },
+	}
+	want := fp(base)[0]
+	if len(want) != 32 {
+		t.Fatalf("fingerprint %q, want 32 hex digits", want)
+	}
+	for name, edit := range same {
+		is := base
+		edit(&is)
+		if got := fp(is)[0]; got != want {
+			t.Errorf("%s: fingerprint changed from %s to %s", name, want, got)
+		}
+	}
+	for name, edit := range differ {
+		is := base
+		edit(&is)
+		if got := fp(is)[0]; got == want {
+			t.Errorf("%s: fingerprint unchanged", name)
+		}
+	}
+	twice := fp(base, base, base)
+	if twice[0] != want || twice[1] == want || twice[2] == twice[1] || twice[2] == want {
+		t.Errorf("findings sharing rule, file and subject: %v, want the first %s and two others", twice, want)
+	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/queuecap/terraform-provider-queuecap/docs"
 	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
 	"github.com/queuecap/terraform-provider-queuecap/internal/numfmt"
@@ -52,6 +53,7 @@ func (m meta) DefaultSeverity() lint.Severity { return m.severity }
 func (m meta) EnabledByDefault() bool         { return true }
 func (m meta) Link() string                   { return docBase(lint.BuildVersion()) + m.name + ".md" }
 func (m meta) Summary() string                { return m.summary }
+func (m meta) Doc() string                    { return docs.RulePage(m.name) }
 
 // num formats a number for a message as its fact carries it, decimal-clean
 // (capacity.Clean): integers as integers, others rounded half up to two

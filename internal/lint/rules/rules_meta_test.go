@@ -1,6 +1,8 @@
 package rules_test
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -42,6 +44,14 @@ func TestAll(t *testing.T) {
 			}
 			if r.Summary() == "" {
 				t.Error("no summary")
+			}
+			// The page is carried in the binary, for SARIF's rule help.
+			d, ok := r.(lint.DocumentedRule)
+			if !ok {
+				t.Fatal("carries no documentation page")
+			}
+			if page, err := os.ReadFile(filepath.Join("..", "..", "..", "docs", "rules", r.Name()+".md")); err != nil || d.Doc() != string(page) {
+				t.Errorf("Doc() is not docs/rules/%s.md (%v)", r.Name(), err)
 			}
 		})
 	}
