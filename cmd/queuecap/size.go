@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
+	"github.com/queuecap/terraform-provider-queuecap/internal/textfmt"
 )
 
 // sizeFlags are the inputs of `queuecap size`, the queuecap_consumers data
@@ -69,7 +70,7 @@ func runSize(args []string, stdout, stderr io.Writer) int {
 		return reportError(stderr, err)
 	}
 	for _, w := range res.Warnings {
-		fmt.Fprintf(stderr, "Warning: %s\n\n%s\n", w.Summary, wrap(w.Detail, 78))
+		fmt.Fprintf(stderr, "Warning: %s\n\n%s\n", w.Summary, textfmt.Wrap(w.Detail, "  ", 80))
 	}
 	return exitOK
 }
@@ -126,26 +127,6 @@ func jsonNumber(v any) string {
 	}
 	enc, _ := json.Marshal(v)
 	return string(enc)
-}
-
-// wrap breaks text into indented lines of at most width characters.
-func wrap(text string, width int) string {
-	var lines []string
-	line := ""
-	for _, word := range strings.Fields(text) {
-		if line != "" && len(line)+1+len(word) > width {
-			lines = append(lines, "  "+line)
-			line = ""
-		}
-		if line != "" {
-			line += " "
-		}
-		line += word
-	}
-	if line != "" {
-		lines = append(lines, "  "+line)
-	}
-	return strings.Join(lines, "\n")
 }
 
 func writeSizeText(w io.Writer, in capacity.SizingInput, out capacity.Sizing) error {

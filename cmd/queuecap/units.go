@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
-	"github.com/queuecap/terraform-provider-queuecap/internal/numfmt"
+	"github.com/queuecap/terraform-provider-queuecap/internal/textfmt"
 )
 
 // This file holds what `size` and `simulate` share: flag values that read
@@ -256,7 +256,7 @@ func formatCount(x float64) string {
 
 // formatNumber prints a number as every report of queuecap does: 10,000,
 // 2,800, 0.33.
-func formatNumber(x float64) string { return numfmt.Grouped(x) }
+func formatNumber(x float64) string { return textfmt.Grouped(x) }
 
 func formatRate(x float64) string { return formatNumber(x) + " msg/s" }
 
@@ -266,4 +266,4 @@ func formatPercent(fraction float64) string {
 }
 
 // trimNumber drops trailing zeros after a decimal point: 2.50 → 2.5.
-func trimNumber(s string) string { return numfmt.Trim(s) }
+func trimNumber(s string) string { return textfmt.Trim(s) }

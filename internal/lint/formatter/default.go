@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
+	"github.com/queuecap/terraform-provider-queuecap/internal/textfmt"
 )
 
 // ANSI styles for the default format.
@@ -63,8 +63,7 @@ func renderDefault(b *bytes.Buffer, r *lint.Result, opts Options) error {
 			fmt.Fprintf(b, "%s: %s (%s)\n\n", p.severity(is.Severity), p.paint(ansiBold, is.Message), is.Rule)
 		} else {
 			fmt.Fprintf(b, "%s: %s (%s)\n\n", p.severity(is.Severity), p.paint(ansiBold, is.Summary), is.Rule)
-			writeWrapped(b, is.Message, "  ", 80)
-			b.WriteString("\n")
+			b.WriteString(textfmt.Wrap(is.Message, "  ", 80) + "\n\n")
 		}
 		writeLocation(b, p, src, is.Range)
 		if len(is.Callers) > 0 || is.ModuleRange != nil {
@@ -116,31 +115,6 @@ func renderDefault(b *bytes.Buffer, r *lint.Result, opts Options) error {
 	}
 	b.WriteString(summaryTail(r, opts.ShowSkipped))
 	return nil
-}
-
-// writeWrapped writes text in lines of at most width columns, each after
-// indent, breaking between words (a longer word stands on its own line).
-func writeWrapped(b *bytes.Buffer, text, indent string, width int) {
-	for _, para := range strings.Split(text, "\n") {
-		col := 0
-		for _, w := range strings.Fields(para) {
-			n := utf8.RuneCountInString(w)
-			switch {
-			case col == 0:
-				b.WriteString(indent)
-				col = utf8.RuneCountInString(indent)
-			case col+1+n > width:
-				b.WriteString("\n" + indent)
-				col = utf8.RuneCountInString(indent)
-			default:
-				b.WriteByte(' ')
-				col++
-			}
-			b.WriteString(w)
-			col += n
-		}
-		b.WriteString("\n")
-	}
 }
 
 // shortRange is file:line,col-col, or file:line,col-line,col across lines.

@@ -14,7 +14,7 @@ import (
 	"github.com/queuecap/terraform-provider-queuecap/docs"
 	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
-	"github.com/queuecap/terraform-provider-queuecap/internal/numfmt"
+	"github.com/queuecap/terraform-provider-queuecap/internal/textfmt"
 )
 
 // docBase is where the rule pages of a version live, docs/rules/<id>.md:
@@ -79,7 +79,7 @@ func num(v float64) string {
 
 // n formats a number for a finding's first line, as `queuecap size` prints
 // it: 10,000, 0.33.
-func n(v float64) string { return numfmt.Grouped(capacity.Clean(v)) }
+func n(v float64) string { return textfmt.Grouped(capacity.Clean(v)) }
 
 // messages is a count of messages with its noun: "1 message", "5000 messages".
 func messages(v float64) string {

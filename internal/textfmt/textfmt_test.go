@@ -1,4 +1,4 @@
-package numfmt
+package textfmt
 
 import "testing"
 
@@ -17,6 +17,24 @@ func TestTrim(t *testing.T) {
 	for in, want := range map[string]string{"2.50": "2.5", "3.00": "3", "100": "100", "1e+10": "1e+10", "0.10": "0.1"} {
 		if got := Trim(in); got != want {
 			t.Errorf("Trim(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestWrap(t *testing.T) {
+	for _, tc := range []struct {
+		text  string
+		width int
+		want  string
+	}{
+		{"max_size 25 × 400 msg/s = 10000 msg/s", 21, "  max_size 25 × 400\n  msg/s = 10000 msg/s"},
+		{"a b", 80, "  a b"},
+		{"averyveryverylongword x", 8, "  averyveryverylongword\n  x"},
+		{"one\ntwo three", 80, "  one\n  two three"},
+		{"", 80, ""},
+	} {
+		if got := Wrap(tc.text, "  ", tc.width); got != tc.want {
+			t.Errorf("Wrap(%q, %d) = %q, want %q", tc.text, tc.width, got, tc.want)
 		}
 	}
 }

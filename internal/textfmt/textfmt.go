@@ -1,0 +1,80 @@
+// Package textfmt formats numbers and text for people, one way for every
+// part of queuecap that prints them: `queuecap size`'s table and warnings,
+// and lint findings in the default format.
+package textfmt
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Grouped prints a number with thousands separators and at most two
+// decimals: 10,000, 2,800, 0.33; in exponent form from 1e15.
+func Grouped(x float64) string {
+	if math.Abs(x) >= 1e15 {
+		return strconv.FormatFloat(x, 'g', 4, 64)
+	}
+	s := Trim(strconv.FormatFloat(x, 'f', 2, 64))
+	sign := ""
+	if s[0] == '-' {
+		sign, s = "-", s[1:]
+	}
+	whole, frac, _ := strings.Cut(s, ".")
+	var b strings.Builder
+	for i, r := range whole {
+		if i > 0 && (len(whole)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	if frac != "" {
+		b.WriteString("." + frac)
+	}
+	if b.String() == "0" {
+		sign = "" // -0.001 rounds to 0, not -0
+	}
+	return sign + b.String()
+}
+
+// Trim drops trailing zeros after a decimal point: 2.50 → 2.5.
+func Trim(s string) string {
+	if !strings.Contains(s, ".") || strings.ContainsAny(s, "eE") {
+		return s
+	}
+	s = strings.TrimRight(s, "0")
+	return strings.TrimSuffix(s, ".")
+}
+
+// Wrap breaks text into lines of at most width characters, each after
+// indent, between words (a longer word stands on its own line); each line
+// of text is wrapped on its own. The lines are joined by newlines, with
+// none after the last.
+func Wrap(text, indent string, width int) string {
+	var b strings.Builder
+	start := utf8.RuneCountInString(indent)
+	for i, para := range strings.Split(text, "\n") {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		col := 0
+		for _, w := range strings.Fields(para) {
+			n := utf8.RuneCountInString(w)
+			switch {
+			case col == 0:
+				b.WriteString(indent)
+				col = start
+			case col+1+n > width:
+				b.WriteString("\n" + indent)
+				col = start
+			default:
+				b.WriteByte(' ')
+				col++
+			}
+			b.WriteString(w)
+			col += n
+		}
+	}
+	return b.String()
+}
