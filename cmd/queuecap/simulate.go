@@ -56,6 +56,8 @@ func runSimulate(args []string, stdout, stderr io.Writer) int {
 	fs.Var(numberFlag{&f.slaSeconds, parseDuration}, "sla", "longest a message may wait, a `duration`: draws the depth λ × SLA")
 	fs.Var(numberFlag{&f.ttlSeconds, parseDuration}, "ttl", "age at which messages expire, a `duration`: draws the depth λ × TTL")
 	fs.StringVar(&f.out, "out", "", "write an SVG chart of depth over time to this `file`")
+	cmd.footer = unitsFooter
+	cmd.alias("o", "out")
 	if ok, code := cmd.parse(args, stdout, stderr); !ok {
 		return code
 	}

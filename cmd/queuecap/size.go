@@ -40,6 +40,8 @@ func runSize(args []string, stdout, stderr io.Writer) int {
 	fs.Var(numberFlag{&f.in.Retries.Average, parseNumber}, "avg-retries", "retries per retried message, a `number`")
 	fs.Var(numberFlag{&f.in.MinHeadroom, parseFraction}, "min-headroom", "least spare capacity over arrivals, a `fraction` or a percentage (default 0, as in queuecap_consumers)")
 	fs.StringVar(&f.format, "format", "text", "output `format`: text|json")
+	cmd.footer = unitsFooter
+	cmd.alias("f", "format")
 	if ok, code := cmd.parse(args, stdout, stderr); !ok {
 		return code
 	}

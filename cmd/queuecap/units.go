@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -131,53 +130,6 @@ func parseCount(s string) (int64, error) {
 		return 0, fmt.Errorf("%q is not a whole number", s)
 	}
 	return v, nil
-}
-
-// command describes the flags of `size` or `simulate`.
-type command struct {
-	name     string // "size"
-	synopsis string // after "queuecap NAME "
-	required []string
-	fs       *flag.FlagSet
-	set      map[string]bool // flags given on the command line
-}
-
-func newCommand(name, synopsis string, required ...string) *command {
-	fs := flag.NewFlagSet("queuecap "+name, flag.ContinueOnError)
-	fs.SetOutput(io.Discard) // errors are reported in one line, below
-	fs.Usage = func() {}
-	return &command{name: name, synopsis: synopsis, required: required, fs: fs}
-}
-
-// parse reads args; when it returns false the command is over with the
-// returned exit code: help was printed, or a one-line error.
-func (c *command) parse(args []string, stdout, stderr io.Writer) (bool, int) {
-	err := c.fs.Parse(args)
-	switch {
-	case errors.Is(err, flag.ErrHelp):
-		fmt.Fprintf(stdout, "Usage: queuecap %s %s\n\nFlags:\n", c.name, c.synopsis)
-		c.fs.SetOutput(stdout)
-		c.fs.PrintDefaults()
-		fmt.Fprint(stdout, "\nDurations take seconds (1800) or units (90s, 30m, 2h, 1h30m, 4d).\nExit codes: 0 success, 1 an error.\n")
-		return false, exitOK
-	case err != nil:
-		// The flag package names flags with one dash; the help uses two.
-		msg := strings.NewReplacer("for flag -", "for --", "not defined: -", "not defined: --").Replace(err.Error())
-		fmt.Fprintf(stderr, "Error: %s (see 'queuecap %s --help')\n", msg, c.name)
-		return false, exitError
-	case c.fs.NArg() > 0:
-		fmt.Fprintf(stderr, "Error: unexpected argument %q: queuecap %s takes flags only\n", c.fs.Arg(0), c.name)
-		return false, exitError
-	}
-	c.set = map[string]bool{}
-	c.fs.Visit(func(f *flag.Flag) { c.set[f.Name] = true })
-	for _, name := range c.required {
-		if !c.set[name] {
-			fmt.Fprintf(stderr, "Error: --%s is required (see 'queuecap %s --help')\n", name, c.name)
-			return false, exitError
-		}
-	}
-	return true, exitOK
 }
 
 // flagOf names the flag behind each internal/capacity input.

@@ -142,7 +142,8 @@ func TestCommandErrors(t *testing.T) {
 		args   []string
 		stderr string
 	}{
-		{"size: unknown flag", with(size, "--colour"), "flag provided but not defined: --colour"},
+		{"size: unknown flag", with(size, "--colour"), "Error: unknown flag --colour (see 'queuecap size --help')"},
+		{"size: a misspelled flag", with(size, "--arival-rate", "5"), "unknown flag --arival-rate: did you mean --arrival-rate?"},
 		{"size: missing arrival rate", []string{"size", "--per-consumer-rate", "400"}, "--arrival-rate is required"},
 		{"size: negative arrival rate", []string{"size", "--arrival-rate", "-1", "--per-consumer-rate", "400"}, "--arrival-rate value must be at least 0, got: -1"},
 		{"size: zero per-consumer rate", []string{"size", "--arrival-rate", "10000", "--per-consumer-rate", "0"}, "--per-consumer-rate value must be greater than 0"},
@@ -153,7 +154,7 @@ func TestCommandErrors(t *testing.T) {
 		{"size: retry rate above 1", with(size, "--retry-rate", "150%"), "--retry-rate value must be between 0 and 1, got: 1.5"},
 		{"size: unknown format", with(size, "--format", "yaml"), `unknown format "yaml": valid formats are text, json`},
 		{"size: stray argument", with(size, "extra"), `unexpected argument "extra"`},
-		{"simulate: unknown flag", with(sim, "--sla-seconds", "10"), "flag provided but not defined: --sla-seconds"},
+		{"simulate: unknown flag", with(sim, "--sla-seconds", "10"), "Error: unknown flag --sla-seconds (see 'queuecap simulate --help')"},
 		{"simulate: missing consumers", []string{"simulate", "--arrival-rate", "1", "--per-consumer-rate", "1", "--backlog", "1"}, "--consumers is required"},
 		{"simulate: missing backlog", []string{"simulate", "--arrival-rate", "1", "--per-consumer-rate", "1", "--consumers", "1"}, "--backlog is required"},
 		{"simulate: empty list", with(sim, "--retries-per-timeout", ""), `invalid value "" for --retries-per-timeout: empty list`},
