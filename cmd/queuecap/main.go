@@ -16,9 +16,9 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"slices"
 	"strings"
@@ -50,27 +50,58 @@ Commands:
 Run 'queuecap <command> --help' for its flags.
 `
 
+// commands are the subcommands by name.
+var commands = map[string]func(args []string, stdout, stderr io.Writer) int{
+	"lint":     runLint,
+	"size":     runSize,
+	"simulate": runSimulate,
+}
+
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return exitError
 	}
-	switch args[0] {
-	case "lint":
-		return runLint(args[1:], stdout, stderr)
-	case "size":
-		return runSize(args[1:], stdout, stderr)
-	case "simulate":
-		return runSimulate(args[1:], stdout, stderr)
+	name := args[0]
+	if cmd, ok := commands[name]; ok {
+		return cmd(args[1:], stdout, stderr)
+	}
+	switch name {
 	case "version", "--version", "-v":
 		fmt.Fprintln(stdout, "queuecap "+lint.BuildVersion())
 		return exitOK
 	case "help", "--help", "-h":
+		if len(args) > 1 && name == "help" {
+			// queuecap help lint is queuecap lint --help.
+			if cmd, ok := commands[args[1]]; ok {
+				return cmd([]string{"--help"}, stdout, stderr)
+			}
+			fmt.Fprintf(stderr, "Error: unknown command %q%s\n\n%s", args[1], suggestCommand(args[1]), usage)
+			return exitError
+		}
 		fmt.Fprint(stdout, usage)
 		return exitOK
 	}
-	fmt.Fprintf(stderr, "Error: unknown command %q\n\n%s", args[0], usage)
+	if strings.HasPrefix(name, "-") {
+		// Each command has its own flags: they follow its name.
+		fmt.Fprintf(stderr, "Error: %s comes before the command; flags follow it, as in 'queuecap lint %s'\n\n%s", name, name, usage)
+		return exitError
+	}
+	fmt.Fprintf(stderr, "Error: unknown command %q%s\n\n%s", name, suggestCommand(name), usage)
 	return exitError
+}
+
+// suggestCommand is ": did you mean NAME?" for the command closest to a
+// misspelled one, or "".
+func suggestCommand(name string) string {
+	names := []string{"help", "version"}
+	for n := range commands {
+		names = append(names, n)
+	}
+	if best := closest(name, names); best != "" {
+		return ": did you mean " + best + "?"
+	}
+	return ""
 }
 
 // multiFlag is a repeatable string flag.
@@ -111,53 +142,46 @@ type lintFlags struct {
 	dirs        []string
 }
 
-func parseLintFlags(args []string, stderr io.Writer) (*lintFlags, error) {
-	f := &lintFlags{set: map[string]bool{}}
-	fs := flag.NewFlagSet("queuecap lint", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+// lintCommand defines the lint flags, to be read into f.
+func lintCommand(f *lintFlags) *command {
+	cmd := newCommand("lint", "[flags] [DIR ...]")
+	cmd.synopsis = append(cmd.synopsis, "--plan FILE|- [--chdir DIR] [flags]", "--explain [--format text|json|mermaid] [flags] [DIR ...]")
+	cmd.positional = "DIR ..."
+	fs := cmd.fs
 	fs.BoolVar(&f.recursive, "recursive", false, "lint every directory below DIR that holds .tf or .tofu files as its own root module")
-	fs.StringVar(&f.format, "format", "default", "output format: "+strings.Join(formatter.Names(), "|")+"; with --explain "+strings.Join(formatter.ExplainNames(), "|")+" (default text)")
-	fs.StringVar(&f.minSeverity, "minimum-failure-severity", "warning", "lowest severity that fails the run (exit 2): error|warning|notice")
-	fs.StringVar(&f.config, "config", "", "config file (default "+lint.DefaultConfigFile+" in the working directory, if present)")
+	fs.StringVar(&f.format, "format", "default", "output `format`: "+strings.Join(formatter.Names(), "|")+"; with --explain "+strings.Join(formatter.ExplainNames(), "|")+" (default text)")
+	fs.StringVar(&f.minSeverity, "minimum-failure-severity", "warning", "lowest `severity` that fails the run (exit 2): error|warning|notice")
+	fs.StringVar(&f.config, "config", "", "config `file` (default "+lint.DefaultConfigFile+" in the working directory, if present)")
 	fs.BoolVar(&f.noColor, "no-color", false, "disable colored output")
 	fs.BoolVar(&f.showSkipped, "show-skipped", false, "list every check that was skipped, and why, in the default format")
 	fs.BoolVar(&f.force, "force", false, "exit 0 even when findings fail the run (errors still exit 1)")
-	fs.StringVar(&f.output, "output", "", "also write the --format output to FILE (relative to the working directory), and the default format to standard output")
+	fs.StringVar(&f.output, "output", "", "also write the --format output to `FILE` (relative to the working directory), and the default format to standard output")
 	fs.BoolVar(&f.explain, "explain", false, "print what was linked instead of findings: each queue's consumers, scaling policies, alarms, dead-letter queue and rates with where they came from, and what could not be linked and why")
-	fs.StringVar(&f.plan, "plan", "", "lint a plan instead of HCL: the JSON of `terraform show -json PLANFILE` (- for standard input), or the plan file itself, read with terraform or tofu show -json")
-	fs.StringVar(&f.chdir, "chdir", "", "with --plan, the configuration directory the plan was made in, for the file and line of each finding (default the working directory)")
-	fs.Var(varFlag{&f.vars, true}, "var-file", "a .tfvars file setting root module variables (repeatable)")
-	fs.Var(varFlag{&f.vars, false}, "var", "a root module variable as NAME=VALUE (repeatable); a NAME no root module declares is an error")
-	fs.Var(&f.enable, "enable-rule", "enable a rule by ID (repeatable)")
-	fs.Var(&f.disable, "disable-rule", "disable a rule by ID (repeatable)")
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: queuecap lint [flags] [DIR ...]\n       queuecap lint --plan FILE|- [--chdir DIR] [flags]\n       queuecap lint --explain [--format text|json|mermaid] [flags] [DIR ...]\n\nFlags:\n")
-		fs.PrintDefaults()
-		fmt.Fprint(stderr, "\nRoot module variables, later ones winning: defaults, TF_VAR_name environment variables,\n"+
-			"terraform.tfvars, terraform.tfvars.json, *.auto.tfvars in name order, then --var and --var-file\n"+
-			"in the order given. A value that does not fit its variable's type is an error.\n")
-		fmt.Fprintf(stderr, "\nExit codes: 0 no findings at or above the failure severity, 1 an error, 2 findings (--explain, --force: 0 or 1).\n")
-	}
-	// Flags and directories may come in any order, as with tflint.
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			break
-		}
-		f.dirs = append(f.dirs, args[0])
-		args = args[1:]
-	}
-	fs.Visit(func(fl *flag.Flag) { f.set[fl.Name] = true })
+	fs.StringVar(&f.plan, "plan", "", "lint a plan instead of HCL: `FILE` holds the JSON of terraform show -json PLANFILE (- for standard input), or is the plan file itself, read with terraform or tofu show -json")
+	fs.StringVar(&f.chdir, "chdir", "", "with --plan, the configuration `directory` the plan was made in, for the file and line of each finding (default the working directory)")
+	fs.Var(varFlag{&f.vars, true}, "var-file", "a .tfvars `file` setting root module variables (repeatable)")
+	fs.Var(varFlag{&f.vars, false}, "var", "a root module variable as `NAME=VALUE` (repeatable); a NAME no root module declares is an error")
+	fs.Var(&f.enable, "enable-rule", "enable a rule by `ID` (repeatable)")
+	fs.Var(&f.disable, "disable-rule", "disable a rule by `ID` (repeatable)")
+	cmd.alias("f", "format")
+	cmd.alias("c", "config")
+	cmd.footer = "Root module variables, later ones winning: defaults, TF_VAR_name environment variables,\n" +
+		"terraform.tfvars, terraform.tfvars.json, *.auto.tfvars in name order, then --var and --var-file\n" +
+		"in the order given. A value that does not fit its variable's type is an error.\n" +
+		"\nExit codes: 0 no findings at or above the failure severity, 1 an error, 2 findings (--explain, --force: 0 or 1).\n"
+	return cmd
+}
+
+// finish takes what cmd parsed and checks the flags against each other.
+func (f *lintFlags) finish(cmd *command) error {
+	f.set, f.dirs = cmd.set, cmd.args
 	switch {
 	case f.plan != "" && len(f.dirs) > 0:
-		return nil, &lint.UsageError{Msg: "--plan lints a plan, not directories: give its configuration directory with --chdir"}
+		return &lint.UsageError{Msg: "--plan lints a plan, not directories: give its configuration directory with --chdir"}
 	case f.plan != "" && (len(f.vars) > 0 || f.recursive):
-		return nil, &lint.UsageError{Msg: "--var, --var-file and --recursive do not apply to --plan: the plan holds its variables"}
+		return &lint.UsageError{Msg: "--var, --var-file and --recursive do not apply to --plan: the plan holds its variables"}
 	case f.plan == "" && f.chdir != "":
-		return nil, &lint.UsageError{Msg: "--chdir needs --plan"}
+		return &lint.UsageError{Msg: "--chdir needs --plan"}
 	}
 	if f.plan != "" {
 		f.dirs = []string{"."}
@@ -168,21 +192,26 @@ func parseLintFlags(args []string, stderr io.Writer) (*lintFlags, error) {
 	if len(f.dirs) == 0 {
 		f.dirs = []string{"."}
 	}
-	return f, nil
+	for _, d := range f.dirs {
+		// Not a finding nor part of a report: the run cannot start.
+		if _, err := os.Stat(d); errors.Is(err, fs.ErrNotExist) {
+			return &lint.UsageError{Msg: fmt.Sprintf("%s: no such directory", d)}
+		}
+	}
+	return nil
 }
 
 func runLint(args []string, stdout, stderr io.Writer) int {
-	f, err := parseLintFlags(args, stderr)
-	if errors.Is(err, flag.ErrHelp) {
-		return exitOK
+	f := &lintFlags{}
+	cmd := lintCommand(f)
+	if ok, code := cmd.parse(args, stdout, stderr); !ok {
+		return code
 	}
-	if err != nil {
-		// The flag package has already printed its own parse errors.
-		if ue := (*lint.UsageError)(nil); errors.As(err, &ue) {
-			fmt.Fprintf(stderr, "Error: %v\n", err)
-		}
+	if err := f.finish(cmd); err != nil {
+		fmt.Fprintf(stderr, "Error: %v\n", err)
 		return exitError
 	}
+	var err error
 	var plan *lint.Plan
 	if f.plan != "" {
 		if plan, err = lint.LoadPlan(f.plan, f.dirs[0], os.Stdin); err != nil {

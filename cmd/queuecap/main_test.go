@@ -119,6 +119,7 @@ func TestExitCodes(t *testing.T) {
 		stdout string // substring of stdout
 		stderr string // substring of stderr
 		noOut  bool   // nothing on stdout
+		noErr  bool   // nothing on stderr
 	}{
 		// Clean, but not checked: nothing consumes the queue, and the
 		// output says so rather than nothing.
@@ -133,7 +134,17 @@ func TestExitCodes(t *testing.T) {
 		{name: "a rule disabled", files: map[string]string{"main.tf": warningTF}, args: []string{"lint", "--disable-rule", "queuecap_missing_dead_letter_queue"}, code: 0},
 		{name: "unknown format", files: map[string]string{"main.tf": warningTF}, args: []string{"lint", "--format", "yaml"}, code: 1,
 			stderr: `unknown format "yaml": valid formats are default, compact, json, sarif, checkstyle, junit, github, gitlab`, noOut: true},
-		{name: "bad flag", args: []string{"lint", "--colour"}, code: 1, stderr: "flag provided but not defined: -colour"},
+		{name: "bad flag", args: []string{"lint", "--colour"}, code: 1, stderr: "Error: unknown flag --colour (see 'queuecap lint --help')\n", noOut: true},
+		{name: "a misspelled flag", args: []string{"lint", "--recusive"}, code: 1, stderr: "unknown flag --recusive: did you mean --recursive?", noOut: true},
+		{name: "a short form", files: map[string]string{"main.tf": errorTF}, args: []string{"lint", "-f", "compact"}, code: 2, stdout: "main.tf:13:3: Error - max_size 25 cannot drain"},
+		{name: "flags after the directory", files: map[string]string{"main.tf": errorTF}, args: []string{"lint", ".", "--format=compact"}, code: 2, stdout: "main.tf:13:3: Error - max_size 25 cannot drain"},
+		{name: "a flag without its value", args: []string{"lint", "--format"}, code: 1, stderr: "flag --format needs a value", noOut: true},
+		{name: "a flag before the command", args: []string{"--no-color", "lint"}, code: 1, stderr: "Error: --no-color comes before the command; flags follow it, as in 'queuecap lint --no-color'", noOut: true},
+		{name: "a misspelled command", args: []string{"lnt"}, code: 1, stderr: `unknown command "lnt": did you mean lint?`, noOut: true},
+		{name: "help for a command", args: []string{"help", "lint"}, code: 0, stdout: "Usage: queuecap lint [flags] [DIR ...]"},
+		{name: "help for an unknown command", args: []string{"help", "sise"}, code: 1, stderr: `unknown command "sise": did you mean size?`, noOut: true},
+		{name: "--version on a command", args: []string{"lint", "--version"}, code: 0, stdout: "queuecap "},
+		{name: "-h", args: []string{"size", "-h"}, code: 0, stdout: "Usage: queuecap size"},
 		{name: "bad severity", args: []string{"lint", "--minimum-failure-severity", "fatal"}, code: 1, stderr: `unknown severity "fatal"`},
 		{name: "unknown rule", args: []string{"lint", "--enable-rule", "queuecap_nope"}, code: 1, stderr: `unknown rule ID "queuecap_nope" in --enable-rule`},
 		{name: "malformed --var", args: []string{"lint", "--var", "max_size"}, code: 1, stderr: `invalid --var "max_size"`},
@@ -149,12 +160,12 @@ func TestExitCodes(t *testing.T) {
 			stdout: "max_size 25 × 400 msg/s"},
 		{name: "a tfvars value for an undeclared variable is skipped", files: map[string]string{"main.tf": errorTF, "terraform.tfvars": "max_sise = 30\n"}, args: []string{"lint", "--format", "json"}, code: 2,
 			stdout: `"reason":"terraform.tfvars sets var.max_sise, but the root module does not declare it: the value is not used; declare the variable with a variable block, or remove the value"`},
-		{name: "missing directory", args: []string{"lint", "--format", "compact", "nowhere"}, code: 1, stdout: "nowhere"},
+		{name: "missing directory", args: []string{"lint", "--format", "compact", "nowhere"}, code: 1, stderr: "Error: nowhere: no such directory\n", noOut: true},
 		{name: "a file given as directory", files: map[string]string{"main.tf": warningTF}, args: []string{"lint", "--format", "compact", "main.tf"}, code: 1, stdout: "main.tf is not a directory"},
 		{name: "missing --config", args: []string{"lint", "--config", "absent.hcl"}, code: 1, stderr: "absent.hcl"},
 		{name: "invalid config", files: map[string]string{".queuecap.hcl": "config {\n  colour = true\n}\n"}, args: []string{"lint"}, code: 1, stderr: `.queuecap.hcl:2,3-9: Unsupported argument; An argument named "colour" is not expected here.`},
 		{name: "unknown rule in the config", files: map[string]string{".queuecap.hcl": "rule \"queuecap_nope\" {\n  enabled = true\n}\n"}, args: []string{"lint"}, code: 1, stderr: `unknown rule ID "queuecap_nope" in .queuecap.hcl:1,1-21`},
-		{name: "help", args: []string{"lint", "--help"}, code: 0, stderr: "Usage: queuecap lint"},
+		{name: "help", args: []string{"lint", "--help"}, code: 0, stdout: "Usage: queuecap lint", noErr: true},
 		{name: "version", args: []string{"version"}, code: 0, stdout: "queuecap "},
 		{name: "no command", args: nil, code: 1, stderr: "Usage: queuecap <command>"},
 		{name: "unknown command", args: []string{"check"}, code: 1, stderr: `unknown command "check"`},
@@ -178,6 +189,9 @@ func TestExitCodes(t *testing.T) {
 			}
 			if c.noOut && stdout != "" {
 				t.Errorf("stdout %q, want none", stdout)
+			}
+			if c.noErr && stderr != "" {
+				t.Errorf("stderr %q, want none", stderr)
 			}
 		})
 	}
