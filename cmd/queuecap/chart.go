@@ -87,10 +87,7 @@ type logScale struct{ lo, hi int }
 func newLogScale(runs []stormRun, refs []refLine) logScale {
 	var values []float64
 	for _, r := range runs {
-		values = append(values, r.storm.PeakDepth)
-		if len(r.points) > 0 {
-			values = append(values, r.points[0].depth)
-		}
+		values = append(values, r.storm.PeakDepth, r.in.Backlog)
 		if !r.storm.Drains {
 			values = append(values, r.storm.FinalDepth)
 		}
@@ -135,6 +132,8 @@ type refLine struct {
 type chartSeries struct {
 	name, outcome string // "32 consumers (12,800 msg/s), no retries", "drains in 21 min 26 s"
 	color, dash   string
+	width         float64 // of the line, pixels
+	smallest      bool    // the smallest fleet that drains under its retry level
 	points        []point
 	drainedAt     *float64 // seconds; nil when it never drains
 }
@@ -148,28 +147,39 @@ type depthChart struct {
 }
 
 // Okabe–Ito colors, distinguishable with the common color vision
-// deficiencies: one per fleet. Retry levels differ by dash pattern.
+// deficiencies: one per fleet. Retry levels differ by dash pattern. The
+// smallest fleet that drains is black and thicker.
 var (
-	fleetColors = []string{"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000"}
-	retryDashes = []string{"", "12 6", "2 5", "14 5 3 5"}
+	fleetColors   = []string{"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9"}
+	retryDashes   = []string{"", "12 6", "2 5", "14 5 3 5"}
+	smallestColor = "#000000"
 )
 
-// newDepthChart charts runs simulated for simulated seconds over their
-// first shown seconds.
-func newDepthChart(f simulateFlags, simulated, shown float64, runs []stormRun, refs []refLine, scale logScale) *depthChart {
+// newDepthChart charts runs simulated for simulated seconds, each curve
+// simulated again and downsampled over the time the chart shows.
+func newDepthChart(f simulateFlags, simulated float64, runs []stormRun, refs []refLine) (*depthChart, error) {
+	shown := shownSeconds(runs, simulated)
 	c := &depthChart{
 		title: fmt.Sprintf("Queue depth: a %s-message backlog, %s arriving, %s per consumer",
 			formatCount(f.backlog), formatRate(f.arrivalRate), formatRate(f.perConsumerRate)),
 		subtitle: fmt.Sprintf("Retry storm simulated over %s in 1 s steps: a message waiting longer than %s times out and its producer retries. Log scale.",
 			formatDuration(simulated), formatDuration(f.timeoutWindowSeconds)),
-		horizon: shown, scale: scale, refs: refs,
+		horizon: shown, scale: newLogScale(runs, refs), refs: refs,
 	}
 	for _, r := range runs {
+		points, err := recordCurve(r.in, shown)
+		if err != nil {
+			return nil, err
+		}
 		s := chartSeries{
 			name:   fmt.Sprintf("%d consumers (%s), %s", r.consumers, formatRate(r.capacity), formatRetries(r.retriesPerTimeout)),
-			color:  fleetColors[r.fleetIndex%len(fleetColors)],
+			color:  fleetColors[max(r.fleetIndex, 0)%len(fleetColors)],
 			dash:   retryDashes[r.retryIndex%len(retryDashes)],
-			points: r.points, drainedAt: r.storm.DrainSeconds,
+			width:  3,
+			points: points, drainedAt: r.storm.DrainSeconds, smallest: r.smallest,
+		}
+		if r.smallest {
+			s.name, s.color, s.width = "smallest fleet to drain: "+s.name, smallestColor, 5
 		}
 		if r.storm.Drains {
 			s.outcome = "drains in " + formatDuration(*r.storm.DrainSeconds)
@@ -178,7 +188,7 @@ func newDepthChart(f simulateFlags, simulated, shown float64, runs []stormRun, r
 		}
 		c.series = append(c.series, s)
 	}
-	return c
+	return c, nil
 }
 
 // Layout, in SVG user units (pixels at 100 %).
@@ -248,9 +258,10 @@ func (c *depthChart) writeSVG(w io.Writer) error {
 
 	c.writeRefLines(p)
 
-	p(`<g id="series" fill="none" stroke-width="3" stroke-linejoin="round" stroke-linecap="round">` + "\n")
+	p(`<g id="series" fill="none" stroke-linejoin="round" stroke-linecap="round">` + "\n")
 	for _, s := range c.series {
-		p(`<polyline stroke="%s"%s points="%s"><title>%s: %s</title></polyline>`+"\n", s.color, dashAttr(s.dash), c.polyline(s.points), esc(s.name), esc(s.outcome))
+		p(`<polyline%s stroke="%s" stroke-width="%s"%s points="%s"><title>%s: %s</title></polyline>`+"\n",
+			smallestClass(s.smallest), s.color, num(s.width), dashAttr(s.dash), c.polyline(s.points), esc(s.name), esc(s.outcome))
 	}
 	p("</g>\n")
 	c.writeDrainMarkers(p)
@@ -305,8 +316,8 @@ func (c *depthChart) writeLegend(p func(string, ...any)) {
 	p(`<g id="legend">` + "\n")
 	for i, s := range c.series {
 		y := legendTop + i*legendRow
-		p(`<g class="legend-entry"><line x1="%d" x2="%d" y1="%d" y2="%d" stroke="%s" stroke-width="3" stroke-linecap="round"%s/>`,
-			plotLeft, plotLeft+48, y-5, y-5, s.color, dashAttr(s.dash))
+		p(`<g class="legend-entry"><line%s x1="%d" x2="%d" y1="%d" y2="%d" stroke="%s" stroke-width="%s" stroke-linecap="round"%s/>`,
+			smallestClass(s.smallest), plotLeft, plotLeft+48, y-5, y-5, s.color, num(s.width), dashAttr(s.dash))
 		if s.drainedAt != nil {
 			p(`<circle cx="%d" cy="%d" r="5" fill="%s" stroke="#fff" stroke-width="1.5"/>`, plotLeft+48, y-5, s.color)
 		}
@@ -388,6 +399,13 @@ func timeTicks(horizon float64) (step, unit float64, unitName string) {
 		return step, 3600, "h"
 	}
 	return step, 86400, "d"
+}
+
+func smallestClass(smallest bool) string {
+	if smallest {
+		return ` class="smallest"`
+	}
+	return ""
 }
 
 func dashAttr(dash string) string {

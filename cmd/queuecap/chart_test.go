@@ -138,8 +138,8 @@ func TestSeedChart(t *testing.T) {
 		t.Fatal("no series group")
 	}
 	lines := series.all("polyline")
-	if len(lines) != 4 {
-		t.Fatalf("%d series, want 4", len(lines))
+	if len(lines) != 6 {
+		t.Fatalf("%d series, want the 4 listed and the 2 smallest fleets that drain", len(lines))
 	}
 	colors := map[string]bool{}
 	for _, l := range lines {
@@ -158,8 +158,8 @@ func TestSeedChart(t *testing.T) {
 		}
 		colors[l.attr("stroke")+" "+l.attr("stroke-dasharray")] = true
 	}
-	if len(colors) != 4 {
-		t.Errorf("series styles %v, want 4 different", colors)
+	if len(colors) != 6 {
+		t.Errorf("series styles %v, want 6 different", colors)
 	}
 
 	legend := svg.find("legend")
@@ -171,6 +171,8 @@ func TestSeedChart(t *testing.T) {
 		"25 consumers (10,000 msg/s), 1.5 retries per timeout: never drains, peak 544M",
 		"32 consumers (12,800 msg/s), no retries: drains in 21 min 26 s",
 		"32 consumers (12,800 msg/s), 1.5 retries per timeout: never drains, peak 443M",
+		"smallest fleet to drain: 26 consumers (10,400 msg/s), no retries: drains in 2 h 30 min",
+		"smallest fleet to drain: 63 consumers (25,200 msg/s), 1.5 retries per timeout: drains in 4 h 36 min",
 	}
 	if got := legend.texts(); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("legend\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -221,8 +223,8 @@ func TestSeedChart(t *testing.T) {
 	}
 
 	markers := svg.find("drain-markers")
-	if markers == nil || len(markers.all("circle")) != 1 || strings.Join(markers.texts(), "") != "empty at 21 min 26 s" {
-		t.Errorf("drain markers: want one, empty at 21 min 26 s")
+	if markers == nil || len(markers.all("circle")) != 3 || strings.Join(markers.texts(), "|") != "empty at 21 min 26 s|empty at 2 h 30 min|empty at 4 h 36 min" {
+		t.Errorf("drain markers: want three, empty at 21 min 26 s, 2 h 30 min and 4 h 36 min")
 	}
 	var title string
 	for _, tx := range svg.texts() {
@@ -246,13 +248,65 @@ func TestChartWithoutReferenceLines(t *testing.T) {
 	if refs := svg.find("reference-lines"); refs == nil || len(refs.all("line")) != 0 {
 		t.Error("reference lines drawn without --sla or --ttl")
 	}
-	if n := len(svg.find("series").all("polyline")); n != 4 {
-		t.Errorf("%d series, want 4", n)
+	if n := len(svg.find("series").all("polyline")); n != 6 {
+		t.Errorf("%d series, want 6", n)
+	}
+}
+
+// TestChartSmallestFleet checks that the chart draws, for each retry
+// level, the smallest fleet the table names, once: as its own black curve,
+// or by marking the listed fleet that is it.
+func TestChartSmallestFleet(t *testing.T) {
+	cases := []struct {
+		name, consumers, retries string
+		want                     []string // the smallest curves' legend names
+		series                   int
+	}{
+		{"added", "25,32", "0,1.5", []string{"smallest fleet to drain: 26 consumers (10,400 msg/s), no retries",
+			"smallest fleet to drain: 63 consumers (25,200 msg/s), 1.5 retries per timeout"}, 6},
+		{"listed", "26,32", "0", []string{"smallest fleet to drain: 26 consumers (10,400 msg/s), no retries"}, 2},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			code, stdout, stderr := cli(t, dir, "simulate", "--arrival-rate", "10000", "--per-consumer-rate", "400", "--consumers", tc.consumers,
+				"--backlog", "3.6e6", "--retries-per-timeout", tc.retries, "--out", "depth.svg")
+			if code != exitOK {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			svg := checkChart(t, filepath.Join(dir, "depth.svg"))
+			for _, l := range svg.find("series").all("polyline") {
+				if l.attr("class") == "smallest" && l.attr("stroke") != smallestColor {
+					t.Errorf("smallest fleet drawn in %s, want %s", l.attr("stroke"), smallestColor)
+				}
+			}
+			var legend []string
+			for _, e := range svg.find("legend").all("g") {
+				if e.all("line")[0].attr("class") == "smallest" {
+					name, _, _ := strings.Cut(e.text(), ": drains")
+					legend = append(legend, name)
+				}
+			}
+			if strings.Join(legend, "\n") != strings.Join(tc.want, "\n") {
+				t.Errorf("smallest fleets\n%s\nwant\n%s", strings.Join(legend, "\n"), strings.Join(tc.want, "\n"))
+			}
+			if n := len(svg.find("series").all("polyline")); n != tc.series {
+				t.Errorf("%d series, want %d", n, tc.series)
+			}
+			// The table's last column names the same fleets.
+			for _, w := range tc.want {
+				c := strings.Fields(strings.TrimPrefix(w, "smallest fleet to drain: "))[0]
+				if !strings.Contains(stdout, "  "+c+"\n") {
+					t.Errorf("the table's min consumers column lacks %s:\n%s", c, stdout)
+				}
+			}
+		})
 	}
 }
 
 // TestChartSizeBound draws the most the CLI allows, twelve series over its
-// longest run, and checks the SVG stays under 200 KB.
+// longest run (and three smallest fleets: 26 is listed), and checks the SVG
+// stays under 200 KB.
 func TestChartSizeBound(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "depth.svg")
 	code, _, stderr := cli(t, "", "simulate", "--arrival-rate", "10000", "--per-consumer-rate", "400", "--consumers", "20,25,26",
@@ -261,8 +315,8 @@ func TestChartSizeBound(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	svg := checkChart(t, path)
-	if n := len(svg.find("series").all("polyline")); n != 12 {
-		t.Errorf("%d series, want 12", n)
+	if n := len(svg.find("series").all("polyline")); n != 15 {
+		t.Errorf("%d series, want 15", n)
 	}
 }
 
