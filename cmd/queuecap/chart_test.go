@@ -1,9 +1,12 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/xml"
+	"fmt"
 	"image/png"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -116,11 +119,169 @@ func checkChart(t *testing.T, path string) *svgNode {
 	return &root
 }
 
-// renderSeedChart writes the seed's chart into a temporary directory.
-func renderSeedChart(t *testing.T, extra ...string) string {
+// num reads a numeric attribute.
+func (n *svgNode) num(name string) float64 {
+	v, _ := strconv.ParseFloat(n.attr(name), 64)
+	return v
+}
+
+// pairs reads a polyline's points as x, y pairs.
+func (n *svgNode) pairs() [][2]float64 {
+	var out [][2]float64
+	for _, p := range strings.Fields(n.attr("points")) {
+		x, y, _ := strings.Cut(p, ",")
+		xv, _ := strconv.ParseFloat(x, 64)
+		yv, _ := strconv.ParseFloat(y, 64)
+		out = append(out, [2]float64{xv, yv})
+	}
+	return out
+}
+
+// box is a rectangle in SVG user units.
+type box struct {
+	what           string
+	x0, y0, x1, y1 float64
+}
+
+func (a box) overlaps(b box) bool { return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1 }
+
+// plotBox is the frame of the plot with the given id.
+func plotBox(t *testing.T, svg *svgNode, id string) box {
+	t.Helper()
+	r := svg.find(id)
+	if r == nil {
+		t.Fatalf("no %s", id)
+	}
+	return box{id, r.num("x"), r.num("y"), r.num("x") + r.num("width"), r.num("y") + r.num("height")}
+}
+
+// textBoxes is where each <text> below n is drawn, from its coordinates,
+// font size, weight and anchor (inherited from its groups) and textWidth;
+// from baseline, DejaVu Sans rises 0.93 em and descends 0.24 em. A
+// rotate(-90) after a translate turns the box on its side.
+func textBoxes(t *testing.T, n *svgNode, inherited map[string]string) []box {
+	t.Helper()
+	attrs := map[string]string{}
+	for k, v := range inherited {
+		attrs[k] = v
+	}
+	for _, k := range []string{"font-size", "font-weight", "text-anchor"} {
+		if v := n.attr(k); v != "" {
+			attrs[k] = v
+		}
+	}
+	if n.XMLName.Local == "text" {
+		size, _ := strconv.ParseFloat(attrs["font-size"], 64)
+		text := n.text()
+		w := textWidth(text, size, attrs["font-weight"] == "bold")
+		along := map[string]float64{"start": 0, "middle": w / 2, "end": w}[cmp.Or(attrs["text-anchor"], "start")]
+		x, y := n.num("x"), n.num("y")
+		if tr := n.attr("transform"); tr != "" {
+			var tx, ty float64
+			if _, err := fmt.Sscanf(tr, "translate(%g %g) rotate(-90)", &tx, &ty); err != nil {
+				t.Errorf("text %q: transform %q: %v", text, tr, err)
+			}
+			return []box{{text, tx - 0.93*size, ty - w + along, tx + 0.24*size, ty + along}}
+		}
+		return []box{{text, x - along, y - 0.93*size, x - along + w, y + 0.24*size}}
+	}
+	var out []box
+	for i := range n.Children {
+		out = append(out, textBoxes(t, &n.Children[i], attrs)...)
+	}
+	return out
+}
+
+// checkTextLayout checks that no two texts of the chart overlap and that
+// each lies inside it.
+func checkTextLayout(t *testing.T, svg *svgNode) {
+	t.Helper()
+	boxes := textBoxes(t, svg, nil)
+	page := box{"chart", 0, 0, svg.num("width"), svg.num("height")}
+	for i, a := range boxes {
+		if a.x0 < page.x0 || a.y0 < page.y0 || a.x1 > page.x1 || a.y1 > page.y1 {
+			t.Errorf("%q %v leaves the %v×%v chart", a.what, a, page.x1, page.y1)
+		}
+		for _, b := range boxes[i+1:] {
+			if a.overlaps(b) {
+				t.Errorf("%q %v overlaps %q %v", a.what, a, b.what, b)
+			}
+		}
+	}
+}
+
+// style is what tells a curve from another: its color, width and dashes.
+func style(n *svgNode) string {
+	return n.attr("stroke") + " " + n.attr("stroke-width") + " " + n.attr("stroke-dasharray")
+}
+
+// checkLabels checks that each curve has one label in the right margin, with
+// a swatch of its style, and that a curve still above the bottom at the
+// plot's right edge is joined to its label by a leader from where it ends.
+func checkLabels(t *testing.T, svg *svgNode) {
+	t.Helper()
+	plot := plotBox(t, svg, "plot")
+	labels := svg.find("labels")
+	if labels == nil {
+		t.Fatal("no labels")
+	}
+	byStyle := map[string][]*svgNode{}
+	for _, l := range svg.find("series").all("polyline") {
+		byStyle[style(l)] = append(byStyle[style(l)], l)
+	}
+	curveLabels := 0
+	for _, g := range labels.all("g") {
+		var swatch, leader *svgNode
+		for _, l := range g.all("line") {
+			switch l.attr("class") {
+			case "swatch":
+				swatch = l
+			case "leader":
+				leader = l
+			}
+		}
+		if swatch == nil {
+			t.Errorf("label %q has no swatch", g.text())
+			continue
+		}
+		for _, b := range textBoxes(t, g, map[string]string{"font-size": "14"}) {
+			if b.x0 < plot.x1 {
+				t.Errorf("label %q starts at x %v, inside the plot (right edge %v)", b.what, b.x0, plot.x1)
+			}
+		}
+		curves := byStyle[style(swatch)]
+		if swatch.attr("stroke") == refColor {
+			continue // a reference line's
+		}
+		curveLabels++
+		if len(curves) == 0 {
+			t.Errorf("label %q: no curve drawn %s", g.text(), style(swatch))
+			continue
+		}
+		if leader == nil {
+			continue
+		}
+		ends := false
+		for _, c := range curves {
+			pts := c.pairs()
+			last := pts[len(pts)-1]
+			ends = ends || math.Abs(last[0]-plot.x1) < 0.2 && math.Abs(last[1]-leader.num("y1")) < 0.2
+		}
+		if !ends || leader.num("x1") != plot.x1 {
+			t.Errorf("label %q: leader from (%v, %v), where no curve %s ends", g.text(), leader.num("x1"), leader.num("y1"), style(swatch))
+		}
+	}
+	if n := len(svg.find("series").all("polyline")); curveLabels != n {
+		t.Errorf("%d curve labels for %d curves", curveLabels, n)
+	}
+}
+
+// renderChart runs simulate with args and --out in a temporary directory
+// and returns the chart's path.
+func renderChart(t *testing.T, args ...string) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "depth.svg")
-	code, stdout, stderr := cli(t, "", append(append([]string{}, seedSimulate...), append(extra, "--out", path)...)...)
+	code, stdout, stderr := cli(t, "", append(append([]string{}, args...), "--out", path)...)
 	if code != exitOK || stderr != "" {
 		t.Fatalf("exit %d, stderr %s", code, stderr)
 	}
@@ -131,7 +292,8 @@ func renderSeedChart(t *testing.T, extra ...string) string {
 }
 
 func TestSeedChart(t *testing.T) {
-	svg := checkChart(t, renderSeedChart(t))
+	svg := checkChart(t, renderChart(t, seedSimulate...))
+	plot := plotBox(t, svg, "plot")
 
 	series := svg.find("series")
 	if series == nil {
@@ -141,48 +303,45 @@ func TestSeedChart(t *testing.T) {
 	if len(lines) != 6 {
 		t.Fatalf("%d series, want the 4 listed and the 2 smallest fleets that drain", len(lines))
 	}
-	colors := map[string]bool{}
+	styles := map[string]bool{}
 	for _, l := range lines {
-		pts := strings.Fields(l.attr("points"))
+		pts := l.pairs()
 		if len(pts) < 2 {
-			t.Errorf("series %q has %d points", l.attr("stroke"), len(pts))
+			t.Errorf("series %q has %d points", style(l), len(pts))
 		}
 		for _, p := range pts {
-			x, y, _ := strings.Cut(p, ",")
-			xv, err1 := strconv.ParseFloat(x, 64)
-			yv, err2 := strconv.ParseFloat(y, 64)
-			if err1 != nil || err2 != nil || xv < plotLeft || xv > plotRight || yv < plotTop || yv > plotBottom {
-				t.Errorf("point %s outside the plot", p)
+			if p[0] < plot.x0 || p[0] > plot.x1 || p[1] < plot.y0 || p[1] > plot.y1 {
+				t.Errorf("point %v outside the plot %v", p, plot)
 				break
 			}
 		}
-		colors[l.attr("stroke")+" "+l.attr("stroke-dasharray")] = true
+		styles[style(l)] = true
 	}
-	if len(colors) != 6 {
-		t.Errorf("series styles %v, want 6 different", colors)
+	if len(styles) != 6 {
+		t.Errorf("series styles %v, want 6 different", styles)
 	}
 
-	legend := svg.find("legend")
-	if legend == nil {
-		t.Fatal("no legend")
-	}
+	// The labels, top to bottom: the curves that end highest first, then
+	// the drained ones by drain time.
 	want := []string{
-		"25 consumers (10,000 msg/s), no retries: never drains, peak 3.6M",
-		"25 consumers (10,000 msg/s), 1.5 retries per timeout: never drains, peak 544M",
-		"32 consumers (12,800 msg/s), no retries: drains in 21 min 26 s",
-		"32 consumers (12,800 msg/s), 1.5 retries per timeout: never drains, peak 443M",
-		"smallest fleet to drain: 26 consumers (10,400 msg/s), no retries: drains in 2 h 30 min",
-		"smallest fleet to drain: 63 consumers (25,200 msg/s), 1.5 retries per timeout: drains in 4 h 36 min",
+		"25 consumers, 1.5 retries|never drains, peak 544M",
+		"32 consumers, 1.5 retries|never drains, peak 443M",
+		"TTL 1 h: depth 36M",
+		"25 consumers, no retries|never drains, peak 3.6M",
+		"SLA 10 s: depth 100k",
+		"32 consumers, no retries|empty at 21 min 26 s",
+		"26 consumers, no retries|the smallest fleet to drain in 10 h|empty at 2 h 30 min",
+		"63 consumers, 1.5 retries|the smallest fleet to drain in 10 h|empty at 4 h 36 min",
 	}
-	if got := legend.texts(); strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Errorf("legend\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	var got []string
+	for _, g := range svg.find("labels").all("g") {
+		got = append(got, strings.Join(g.texts(), "|"))
 	}
-	// The legend sits below the plot, where it cannot cover data.
-	for _, l := range legend.all("line") {
-		if y, _ := strconv.ParseFloat(l.attr("y1"), 64); y <= plotBottom+50 {
-			t.Errorf("legend entry at y %v overlaps the plot (bottom %d)", y, plotBottom)
-		}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("labels\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
+	checkLabels(t, svg)
+	checkTextLayout(t, svg)
 
 	// Axes: decades of messages, hours of time, and their titles.
 	yAxis, xAxis := svg.find("y-axis"), svg.find("x-axis")
@@ -196,35 +355,34 @@ func TestSeedChart(t *testing.T) {
 		t.Errorf("x axis labels %s", got)
 	}
 
-	// The SLA and TTL lines, labelled, at the height of their depth.
-	refs := svg.find("reference-lines")
-	if refs == nil {
-		t.Fatal("no reference lines")
-	}
-	if got := strings.Join(refs.texts(), "|"); got != "TTL 1 h|depth 36M|SLA 10 s|depth 100k" {
-		t.Errorf("reference labels %s", got)
-	}
+	// The SLA and TTL lines at the height of their depth.
 	tickY := map[string]float64{}
 	for _, tx := range yAxis.all("text") {
-		y, _ := strconv.ParseFloat(tx.attr("y"), 64)
-		tickY[tx.text()] = y - 4.5 // labels sit 4.5 px below their line
+		tickY[tx.text()] = tx.num("y") - 4.5 // labels sit 4.5 px below their line
 	}
-	refLines := refs.all("line")
+	refLines := svg.find("reference-lines").all("line")
 	if len(refLines) != 2 {
 		t.Fatalf("%d reference lines, want 2", len(refLines))
 	}
-	slaY, _ := strconv.ParseFloat(refLines[1].attr("y1"), 64)
-	if slaY != tickY["100k"] {
+	if slaY := refLines[0].num("y1"); slaY != tickY["100k"] {
 		t.Errorf("SLA line at y %v, the 100k tick at %v", slaY, tickY["100k"])
 	}
-	ttlY, _ := strconv.ParseFloat(refLines[0].attr("y1"), 64)
-	if ttlY >= tickY["10M"] || ttlY <= tickY["100M"] {
+	if ttlY := refLines[1].num("y1"); ttlY >= tickY["10M"] || ttlY <= tickY["100M"] {
 		t.Errorf("TTL line at y %v, not between 10M (%v) and 100M (%v)", ttlY, tickY["10M"], tickY["100M"])
 	}
 
-	markers := svg.find("drain-markers")
-	if markers == nil || len(markers.all("circle")) != 3 || strings.Join(markers.texts(), "|") != "empty at 21 min 26 s|empty at 2 h 30 min|empty at 4 h 36 min" {
-		t.Errorf("drain markers: want three, empty at 21 min 26 s, 2 h 30 min and 4 h 36 min")
+	// A dot on the bottom of the axis where each drained curve ends.
+	dots := svg.find("drain-markers").all("circle")
+	if len(dots) != 3 {
+		t.Fatalf("%d drain markers, want 3", len(dots))
+	}
+	for _, d := range dots {
+		if d.num("cy") != plot.y1 {
+			t.Errorf("drain marker at y %v, the axis bottom at %v", d.num("cy"), plot.y1)
+		}
+	}
+	if x := dots[0].num("cx"); math.Abs(x-(plot.x0+1286.0/36000*(plot.x1-plot.x0))) > 0.1 {
+		t.Errorf("the 32-consumer fleet's drain marker at x %v, want at 21 min 26 s", x)
 	}
 	var title string
 	for _, tx := range svg.texts() {
@@ -238,18 +396,53 @@ func TestSeedChart(t *testing.T) {
 }
 
 func TestChartWithoutReferenceLines(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "depth.svg")
-	code, _, stderr := cli(t, "", "simulate", "--arrival-rate", "10000", "--per-consumer-rate", "400", "--consumers", "25,32",
-		"--backlog", "3.6e6", "--retries-per-timeout", "0,1.5", "--out", path)
-	if code != exitOK {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	svg := checkChart(t, path)
+	svg := checkChart(t, renderChart(t, "simulate", "--arrival-rate", "10000", "--per-consumer-rate", "400", "--consumers", "25,32",
+		"--backlog", "3.6e6", "--retries-per-timeout", "0,1.5"))
 	if refs := svg.find("reference-lines"); refs == nil || len(refs.all("line")) != 0 {
 		t.Error("reference lines drawn without --sla or --ttl")
 	}
 	if n := len(svg.find("series").all("polyline")); n != 6 {
 		t.Errorf("%d series, want 6", n)
+	}
+	checkLabels(t, svg)
+}
+
+// TestChartDozenRuns draws twelve runs where their labels crowd: curves
+// that end close together, fleets that all drain at once, and the most the
+// CLI allows over its longest run. No text may cover another, each curve
+// keeps its own color or, for the smallest fleets, its black with a dash,
+// and the SVG stays under 200 KB.
+func TestChartDozenRuns(t *testing.T) {
+	base := []string{"simulate", "--arrival-rate", "10000", "--per-consumer-rate", "400", "--backlog", "3.6e6", "--sla", "10s"}
+	cases := []struct {
+		name   string
+		args   []string
+		curves int
+	}{
+		{"three fleets, four retry levels, ten days", []string{"--consumers", "20,25,26", "--retries-per-timeout", "0,0.1,1,1.5", "--max", "10d", "--ttl", "4d"}, 15},
+		{"twelve fleets that drain", []string{"--consumers", "26,27,28,29,30,31,32,33,34,35,36,37", "--ttl", "1h"}, 12},
+		{"one fleet, twelve retry levels", []string{"--consumers", "26", "--retries-per-timeout", "0,0.01,0.02,0.03,0.04,0.05,0.06,0.07,0.08,0.09,0.1,0.11", "--ttl", "1h"}, 20},
+		{"curves ending close together", []string{"--consumers", "24,25", "--retries-per-timeout", "0,0.02,0.04,0.06,0.08,0.1", "--ttl", "2h"}, 18},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			svg := checkChart(t, renderChart(t, append(append([]string{}, base...), tc.args...)...))
+			lines := svg.find("series").all("polyline")
+			if len(lines) != tc.curves {
+				t.Errorf("%d curves, want %d", len(lines), tc.curves)
+			}
+			colors := map[string]bool{}
+			for _, l := range lines {
+				if l.attr("class") != "smallest" {
+					if colors[l.attr("stroke")] {
+						t.Errorf("two listed runs drawn in %s", l.attr("stroke"))
+					}
+					colors[l.attr("stroke")] = true
+				}
+			}
+			checkLabels(t, svg)
+			checkTextLayout(t, svg)
+		})
 	}
 }
 
@@ -259,12 +452,11 @@ func TestChartWithoutReferenceLines(t *testing.T) {
 func TestChartSmallestFleet(t *testing.T) {
 	cases := []struct {
 		name, consumers, retries string
-		want                     []string // the smallest curves' legend names
+		want                     []string // the smallest curves' labels
 		series                   int
 	}{
-		{"added", "25,32", "0,1.5", []string{"smallest fleet to drain: 26 consumers (10,400 msg/s), no retries",
-			"smallest fleet to drain: 63 consumers (25,200 msg/s), 1.5 retries per timeout"}, 6},
-		{"listed", "26,32", "0", []string{"smallest fleet to drain: 26 consumers (10,400 msg/s), no retries"}, 2},
+		{"added", "25,32", "0,1.5", []string{"26 consumers, no retries", "63 consumers, 1.5 retries"}, 6},
+		{"listed", "26,32", "0", []string{"26 consumers, no retries"}, 2},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -275,48 +467,37 @@ func TestChartSmallestFleet(t *testing.T) {
 				t.Fatalf("exit %d: %s", code, stderr)
 			}
 			svg := checkChart(t, filepath.Join(dir, "depth.svg"))
-			for _, l := range svg.find("series").all("polyline") {
-				if l.attr("class") == "smallest" && l.attr("stroke") != smallestColor {
-					t.Errorf("smallest fleet drawn in %s, want %s", l.attr("stroke"), smallestColor)
+			lines := svg.find("series").all("polyline")
+			smallest := 0
+			for _, l := range lines {
+				if l.attr("class") == "smallest" {
+					smallest++
+					if l.attr("stroke") != smallestColor {
+						t.Errorf("smallest fleet drawn in %s, want %s", l.attr("stroke"), smallestColor)
+					}
 				}
 			}
-			var legend []string
-			for _, e := range svg.find("legend").all("g") {
-				if e.all("line")[0].attr("class") == "smallest" {
-					name, _, _ := strings.Cut(e.text(), ": drains")
-					legend = append(legend, name)
+			var labels []string
+			for _, g := range svg.find("labels").all("g") {
+				if texts := g.texts(); len(texts) > 1 && strings.HasPrefix(texts[1], "the smallest fleet to drain in 10 h") {
+					labels = append(labels, texts[0])
 				}
 			}
-			if strings.Join(legend, "\n") != strings.Join(tc.want, "\n") {
-				t.Errorf("smallest fleets\n%s\nwant\n%s", strings.Join(legend, "\n"), strings.Join(tc.want, "\n"))
+			if strings.Join(labels, "\n") != strings.Join(tc.want, "\n") || smallest != len(tc.want) {
+				t.Errorf("%d smallest curves, labelled\n%s\nwant\n%s", smallest, strings.Join(labels, "\n"), strings.Join(tc.want, "\n"))
 			}
-			if n := len(svg.find("series").all("polyline")); n != tc.series {
-				t.Errorf("%d series, want %d", n, tc.series)
+			if len(lines) != tc.series {
+				t.Errorf("%d series, want %d", len(lines), tc.series)
 			}
 			// The table's last column names the same fleets.
 			for _, w := range tc.want {
-				c := strings.Fields(strings.TrimPrefix(w, "smallest fleet to drain: "))[0]
+				c := strings.Fields(w)[0]
 				if !strings.Contains(stdout, "  "+c+"\n") {
 					t.Errorf("the table's min consumers column lacks %s:\n%s", c, stdout)
 				}
 			}
+			checkLabels(t, svg)
 		})
-	}
-}
-
-// TestChartSizeBound draws the most the CLI allows, twelve series over its
-// longest run (and three smallest fleets: 26 is listed), and checks the SVG
-// stays under 200 KB.
-func TestChartSizeBound(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "depth.svg")
-	code, _, stderr := cli(t, "", "simulate", "--arrival-rate", "10000", "--per-consumer-rate", "400", "--consumers", "20,25,26",
-		"--backlog", "3.6e6", "--retries-per-timeout", "0,0.1,1,1.5", "--max", "10d", "--sla", "10s", "--ttl", "4d", "--out", path)
-	if code != exitOK {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	svg := checkChart(t, path)
-	if n := len(svg.find("series").all("polyline")); n != 15 {
-		t.Errorf("%d series, want 15", n)
 	}
 }
 
@@ -327,7 +508,7 @@ func TestSeedChartInChromium(t *testing.T) {
 	if err != nil {
 		t.Skip("chromium is not on PATH: apt-get install -y chromium, or make chart CHROMIUM_INSTALL=1")
 	}
-	svg := renderSeedChart(t)
+	svg := renderChart(t, seedSimulate...)
 	shot := filepath.Join(t.TempDir(), "depth.png")
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()

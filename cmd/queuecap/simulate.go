@@ -14,8 +14,8 @@ import (
 	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
 )
 
-// maxSeries keeps the chart readable: seven colors for fleets, four dash
-// patterns for retry levels, and a legend that fits under the plot.
+// maxSeries keeps the chart readable: one color each (seriesColors), and
+// labels that fit beside the plot.
 const maxSeries = 12
 
 // sparklineWidth is the characters of each terminal sparkline.
