@@ -127,6 +127,31 @@ type refLine struct {
 	name    string // "SLA 10 s"
 	depth   float64
 	meaning string
+	note    []string // what it means, in lines short enough for its label
+	ttl     bool     // the TTL depth, above which messages are dropped
+}
+
+// crossing is when a curve passes a depth, rising above it (up) or
+// falling back to it.
+type crossing struct {
+	t  float64 // seconds
+	up bool
+}
+
+// crossingWatch finds where a simulation's depth crosses a depth, in its
+// first until seconds; a depth above it from the start rises at 0.
+type crossingWatch struct {
+	depth, until float64
+	above        bool
+	found        []crossing
+}
+
+// visit has the signature capacity.SimulateStorm calls.
+func (w *crossingWatch) visit(t int64, depth, _ float64) {
+	if above := depth > w.depth; float64(t) <= w.until && above != w.above {
+		w.found = append(w.found, crossing{float64(t), above})
+		w.above = above
+	}
 }
 
 type chartSeries struct {
@@ -138,8 +163,9 @@ type chartSeries struct {
 	width     float64 // of the line, pixels
 	smallest  bool    // the smallest fleet that drains under its retry level
 	points    []point
-	final     float64  // depth at the end of the chart
-	drainedAt *float64 // seconds; nil when it never drains
+	ttl       []crossing // of the TTL depth
+	final     float64    // depth at the end of the chart
+	drainedAt *float64   // seconds; nil when it never drains
 }
 
 type depthChart struct {
@@ -152,6 +178,7 @@ type depthChart struct {
 	// Laid out by layOut, from the labels.
 	width, height, plotBottom float64
 	labels                    []marginLabel
+	caption                   []string // lines under the plot
 }
 
 // seriesColors gives each listed fleet and retry level its own color:
@@ -181,10 +208,17 @@ func newDepthChart(f simulateFlags, simulated float64, runs []stormRun, refs []r
 		horizon: shown, simulated: simulated, scale: newLogScale(runs, refs), refs: refs,
 	}
 	for i, r := range runs {
-		points, err := recordCurve(r.in, shown)
-		if err != nil {
+		rec := newRecorder(shown)
+		visitors := []func(int64, float64, float64){rec.visit}
+		var watch *crossingWatch
+		if ttl := c.ttlLine(); ttl != nil {
+			watch = &crossingWatch{depth: ttl.depth, until: shown}
+			visitors = append(visitors, watch.visit)
+		}
+		if err := simulateVisiting(r.in, visitors...); err != nil {
 			return nil, err
 		}
+		points := rec.points()
 		s := chartSeries{
 			label:    fmt.Sprintf("%d consumers, %s", r.consumers, strings.TrimSuffix(formatRetries(r.retriesPerTimeout), " per timeout")),
 			capacity: formatRate(r.capacity),
@@ -195,6 +229,9 @@ func newDepthChart(f simulateFlags, simulated float64, runs []stormRun, refs []r
 		}
 		if r.smallest {
 			s.color, s.width = smallestColor, 5
+		}
+		if watch != nil {
+			s.ttl = watch.found
 		}
 		if r.storm.Drains {
 			s.outcome = "empty at " + formatDuration(*r.storm.DrainSeconds)
@@ -207,20 +244,48 @@ func newDepthChart(f simulateFlags, simulated float64, runs []stormRun, refs []r
 	return c, nil
 }
 
+// ttlLine is the TTL's reference line, or nil.
+func (c *depthChart) ttlLine() *refLine {
+	for i := range c.refs {
+		if c.refs[i].ttl {
+			return &c.refs[i]
+		}
+	}
+	return nil
+}
+
+// ttlNote says when a curve is above the TTL depth: "over the TTL depth
+// from 17 min", "… from the start to 2 h"; "" when it never is.
+func (s chartSeries) ttlNote() string {
+	if len(s.ttl) == 0 {
+		return ""
+	}
+	note := "over the TTL depth from " + formatDuration(s.ttl[0].t)
+	if s.ttl[0].t == 0 {
+		note = "over the TTL depth from the start"
+	}
+	if last := s.ttl[len(s.ttl)-1]; !last.up {
+		note += " to " + formatDuration(last.t)
+	}
+	return note
+}
+
 // Layout, in SVG user units (pixels at 100 %). The plot grows taller when
 // its labels need the room, and the chart wider for the longest label.
 const (
-	plotLeft        = 100
-	plotRight       = 1000
-	plotTop         = 92
-	minPlotHeight   = 470
-	minChartWidth   = 1200
-	labelX          = plotRight + 24 // a label's swatch starts here, after its leader
-	swatchLength    = 28
-	labelTextX      = labelX + swatchLength + 8
-	labelLineHeight = 16
-	labelGap        = 6 // between two labels
-	labelOverhang   = 8 // how far labels may reach above and below the plot
+	plotLeft          = 100
+	plotRight         = 1000
+	plotTop           = 92
+	minPlotHeight     = 470
+	minChartWidth     = 1200
+	labelX            = plotRight + 24 // a label's swatch starts here, after its leader
+	swatchLength      = 28
+	labelTextX        = labelX + swatchLength + 8
+	labelLineHeight   = 16
+	labelGap          = 6 // between two labels
+	labelOverhang     = 8 // how far labels may reach above and below the plot
+	captionFontSize   = 13
+	captionLineHeight = 18
 )
 
 // marginLabel names a curve or a reference line in the right margin: a
@@ -249,7 +314,7 @@ func (c *depthChart) marginLabels() []marginLabel {
 	var labels []marginLabel
 	for _, ref := range c.refs {
 		labels = append(labels, marginLabel{
-			lines: []string{ref.name + ": depth " + formatCount(ref.depth)}, depth: ref.depth, leader: true, ref: true,
+			lines: append([]string{ref.name + ": depth " + formatCount(ref.depth)}, ref.note...), depth: ref.depth, leader: true, ref: true,
 			color: refColor, dash: refDash, width: 2,
 		})
 	}
@@ -263,6 +328,9 @@ func (c *depthChart) marginLabels() []marginLabel {
 			l.lines = append(l.lines, "the smallest fleet to drain in "+formatDuration(c.simulated))
 		}
 		l.lines = append(l.lines, s.outcome)
+		if note := s.ttlNote(); note != "" {
+			l.lines = append(l.lines, note)
+		}
 		labels = append(labels, l)
 	}
 	return labels
@@ -280,7 +348,8 @@ func (c *depthChart) layOut() {
 	}
 	c.plotBottom = plotTop + max(minPlotHeight, math.Ceil(need))
 	c.width = math.Ceil(max(minChartWidth, labelTextX+widest+16, plotLeft+textWidth(c.title, 20, true)+20))
-	c.height = c.plotBottom + 76
+	c.caption = wrapText(c.captionText(), plotRight-plotLeft, captionFontSize)
+	c.height = c.plotBottom + 76 + captionLineHeight*float64(len(c.caption))
 
 	// Drained curves all end at the bottom: the first drained comes first.
 	slices.SortStableFunc(labels, func(a, b marginLabel) int {
@@ -294,6 +363,21 @@ func (c *depthChart) layOut() {
 		labels[i].top = top
 	}
 	c.labels = labels
+}
+
+// captionText explains the TTL band and the black curves, when drawn.
+func (c *depthChart) captionText() string {
+	var parts []string
+	if ttl := c.ttlLine(); ttl != nil {
+		parts = append(parts, fmt.Sprintf("Shaded: deeper than λ × TTL = %s messages. A message older than the TTL (%s) is dropped, "+
+			"so a queue that drops expired messages never holds more than this: where a curve runs in the band, the backlog above the line is lost, not served. "+
+			"◆ marks where a curve rises into the band, ◇ where it falls back out.",
+			formatCount(ttl.depth), strings.TrimPrefix(ttl.name, "TTL ")))
+	}
+	if slices.ContainsFunc(c.series, func(s chartSeries) bool { return s.smallest }) {
+		parts = append(parts, fmt.Sprintf("Black: for each retry level, the smallest fleet that drains within %s (the table's last column).", formatDuration(c.simulated)))
+	}
+	return strings.Join(parts, " ")
 }
 
 func labelFontSize(line int) float64 {
@@ -328,6 +412,7 @@ func (c *depthChart) writeSVG(w io.Writer) error {
 	p(`<rect width="100%%" height="100%%" fill="#fff"/>` + "\n")
 	p(`<text x="%d" y="34" font-size="20" font-weight="bold">%s</text>`+"\n", plotLeft, esc(c.title))
 	p(`<text x="%d" y="60" fill="#555">%s</text>`+"\n", plotLeft, esc(c.subtitle))
+	c.writeTTLBand(p)
 	c.writeAxes(p)
 	c.writeRefLines(p)
 
@@ -338,7 +423,13 @@ func (c *depthChart) writeSVG(w io.Writer) error {
 	}
 	p("</g>\n")
 	c.writeDrainMarkers(p)
+	c.writeTTLCrossings(p)
 	c.writeLabels(p)
+	p(`<g id="caption" font-size="%d" fill="#444">`+"\n", captionFontSize)
+	for i, line := range c.caption {
+		p(`<text x="%d" y="%s">%s</text>`+"\n", plotLeft, num(c.plotBottom+82+float64(i*captionLineHeight)), esc(line))
+	}
+	p("</g>\n")
 	p("</svg>\n")
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -385,6 +476,43 @@ func (c *depthChart) writeRefLines(p func(string, ...any)) {
 		y := num(c.y(ref.depth))
 		p(`<line x1="%d" x2="%d" y1="%s" y2="%s" stroke="%s" stroke-width="2" stroke-dasharray="%s"><title>%s</title></line>`+"\n",
 			plotLeft, plotRight, y, y, refColor, refDash, esc(ref.name+": "+ref.meaning))
+	}
+	p("</g>\n")
+}
+
+// writeTTLBand shades the depths above the TTL depth: messages there are
+// older than the TTL.
+func (c *depthChart) writeTTLBand(p func(string, ...any)) {
+	ttl := c.ttlLine()
+	if ttl == nil {
+		return
+	}
+	y := c.y(ttl.depth)
+	p(`<rect id="ttl-band" x="%d" y="%d" width="%d" height="%s" fill="#c00" fill-opacity="0.07"><title>%s</title></rect>`+"\n",
+		plotLeft, plotTop, plotRight-plotLeft, num(y-plotTop), esc(ttl.name+": "+strings.Join(ttl.note, " ")))
+}
+
+// writeTTLCrossings marks where each curve rises above the TTL depth (◆)
+// and falls back to it (◇); one above it from the start does not rise.
+func (c *depthChart) writeTTLCrossings(p func(string, ...any)) {
+	ttl := c.ttlLine()
+	if ttl == nil {
+		return
+	}
+	y := c.y(ttl.depth)
+	p(`<g id="ttl-crossings" stroke-width="2">` + "\n")
+	for _, s := range c.series {
+		for _, x := range s.ttl {
+			if x.t == 0 {
+				continue
+			}
+			fill, what := s.color, "rises above the TTL depth: from here its oldest messages are dropped"
+			if !x.up {
+				fill, what = "#fff", "falls back to the TTL depth"
+			}
+			p(`<path class="crossing" d="M%s %sl7 7l-7 7l-7-7z" fill="%s" stroke="%s"><title>%s %s at %s</title></path>`+"\n",
+				num(c.x(x.t)), num(y-7), fill, s.color, esc(s.label), what, formatDuration(x.t))
+		}
 	}
 	p("</g>\n")
 }

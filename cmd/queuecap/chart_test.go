@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
 )
 
 // maxChartBytes is the spec's bound on the SVG's size.
@@ -324,11 +326,11 @@ func TestSeedChart(t *testing.T) {
 	// The labels, top to bottom: the curves that end highest first, then
 	// the drained ones by drain time.
 	want := []string{
-		"25 consumers, 1.5 retries|never drains, peak 544M",
-		"32 consumers, 1.5 retries|never drains, peak 443M",
-		"TTL 1 h: depth 36M",
+		"25 consumers, 1.5 retries|never drains, peak 544M|over the TTL depth from 36 min 1 s",
+		"32 consumers, 1.5 retries|never drains, peak 443M|over the TTL depth from 44 min 16 s",
+		"TTL 1 h: depth 36M|above it, messages older than|1 h are dropped: lost",
 		"25 consumers, no retries|never drains, peak 3.6M",
-		"SLA 10 s: depth 100k",
+		"SLA 10 s: depth 100k|above it, a message waits|longer than 10 s",
 		"32 consumers, no retries|empty at 21 min 26 s",
 		"26 consumers, no retries|the smallest fleet to drain in 10 h|empty at 2 h 30 min",
 		"63 consumers, 1.5 retries|the smallest fleet to drain in 10 h|empty at 4 h 36 min",
@@ -405,6 +407,104 @@ func TestChartWithoutReferenceLines(t *testing.T) {
 		t.Errorf("%d series, want 6", n)
 	}
 	checkLabels(t, svg)
+}
+
+// TestChartTTL checks what the chart says about the TTL depth: the band
+// above it is shaded, its label and the caption say that backlog there is
+// dropped, and each curve is marked where it crosses, at the second the
+// simulation first puts it on the other side, and its label says when.
+func TestChartTTL(t *testing.T) {
+	storm := capacity.StormInput{ArrivalRate: 10000, PerConsumerRate: 400, TimeoutWindowSeconds: 30, MaxSeconds: 36000}
+	type curve struct {
+		consumers int64
+		retries   float64
+		smallest  bool
+	}
+	cases := []struct {
+		name    string
+		args    []string
+		backlog float64
+		curves  []curve // in the order drawn
+		notes   []string
+	}{
+		{"rising into it", seedSimulate[1:], 3.6e6, []curve{{25, 0, false}, {25, 1.5, false}, {32, 0, false}, {32, 1.5, false}, {26, 0, true}, {63, 1.5, true}},
+			[]string{"over the TTL depth from 36 min 1 s", "over the TTL depth from 44 min 16 s"}},
+		{"above it from the start", []string{"--arrival-rate", "10000", "--per-consumer-rate", "400", "--consumers", "26,40", "--backlog", "5e7", "--ttl", "1h"},
+			5e7, []curve{{26, 0, false}, {40, 0, false}, {29, 0, true}},
+			[]string{"over the TTL depth from the start to 9 h 43 min", "over the TTL depth from the start to 38 min 54 s", "over the TTL depth from the start to 2 h 26 min"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			svg := checkChart(t, renderChart(t, append([]string{"simulate"}, tc.args...)...))
+			plot := plotBox(t, svg, "plot")
+			ttlY := svg.find("reference-lines").all("line")[len(svg.find("reference-lines").all("line"))-1].num("y1")
+			band := svg.find("ttl-band")
+			if band == nil || band.num("y") != plot.y0 || math.Abs(band.num("y")+band.num("height")-ttlY) > 0.1 || band.num("width") != plot.x1-plot.x0 {
+				t.Errorf("the band above the TTL line (y %v) is not shaded across the plot %v", ttlY, plot)
+			}
+
+			var want []string // markers: fill, x, y
+			for i, c := range tc.curves {
+				in := storm
+				in.Consumers, in.Backlog, in.RetriesPerTimeout = c.consumers, tc.backlog, c.retries
+				above := false
+				if _, err := capacity.SimulateStorm(in, func(t int64, depth, _ float64) {
+					if now := depth > 36e6; now != above {
+						above = now
+						if t > 0 {
+							fill := seriesColors[i]
+							if c.smallest {
+								fill = smallestColor
+							}
+							if !now {
+								fill = "#fff"
+							}
+							want = append(want, fmt.Sprintf("%s %.1f", fill, plot.x0+float64(t)/36000*(plot.x1-plot.x0)))
+						}
+					}
+				}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var got []string
+			for _, m := range svg.find("ttl-crossings").all("path") {
+				var x, y float64
+				if _, err := fmt.Sscanf(m.attr("d"), "M%g %g", &x, &y); err != nil {
+					t.Fatalf("marker path %q: %v", m.attr("d"), err)
+				}
+				if math.Abs(y+7-ttlY) > 0.1 {
+					t.Errorf("marker at y %v, off the TTL line at %v", y+7, ttlY)
+				}
+				got = append(got, fmt.Sprintf("%s %.1f", m.attr("fill"), x))
+			}
+			if strings.Join(got, "\n") != strings.Join(want, "\n") {
+				t.Errorf("crossing markers\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+			}
+
+			notes := map[string]bool{}
+			for _, g := range svg.find("labels").all("g") {
+				if texts := g.texts(); strings.HasPrefix(texts[len(texts)-1], "over the TTL depth") {
+					notes[texts[len(texts)-1]] = true
+				} else if strings.HasPrefix(texts[0], "TTL 1 h") && strings.Join(texts, " ") != "TTL 1 h: depth 36M above it, messages older than 1 h are dropped: lost" {
+					t.Errorf("TTL label %q", strings.Join(texts, " "))
+				}
+			}
+			if len(notes) != len(tc.notes) {
+				t.Errorf("labels say %v, want %v", notes, tc.notes)
+			}
+			for _, n := range tc.notes {
+				if !notes[n] {
+					t.Errorf("no label says %q; they say %v", n, notes)
+				}
+			}
+			caption := strings.Join(svg.find("caption").texts(), " ")
+			for _, w := range []string{"deeper than λ × TTL = 36M messages", "older than the TTL (1 h) is dropped", "lost, not served", "◆ marks where a curve rises into the band"} {
+				if !strings.Contains(caption, w) {
+					t.Errorf("caption lacks %q: %s", w, caption)
+				}
+			}
+		})
+	}
 }
 
 // TestChartDozenRuns draws twelve runs where their labels crowd: curves

@@ -1,5 +1,7 @@
 package main
 
+import "strings"
+
 // Placing the chart's labels so that none covers another: an estimate of
 // how wide a text is set, and a column of labels spread vertically.
 
@@ -64,4 +66,22 @@ func spread(want, height []float64, gap, lo, hi float64) []float64 {
 		next = top[i] + height[i] + gap
 	}
 	return top
+}
+
+// wrapText breaks s at spaces into lines at most width pixels wide at
+// size pixels (a longer word stands alone).
+func wrapText(s string, width, size float64) []string {
+	var lines []string
+	line := ""
+	for _, word := range strings.Fields(s) {
+		if line != "" && textWidth(line+" "+word, size, false) > width {
+			lines = append(lines, line)
+			line = ""
+		}
+		line = strings.TrimPrefix(line+" "+word, " ")
+	}
+	if line != "" {
+		lines = append(lines, line)
+	}
+	return lines
 }

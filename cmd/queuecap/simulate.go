@@ -113,7 +113,8 @@ func referenceLines(f simulateFlags, set map[string]bool) ([]refLine, error) {
 			return nil, err
 		}
 		refs = append(refs, refLine{name: "SLA " + formatDuration(f.slaSeconds), depth: depth,
-			meaning: "deeper than this, a message arriving now waits longer than the SLA (λ × SLA)"})
+			meaning: "deeper than this, a message arriving now waits longer than the SLA (λ × SLA)",
+			note:    []string{"above it, a message waits", "longer than " + formatDuration(f.slaSeconds)}})
 	}
 	if set["ttl"] {
 		// A full outage as long as the TTL piles up λ × TTL messages, and
@@ -122,8 +123,9 @@ func referenceLines(f simulateFlags, set map[string]bool) ([]refLine, error) {
 		if err != nil {
 			return nil, err
 		}
-		refs = append(refs, refLine{name: "TTL " + formatDuration(f.ttlSeconds), depth: ttl.TTLBoundedBacklog,
-			meaning: "deeper than this, messages expire before they are served (λ × TTL)"})
+		refs = append(refs, refLine{name: "TTL " + formatDuration(f.ttlSeconds), depth: ttl.TTLBoundedBacklog, ttl: true,
+			meaning: "deeper than this, messages expire before they are served (λ × TTL)",
+			note:    []string{"above it, messages older than", formatDuration(f.ttlSeconds) + " are dropped: lost"}})
 	}
 	return refs, nil
 }
@@ -248,10 +250,18 @@ func recordDepths(runs []stormRun, shown float64) error {
 // recordCurve simulates in again and keeps its first seconds, downsampled.
 func recordCurve(in capacity.StormInput, seconds float64) ([]point, error) {
 	rec := newRecorder(seconds)
-	if _, err := capacity.SimulateStorm(in, rec.visit); err != nil {
-		return nil, err
-	}
-	return rec.points(), nil
+	err := simulateVisiting(in, rec.visit)
+	return rec.points(), err
+}
+
+// simulateVisiting simulates in again, showing each state to each visitor.
+func simulateVisiting(in capacity.StormInput, visitors ...func(t int64, depth, effectiveArrival float64)) error {
+	_, err := capacity.SimulateStorm(in, func(t int64, depth, effectiveArrival float64) {
+		for _, v := range visitors {
+			v(t, depth, effectiveArrival)
+		}
+	})
+	return err
 }
 
 // shownSeconds is the time the chart and the sparklines span: all of it
