@@ -163,6 +163,7 @@ type chartSeries struct {
 	width     float64 // of the line, pixels
 	smallest  bool    // the smallest fleet that drains under its retry level
 	points    []point
+	recovery  []point    // over the recovery panel's window
 	ttl       []crossing // of the TTL depth
 	final     float64    // depth at the end of the chart
 	drainedAt *float64   // seconds; nil when it never drains
@@ -178,7 +179,8 @@ type depthChart struct {
 	// Laid out by layOut, from the labels.
 	width, height, plotBottom float64
 	labels                    []marginLabel
-	caption                   []string // lines under the plot
+	caption                   []string       // lines under the plot
+	recovery                  *recoveryPanel // nil when not needed
 }
 
 // seriesColors gives each listed fleet and retry level its own color:
@@ -207,9 +209,13 @@ func newDepthChart(f simulateFlags, simulated float64, runs []stormRun, refs []r
 			formatDuration(simulated), formatDuration(f.timeoutWindowSeconds)),
 		horizon: shown, simulated: simulated, scale: newLogScale(runs, refs), refs: refs,
 	}
+	window := recoveryWindow(shown, drainTimes(runs))
 	for i, r := range runs {
-		rec := newRecorder(shown)
+		rec, recovery := newRecorder(shown), newRecorder(window)
 		visitors := []func(int64, float64, float64){rec.visit}
+		if window > 0 {
+			visitors = append(visitors, recovery.visit)
+		}
 		var watch *crossingWatch
 		if ttl := c.ttlLine(); ttl != nil {
 			watch = &crossingWatch{depth: ttl.depth, until: shown}
@@ -233,6 +239,9 @@ func newDepthChart(f simulateFlags, simulated float64, runs []stormRun, refs []r
 		if watch != nil {
 			s.ttl = watch.found
 		}
+		if window > 0 {
+			s.recovery = recovery.points()
+		}
 		if r.storm.Drains {
 			s.outcome = "empty at " + formatDuration(*r.storm.DrainSeconds)
 		} else {
@@ -241,6 +250,10 @@ func newDepthChart(f simulateFlags, simulated float64, runs []stormRun, refs []r
 		c.series = append(c.series, s)
 	}
 	c.layOut()
+	if window > 0 {
+		c.recovery = newRecoveryPanel(c, window)
+		c.height = c.recovery.bottom + 76
+	}
 	return c, nil
 }
 
@@ -395,6 +408,8 @@ func (c *depthChart) y(depth float64) float64 {
 	return c.plotBottom - c.scale.fraction(depth)*(c.plotBottom-plotTop)
 }
 
+func (c *depthChart) pixel(p point) point { return point{c.x(p.t), c.y(p.depth)} }
+
 // The reference lines' style.
 const (
 	refColor = "#333"
@@ -419,7 +434,7 @@ func (c *depthChart) writeSVG(w io.Writer) error {
 	p(`<g id="series" fill="none" stroke-linejoin="round" stroke-linecap="round">` + "\n")
 	for _, s := range c.series {
 		p(`<polyline%s stroke="%s" stroke-width="%s"%s points="%s"><title>%s (%s): %s</title></polyline>`+"\n",
-			smallestClass(s.smallest), s.color, num(s.width), dashAttr(s.dash), c.polyline(s.points), esc(s.label), esc(s.capacity), esc(s.outcome))
+			smallestClass(s.smallest), s.color, num(s.width), dashAttr(s.dash), polyline(s.points, c.pixel), esc(s.label), esc(s.capacity), esc(s.outcome))
 	}
 	p("</g>\n")
 	c.writeDrainMarkers(p)
@@ -430,6 +445,9 @@ func (c *depthChart) writeSVG(w io.Writer) error {
 		p(`<text x="%d" y="%s">%s</text>`+"\n", plotLeft, num(c.plotBottom+82+float64(i*captionLineHeight)), esc(line))
 	}
 	p("</g>\n")
+	if c.recovery != nil {
+		c.recovery.write(p)
+	}
 	p("</svg>\n")
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -452,20 +470,25 @@ func (c *depthChart) writeAxes(p func(string, ...any)) {
 	p(`<text transform="translate(30 %s) rotate(-90)" text-anchor="middle" font-size="14">queue depth, messages (log scale)</text>`+"\n", num((plotTop+c.plotBottom)/2))
 	p("</g>\n")
 
-	p(`<g id="x-axis" font-size="13" text-anchor="middle">` + "\n")
-	step, unit, unitName := timeTicks(c.horizon)
-	for t := 0.0; t <= c.horizon+1e-9; t += step {
-		x := c.x(t)
-		p(`<line x1="%s" x2="%s" y1="%d" y2="%s" stroke="#d0d0d0"/>`+"\n", num(x), num(x), plotTop, num(c.plotBottom+5))
+	writeTimeAxis(p, "x-axis", c.horizon, c.x, plotTop, c.plotBottom)
+	p(`<rect id="plot" x="%d" y="%d" width="%d" height="%s" fill="none" stroke="#888"/>`+"\n", plotLeft, plotTop, plotRight-plotLeft, num(c.plotBottom-plotTop))
+}
+
+// writeTimeAxis draws the group id: a grid line and a label at each round
+// time from 0 to seconds, placed by x, and the axis' title.
+func writeTimeAxis(p func(string, ...any), id string, seconds float64, x func(float64) float64, top, bottom float64) {
+	p(`<g id="%s" font-size="13" text-anchor="middle">`+"\n", id)
+	step, unit, unitName := timeTicks(seconds)
+	for t := 0.0; t <= seconds+1e-9; t += step {
 		label := "0"
 		if t > 0 {
 			label = trimNumber(strconv.FormatFloat(t/unit, 'f', 2, 64)) + " " + unitName
 		}
-		p(`<text x="%s" y="%s">%s</text>`+"\n", num(x), num(c.plotBottom+22), label)
+		p(`<line x1="%s" x2="%s" y1="%s" y2="%s" stroke="#d0d0d0"/>`+"\n", num(x(t)), num(x(t)), num(top), num(bottom+5))
+		p(`<text x="%s" y="%s">%s</text>`+"\n", num(x(t)), num(bottom+22), label)
 	}
-	p(`<text x="%d" y="%s" font-size="14">time since recovery started</text>`+"\n", (plotLeft+plotRight)/2, num(c.plotBottom+50))
+	p(`<text x="%d" y="%s" font-size="14">time since recovery started</text>`+"\n", (plotLeft+plotRight)/2, num(bottom+50))
 	p("</g>\n")
-	p(`<rect id="plot" x="%d" y="%d" width="%d" height="%s" fill="none" stroke="#888"/>`+"\n", plotLeft, plotTop, plotRight-plotLeft, num(c.plotBottom-plotTop))
 }
 
 // writeRefLines draws the SLA and TTL depths across the plot; their labels
@@ -565,13 +588,13 @@ func (c *depthChart) writeLabels(p func(string, ...any)) {
 // the recorded points: below what the eye can see at 100 %.
 const polylineTolerance = 0.25
 
-// polyline maps points to pixels and keeps only those the drawing needs
-// (Ramer–Douglas–Peucker): smooth curves of a thousand points need a few
-// dozen, which keeps the SVG small.
-func (c *depthChart) polyline(points []point) string {
+// polyline maps points to pixels with toPixels and keeps only those the
+// drawing needs (Ramer–Douglas–Peucker): smooth curves of a thousand
+// points need a few dozen, which keeps the SVG small.
+func polyline(points []point, toPixels func(point) point) string {
 	px := make([]point, len(points)) // x, y in pixels
 	for i, pt := range points {
-		px[i] = point{c.x(pt.t), c.y(pt.depth)}
+		px[i] = toPixels(pt)
 	}
 	keep := make([]bool, len(px))
 	if len(px) > 0 {

@@ -507,6 +507,109 @@ func TestChartTTL(t *testing.T) {
 	}
 }
 
+// TestChartRecoveryWindow checks when the chart adds a recovery panel: a
+// drain within the first tenth of the time axis is squeezed against its
+// left edge, and the panel spans a round time a little past the last such.
+func TestChartRecoveryWindow(t *testing.T) {
+	cases := []struct {
+		name    string
+		horizon float64
+		drains  []float64
+		want    float64
+	}{
+		{"the seed: 21 min next to runs that never drain in 10 h", 36000, []float64{1286, 9000, 16560}, 1500},
+		{"drains alike", 1500, []float64{1286, 1440}, 0},
+		{"nothing drains", 36000, nil, 0},
+		{"an empty backlog drains at once", 36000, []float64{0}, 0},
+		{"at a tenth, readable", 36000, []float64{3600}, 0},
+		{"just under a tenth", 36000, []float64{3599}, 4200},
+		{"ten days: the four smallest fleets within 5 h", 864000, []float64{8340, 9000, 16560, 17040}, 21600},
+		{"a one-second drain on a ten-minute axis", 600, []float64{1}, 2},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := recoveryWindow(tc.horizon, tc.drains); got != tc.want {
+				t.Errorf("recoveryWindow(%v, %v) = %v, want %v", tc.horizon, tc.drains, got, tc.want)
+			}
+		})
+	}
+}
+
+// TestChartRecoveryPanel checks the seed's recovery panel, where the
+// 32-consumer fleet's drain is a straight fall from 3.6M to 0 at 21 min
+// 26 s on linear axes, and that charts without a squeezed drain have none.
+func TestChartRecoveryPanel(t *testing.T) {
+	svg := checkChart(t, renderChart(t, seedSimulate...))
+	panel := svg.find("recovery")
+	if panel == nil {
+		t.Fatal("no recovery panel")
+	}
+	plot, main := plotBox(t, svg, "recovery-plot"), plotBox(t, svg, "plot")
+	if plot.y0 <= main.y1+50 || plot.x0 != main.x0 || plot.x1 != main.x1 {
+		t.Errorf("recovery plot %v, want below the main plot %v and as wide", plot, main)
+	}
+	if got := strings.Join(panel.texts()[:1], ""); got != "Recovery: the first 25 min, on linear axes" {
+		t.Errorf("heading %q", got)
+	}
+	if got := strings.Join(svg.find("recovery-y-axis").texts(), "|"); got != "0|1M|2M|3M|4M|queue depth, messages" {
+		t.Errorf("depth axis %s", got)
+	}
+	if got := strings.Join(svg.find("recovery-x-axis").texts(), "|"); got != "0|5 min|10 min|15 min|20 min|25 min|time since recovery started" {
+		t.Errorf("time axis %s", got)
+	}
+	x := func(seconds float64) float64 { return plot.x0 + seconds/1500*(plot.x1-plot.x0) }
+	y := func(depth float64) float64 { return plot.y1 - depth/4e6*(plot.y1-plot.y0) }
+
+	curves := svg.find("recovery-series")
+	if curves.attr("clip-path") != "url(#recovery-clip)" {
+		t.Error("the recovery curves are not clipped to the panel")
+	}
+	var drain *svgNode
+	for _, l := range curves.all("polyline") {
+		if l.attr("stroke") == seriesColors[2] { // 32 consumers, no retries
+			drain = l
+		}
+	}
+	if drain == nil {
+		t.Fatal("no 32-consumer curve in the recovery panel")
+	}
+	pts := drain.pairs()
+	first, last := pts[0], pts[len(pts)-1]
+	if math.Abs(first[0]-x(0)) > 0.1 || math.Abs(first[1]-y(3.6e6)) > 0.1 || math.Abs(last[0]-x(1286)) > 0.1 || math.Abs(last[1]-y(0)) > 0.1 {
+		t.Errorf("the drain runs from %v to %v, want from (%.1f, %.1f) to (%.1f, %.1f)", first, last, x(0), y(3.6e6), x(1286), y(0))
+	}
+	// Linear: halfway down halfway through (the surplus is constant
+	// without retries), within the pixel the simplification allows.
+	for _, p := range pts[1 : len(pts)-1] {
+		want := y(3.6e6 - 2800*(p[0]-x(0))/(x(1)-x(0)))
+		if math.Abs(p[1]-want) > 1 {
+			t.Errorf("point %v off the straight drain (y %.1f)", p, want)
+		}
+	}
+
+	drains := svg.find("recovery-drains")
+	dots := drains.all("circle")
+	if len(dots) != 1 || math.Abs(dots[0].num("cx")-x(1286)) > 0.1 || dots[0].num("cy") != plot.y1 {
+		t.Errorf("drain dots %d, want one at (%.1f, %v)", len(dots), x(1286), plot.y1)
+	}
+	if got := strings.Join(drains.texts(), "|"); got != "32 consumers, no retries: empty at 21 min 26 s" {
+		t.Errorf("drain labels %q", got)
+	}
+	checkTextLayout(t, svg)
+
+	for name, args := range map[string][]string{
+		"drains alike":   {"--consumers", "32,33"},
+		"nothing drains": {"--consumers", "25", "--retries-per-timeout", "1.5", "--max", "2h"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			svg := checkChart(t, renderChart(t, append([]string{"simulate", "--arrival-rate", "10000", "--per-consumer-rate", "400", "--backlog", "3.6e6"}, args...)...))
+			if svg.find("recovery") != nil {
+				t.Error("a recovery panel where no drain is squeezed")
+			}
+		})
+	}
+}
+
 // TestChartDozenRuns draws twelve runs where their labels crowd: curves
 // that end close together, fleets that all drain at once, and the most the
 // CLI allows over its longest run. No text may cover another, each curve

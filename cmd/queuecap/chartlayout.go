@@ -3,7 +3,8 @@ package main
 import "strings"
 
 // Placing the chart's labels so that none covers another: an estimate of
-// how wide a text is set, and a column of labels spread vertically.
+// how wide a text is set, and two placements, a column of labels spread
+// vertically and rows of labels stacked above points.
 
 // dejaVuSans holds the advance widths of ' ' to '~' in DejaVu Sans, the
 // first font the chart asks for, in thousandths of an em, as Chromium
@@ -84,4 +85,24 @@ func wrapText(s string, width, size float64) []string {
 		lines = append(lines, line)
 	}
 	return lines
+}
+
+// stackRows gives each label, spanning from[i] to to[i] horizontally and
+// sorted by from, the lowest row (0 first) where it clears every label
+// already in that row by gap.
+func stackRows(from, to []float64, gap float64) []int {
+	var rowEnd []float64 // the right end of each row's last label, labels taken by their left ends
+	rows := make([]int, len(from))
+	for i := range from {
+		row := 0
+		for row < len(rowEnd) && from[i] < rowEnd[row]+gap {
+			row++
+		}
+		if row == len(rowEnd) {
+			rowEnd = append(rowEnd, 0)
+		}
+		rowEnd[row] = to[i]
+		rows[i] = row
+	}
+	return rows
 }

@@ -50,6 +50,26 @@ func TestChartSpread(t *testing.T) {
 	}
 }
 
+func TestChartStackRows(t *testing.T) {
+	cases := []struct {
+		name     string
+		from, to []float64
+		rows     []int
+	}{
+		{"apart", []float64{0, 20}, []float64{10, 30}, []int{0, 0}},
+		{"closer than the gap", []float64{0, 12}, []float64{10, 30}, []int{0, 1}},
+		{"a gap in the first row is reused", []float64{0, 5, 20}, []float64{10, 30, 40}, []int{0, 1, 0}},
+		{"three deep", []float64{0, 1, 2}, []float64{50, 50, 50}, []int{0, 1, 2}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := stackRows(tc.from, tc.to, 5); !slices.Equal(got, tc.rows) {
+				t.Errorf("stackRows = %v, want %v", got, tc.rows)
+			}
+		})
+	}
+}
+
 // TestChartColorsDistinct holds the palette to its comment: twelve colors,
 // any two at least ΔE 12 apart (CIE 1976, in CIELAB) with normal vision
 // and under full protanopia, deuteranopia and tritanopia as Machado,

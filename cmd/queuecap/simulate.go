@@ -276,8 +276,7 @@ func shownSeconds(runs []stormRun, simulated float64) float64 {
 		}
 		last = max(last, *r.storm.DrainSeconds)
 	}
-	step, _, _ := timeTicks(max(last, 1))
-	return min(simulated, math.Ceil(max(last, 1)/step)*step)
+	return roundUpTime(max(last, 1), simulated)
 }
 
 func writeSummary(w io.Writer, f simulateFlags, horizon, shown float64, runs []stormRun, refs []refLine, scale logScale) {
