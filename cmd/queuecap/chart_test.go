@@ -3,8 +3,10 @@ package main
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"encoding/xml"
 	"fmt"
+	"html"
 	"image/png"
 	"math"
 	"os"
@@ -704,23 +706,35 @@ func TestChartSmallestFleet(t *testing.T) {
 	}
 }
 
-// TestSeedChartInChromium screenshots the seed's chart in headless
-// Chromium, as `make chart` does, and checks that the browser drew it.
-func TestSeedChartInChromium(t *testing.T) {
+// chromium runs headless Chromium with args, as `make chart` does, and
+// returns what it printed; it skips the test without Chromium.
+func chromium(t *testing.T, args ...string) []byte {
+	t.Helper()
 	browser, err := exec.LookPath("chromium")
 	if err != nil {
 		t.Skip("chromium is not on PATH: apt-get install -y chromium, or make chart CHROMIUM_INSTALL=1")
 	}
-	svg := renderChart(t, seedSimulate...)
-	shot := filepath.Join(t.TempDir(), "depth.png")
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-		"--disable-background-networking", "--disable-component-update", "--disable-sync",
-		"--user-data-dir="+t.TempDir(), "--screenshot="+shot, "--window-size=1200,800", "file://"+svg)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("chromium: %v\n%s", err, out)
+	cmd := exec.CommandContext(ctx, browser, append([]string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--user-data-dir=" + t.TempDir()}, args...)...)
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("chromium: %v\n%s", err, stderr.String())
 	}
+	return []byte(stdout.String())
+}
+
+// TestSeedChartInChromium screenshots the seed's chart in headless
+// Chromium at the chart's size, as `make chart` does, and checks that the
+// browser drew it.
+func TestSeedChartInChromium(t *testing.T) {
+	path := renderChart(t, seedSimulate...)
+	svg := checkChart(t, path)
+	width, height := int(svg.num("width")), int(svg.num("height"))
+	shot := filepath.Join(t.TempDir(), "depth.png")
+	chromium(t, "--screenshot="+shot, fmt.Sprintf("--window-size=%d,%d", width, height), "file://"+path)
 	f, err := os.Open(shot)
 	if err != nil {
 		t.Fatal(err)
@@ -730,11 +744,13 @@ func TestSeedChartInChromium(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the screenshot is not a PNG: %v", err)
 	}
-	if b := img.Bounds(); b.Dx() != 1200 || b.Dy() != 800 {
-		t.Errorf("screenshot %v, want 1200×800", b)
+	if b := img.Bounds(); b.Dx() != width || b.Dy() != height {
+		t.Errorf("screenshot %v, want %d×%d", b, width, height)
 	}
-	// Non-trivial content: mostly white paper, but the series colors
-	// drawn in hundreds of pixels each and text in dark gray.
+	// Non-trivial content: mostly white paper, but the series colors (the
+	// smallest fleets' black among them) drawn in hundreds of pixels each
+	// and text in dark gray.
+	colors := []string{seriesColors[0], seriesColors[1], seriesColors[2], smallestColor, "#222222"}
 	near := func(r, g, b uint32, hex string) bool {
 		v, _ := strconv.ParseUint(hex[1:], 16, 32)
 		d := func(a uint32, c uint64) bool { return int(a>>8)-int(c) < 40 && int(c)-int(a>>8) < 40 }
@@ -749,7 +765,7 @@ func TestSeedChartInChromium(t *testing.T) {
 			if r>>8 > 245 && g>>8 > 245 && b>>8 > 245 {
 				white++
 			}
-			for _, c := range []string{"#0072B2", "#D55E00", "#222222"} {
+			for _, c := range colors {
 				if near(r, g, b, c) {
 					counts[c]++
 				}
@@ -759,10 +775,78 @@ func TestSeedChartInChromium(t *testing.T) {
 	if white == total || white < total/2 {
 		t.Errorf("%d of %d pixels white: want a white page with a chart on it", white, total)
 	}
-	for _, c := range []string{"#0072B2", "#D55E00", "#222222"} {
+	for _, c := range colors {
 		if counts[c] < 300 {
 			t.Errorf("%d pixels near %s, want the series and text drawn", counts[c], c)
 		}
 	}
 	t.Logf("screenshot %s: %d%% white, series pixels %v", shot, 100*white/total, counts)
+}
+
+// measureTexts is a page script: the box Chromium lays out for each text
+// of the inline SVG, its width and its font.
+const measureTexts = `<pre id="measured"></pre><script>
+const out = [...document.querySelectorAll("svg text")].map(t => {
+	const b = t.getBoundingClientRect(), style = getComputedStyle(t);
+	return {text: t.textContent, x0: b.left, y0: b.top, x1: b.right, y1: b.bottom,
+		width: t.getComputedTextLength(), size: parseFloat(style.fontSize), bold: parseInt(style.fontWeight) >= 600};
+});
+document.getElementById("measured").textContent = JSON.stringify(out);
+</script>`
+
+// TestChartTextInChromium lays the seed's chart and crowded ones out in
+// Chromium and checks, on the boxes the browser gives its texts, that none
+// overlaps another or leaves the chart, and that textWidth, on which the
+// layout relies, is never narrower than the text as drawn.
+func TestChartTextInChromium(t *testing.T) {
+	charts := map[string][]string{
+		"seed":                           seedSimulate,
+		"one fleet, twelve retry levels": {"simulate", "--arrival-rate", "10000", "--per-consumer-rate", "400", "--backlog", "3.6e6", "--sla", "10s", "--ttl", "1h", "--consumers", "26", "--retries-per-timeout", "0,0.01,0.02,0.03,0.04,0.05,0.06,0.07,0.08,0.09,0.1,0.11"},
+		"ten days":                       {"simulate", "--arrival-rate", "10000", "--per-consumer-rate", "400", "--backlog", "3.6e6", "--sla", "10s", "--ttl", "4d", "--consumers", "20,25,26", "--retries-per-timeout", "0,0.1,1,1.5", "--max", "10d"},
+	}
+	for name, args := range charts {
+		t.Run(name, func(t *testing.T) {
+			path := renderChart(t, args...)
+			svg := checkChart(t, path)
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			page := filepath.Join(t.TempDir(), "chart.html")
+			if err := os.WriteFile(page, []byte(`<!DOCTYPE html><html><body style="margin:0">`+string(data)+measureTexts+`</body></html>`), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			dom := string(chromium(t, "--dump-dom", "file://"+page))
+			_, rest, ok := strings.Cut(dom, `<pre id="measured">`)
+			measured, _, _ := strings.Cut(rest, "</pre>")
+			var texts []struct {
+				Text                  string
+				X0, Y0, X1, Y1, Width float64
+				Size                  float64
+				Bold                  bool
+			}
+			if err := json.Unmarshal([]byte(html.UnescapeString(measured)), &texts); !ok || err != nil {
+				t.Fatalf("no measurements (%v) in:\n%s", err, dom)
+			}
+			if len(texts) != len(svg.all("text")) {
+				t.Errorf("Chromium measured %d texts, the SVG has %d", len(texts), len(svg.all("text")))
+			}
+			const slack = 0.5 // px: rounding in the browser's layout
+			width, height := svg.num("width"), svg.num("height")
+			for i, a := range texts {
+				if est := textWidth(a.Text, a.Size, a.Bold); a.Width > est+slack {
+					t.Errorf("%q is %.1f px wide in Chromium, textWidth says %.1f", a.Text, a.Width, est)
+				}
+				if a.X0 < -slack || a.Y0 < -slack || a.X1 > width+slack || a.Y1 > height+slack {
+					t.Errorf("%q at (%.1f, %.1f)–(%.1f, %.1f) leaves the %v×%v chart", a.Text, a.X0, a.Y0, a.X1, a.Y1, width, height)
+				}
+				for _, b := range texts[i+1:] {
+					if a.X0 < b.X1-slack && b.X0 < a.X1-slack && a.Y0 < b.Y1-slack && b.Y0 < a.Y1-slack {
+						t.Errorf("%q (%.1f, %.1f)–(%.1f, %.1f) overlaps %q (%.1f, %.1f)–(%.1f, %.1f)", a.Text, a.X0, a.Y0, a.X1, a.Y1, b.Text, b.X0, b.Y0, b.X1, b.Y1)
+					}
+				}
+			}
+			t.Logf("%d texts laid out apart", len(texts))
+		})
+	}
 }
