@@ -32,15 +32,15 @@ type simulateFlags struct {
 
 // stormRun is one fleet under one retry level.
 type stormRun struct {
-	in                     capacity.StormInput
-	consumers              int64
-	retriesPerTimeout      float64
-	capacity, surplus      float64
-	storm                  capacity.Storm
-	minConsumersToDrain    int64
-	points                 []point // downsampled depth over time, for the sparkline
-	fleetIndex, retryIndex int     // fleetIndex is -1 for a fleet added to the chart
-	smallest               bool    // the smallest fleet that drains under this storm
+	in                  capacity.StormInput
+	consumers           int64
+	retriesPerTimeout   float64
+	capacity, surplus   float64
+	storm               capacity.Storm
+	minConsumersToDrain int64
+	points              []point // downsampled depth over time, for the sparkline
+	retryIndex          int     // its place among the retry levels given
+	smallest            bool    // the smallest fleet that drains under this storm
 }
 
 func runSimulate(args []string, stdout, stderr io.Writer) int {
@@ -153,7 +153,7 @@ func writeChart(f simulateFlags, simulated float64, runs []stormRun, refs []refL
 func simulateRuns(f simulateFlags, maxSeconds int64) ([]stormRun, error) {
 	minConsumers := map[float64]int64{} // the search depends on the storm, not the fleet
 	var runs []stormRun
-	for fi, c := range f.consumers {
+	for _, c := range f.consumers {
 		for ri, k := range f.retriesPerTimeout {
 			in := capacity.StormInput{
 				ArrivalRate: f.arrivalRate, PerConsumerRate: f.perConsumerRate, Consumers: c, Backlog: f.backlog,
@@ -167,7 +167,7 @@ func simulateRuns(f simulateFlags, maxSeconds int64) ([]stormRun, error) {
 				}
 				minConsumers[k] = minC
 			}
-			r, err := simulateRun(in, minC, fi, ri)
+			r, err := simulateRun(in, minC, ri)
 			if err != nil {
 				return nil, err
 			}
@@ -177,7 +177,7 @@ func simulateRuns(f simulateFlags, maxSeconds int64) ([]stormRun, error) {
 	return runs, nil
 }
 
-func simulateRun(in capacity.StormInput, minConsumers int64, fleetIndex, retryIndex int) (stormRun, error) {
+func simulateRun(in capacity.StormInput, minConsumers int64, retryIndex int) (stormRun, error) {
 	storm, err := capacity.SimulateStorm(in, nil)
 	if err != nil {
 		return stormRun{}, err
@@ -188,7 +188,7 @@ func simulateRun(in capacity.StormInput, minConsumers int64, fleetIndex, retryIn
 	}
 	return stormRun{
 		in: in, consumers: in.Consumers, retriesPerTimeout: in.RetriesPerTimeout, capacity: fleet, surplus: capacity.NetRate(fleet, in.ArrivalRate),
-		storm: storm, minConsumersToDrain: minConsumers, fleetIndex: fleetIndex, retryIndex: retryIndex, smallest: in.Consumers == minConsumers,
+		storm: storm, minConsumersToDrain: minConsumers, retryIndex: retryIndex, smallest: in.Consumers == minConsumers,
 	}, nil
 }
 
@@ -206,7 +206,7 @@ func withSmallestFleets(runs []stormRun) ([]stormRun, error) {
 		}
 		in := r.in
 		in.Consumers = r.minConsumersToDrain
-		s, err := simulateRun(in, r.minConsumersToDrain, -1, r.retryIndex)
+		s, err := simulateRun(in, r.minConsumersToDrain, r.retryIndex)
 		if err != nil {
 			return nil, err
 		}
