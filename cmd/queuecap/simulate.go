@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -13,8 +14,8 @@ import (
 	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
 )
 
-// maxSeries keeps the chart readable: seven colors for fleets, four dash
-// patterns for retry levels, and a legend that fits under the plot.
+// maxSeries keeps the chart readable: one color each (seriesColors), and
+// labels that fit beside the plot.
 const maxSeries = 12
 
 // sparklineWidth is the characters of each terminal sparkline.
@@ -31,14 +32,15 @@ type simulateFlags struct {
 
 // stormRun is one fleet under one retry level.
 type stormRun struct {
-	in                     capacity.StormInput
-	consumers              int64
-	retriesPerTimeout      float64
-	capacity, surplus      float64
-	storm                  capacity.Storm
-	minConsumersToDrain    int64
-	points                 []point // downsampled depth over time
-	fleetIndex, retryIndex int
+	in                  capacity.StormInput
+	consumers           int64
+	retriesPerTimeout   float64
+	capacity, surplus   float64
+	storm               capacity.Storm
+	minConsumersToDrain int64
+	points              []point // downsampled depth over time, for the sparkline
+	retryIndex          int     // its place among the retry levels given
+	smallest            bool    // the smallest fleet that drains under this storm
 }
 
 func runSimulate(args []string, stdout, stderr io.Writer) int {
@@ -80,43 +82,23 @@ func runSimulate(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return reportError(stderr, err)
 	}
+	refs, err := referenceLines(f, cmd.set)
+	if err != nil {
+		return reportError(stderr, err)
+	}
 	simulated := float64(maxSeconds)
 	shown := shownSeconds(runs, simulated)
 	if err := recordDepths(runs, shown); err != nil {
 		return reportError(stderr, err)
 	}
-	var refs []refLine
-	if cmd.set["sla"] {
-		depth, err := capacity.SLAMaxDepth(f.arrivalRate, f.slaSeconds)
-		if err != nil {
-			return reportError(stderr, err)
-		}
-		refs = append(refs, refLine{name: "SLA " + formatDuration(f.slaSeconds), depth: depth,
-			meaning: "deeper than this, a message arriving now waits longer than the SLA (λ × SLA)"})
-	}
-	if cmd.set["ttl"] {
-		// A full outage as long as the TTL piles up λ × TTL messages, and
-		// no longer outage piles up more: beyond it messages expire.
-		ttl, err := capacity.BacklogWithTTL(capacity.TTLInput{ArrivalRate: f.arrivalRate, IncidentSeconds: f.ttlSeconds, TTLSeconds: f.ttlSeconds})
-		if err != nil {
-			return reportError(stderr, err)
-		}
-		refs = append(refs, refLine{name: "TTL " + formatDuration(f.ttlSeconds), depth: ttl.TTLBoundedBacklog,
-			meaning: "deeper than this, messages expire before they are served (λ × TTL)"})
-	}
-
-	scale := newLogScale(runs, refs)
 	var summary bytes.Buffer
-	writeSummary(&summary, f, simulated, shown, runs, refs, scale)
+	writeSummary(&summary, f, simulated, shown, runs, refs, newLogScale(runs, refs))
 	if f.out != "" {
-		var svg bytes.Buffer
-		if err := newDepthChart(f, simulated, shown, runs, refs, scale).writeSVG(&svg); err != nil {
+		size, err := writeChart(f, simulated, runs, refs)
+		if err != nil {
 			return reportError(stderr, err)
 		}
-		if err := os.WriteFile(f.out, svg.Bytes(), 0o644); err != nil {
-			return reportError(stderr, err)
-		}
-		fmt.Fprintf(&summary, "\nChart: %s (%s KB, log scale)\n", f.out, strconv.Itoa((svg.Len()+1023)/1024))
+		fmt.Fprintf(&summary, "\nChart: %s (%s KB, log scale)\n", f.out, strconv.Itoa((size+1023)/1024))
 	}
 	if _, err := stdout.Write(summary.Bytes()); err != nil {
 		return reportError(stderr, err)
@@ -124,39 +106,115 @@ func runSimulate(args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
+// referenceLines are the depths --sla and --ttl draw.
+func referenceLines(f simulateFlags, set map[string]bool) ([]refLine, error) {
+	var refs []refLine
+	if set["sla"] {
+		depth, err := capacity.SLAMaxDepth(f.arrivalRate, f.slaSeconds)
+		if err != nil {
+			return nil, err
+		}
+		refs = append(refs, refLine{name: "SLA " + formatDuration(f.slaSeconds), depth: depth,
+			meaning: "deeper than this, a message arriving now waits longer than the SLA (λ × SLA)",
+			note:    []string{"above it, a message waits", "longer than " + formatDuration(f.slaSeconds)}})
+	}
+	if set["ttl"] {
+		// A full outage as long as the TTL piles up λ × TTL messages, and
+		// no longer outage piles up more: beyond it messages expire.
+		ttl, err := capacity.BacklogWithTTL(capacity.TTLInput{ArrivalRate: f.arrivalRate, IncidentSeconds: f.ttlSeconds, TTLSeconds: f.ttlSeconds})
+		if err != nil {
+			return nil, err
+		}
+		refs = append(refs, refLine{name: "TTL " + formatDuration(f.ttlSeconds), depth: ttl.TTLBoundedBacklog, ttl: true,
+			meaning: "deeper than this, messages expire before they are served (λ × TTL)",
+			note:    []string{"above it, messages older than", formatDuration(f.ttlSeconds) + " are dropped: lost"}})
+	}
+	return refs, nil
+}
+
+// writeChart draws runs and the smallest fleets that drain into f.out and
+// returns the SVG's size in bytes.
+func writeChart(f simulateFlags, simulated float64, runs []stormRun, refs []refLine) (int, error) {
+	all, err := withSmallestFleets(runs)
+	if err != nil {
+		return 0, err
+	}
+	chart, err := newDepthChart(f, simulated, all, refs)
+	if err != nil {
+		return 0, err
+	}
+	var svg bytes.Buffer
+	if err := chart.writeSVG(&svg); err != nil {
+		return 0, err
+	}
+	return svg.Len(), os.WriteFile(f.out, svg.Bytes(), 0o644)
+}
+
 // simulateRuns simulates every fleet under every retry level, in the order
 // given: fleets outermost.
 func simulateRuns(f simulateFlags, maxSeconds int64) ([]stormRun, error) {
 	minConsumers := map[float64]int64{} // the search depends on the storm, not the fleet
 	var runs []stormRun
-	for fi, c := range f.consumers {
+	for _, c := range f.consumers {
 		for ri, k := range f.retriesPerTimeout {
 			in := capacity.StormInput{
 				ArrivalRate: f.arrivalRate, PerConsumerRate: f.perConsumerRate, Consumers: c, Backlog: f.backlog,
 				RetriesPerTimeout: k, TimeoutWindowSeconds: f.timeoutWindowSeconds, MaxSeconds: maxSeconds,
 			}
-			storm, err := capacity.SimulateStorm(in, nil)
-			if err != nil {
-				return nil, err
-			}
-			fleet, err := capacity.FleetCapacity(c, f.perConsumerRate)
-			if err != nil {
-				return nil, err
-			}
 			minC, ok := minConsumers[k]
 			if !ok {
+				var err error
 				if minC, err = capacity.MinConsumersToDrain(in, 0); err != nil {
 					return nil, err
 				}
 				minConsumers[k] = minC
 			}
-			runs = append(runs, stormRun{
-				in: in, consumers: c, retriesPerTimeout: k, capacity: fleet, surplus: capacity.NetRate(fleet, f.arrivalRate),
-				storm: storm, minConsumersToDrain: minC, fleetIndex: fi, retryIndex: ri,
-			})
+			r, err := simulateRun(in, minC, ri)
+			if err != nil {
+				return nil, err
+			}
+			runs = append(runs, r)
 		}
 	}
 	return runs, nil
+}
+
+func simulateRun(in capacity.StormInput, minConsumers int64, retryIndex int) (stormRun, error) {
+	storm, err := capacity.SimulateStorm(in, nil)
+	if err != nil {
+		return stormRun{}, err
+	}
+	fleet, err := capacity.FleetCapacity(in.Consumers, in.PerConsumerRate)
+	if err != nil {
+		return stormRun{}, err
+	}
+	return stormRun{
+		in: in, consumers: in.Consumers, retriesPerTimeout: in.RetriesPerTimeout, capacity: fleet, surplus: capacity.NetRate(fleet, in.ArrivalRate),
+		storm: storm, minConsumersToDrain: minConsumers, retryIndex: retryIndex, smallest: in.Consumers == minConsumers,
+	}, nil
+}
+
+// withSmallestFleets is runs plus, for each retry level, the smallest fleet
+// that drains under it (the table's last column, from the same search),
+// simulated alike; a listed fleet that is the smallest is not repeated.
+func withSmallestFleets(runs []stormRun) ([]stormRun, error) {
+	out := slices.Clone(runs)
+	for _, r := range runs {
+		listed := slices.ContainsFunc(out, func(o stormRun) bool {
+			return o.smallest && o.retriesPerTimeout == r.retriesPerTimeout
+		})
+		if listed {
+			continue
+		}
+		in := r.in
+		in.Consumers = r.minConsumersToDrain
+		s, err := simulateRun(in, r.minConsumersToDrain, r.retryIndex)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, nil
 }
 
 func formatRetries(k float64) string {
@@ -178,17 +236,34 @@ func (r stormRun) outcome(horizon float64) string {
 }
 
 // recordDepths simulates each run again, keeping a downsampled depth curve
-// of its first shown seconds: the outcomes decide how much is shown, and a
-// run of 36,000 steps takes well under a millisecond.
+// of its first shown seconds for its sparkline: the outcomes decide how
+// much is shown, and a run of 36,000 steps takes well under a millisecond.
 func recordDepths(runs []stormRun, shown float64) error {
 	for i := range runs {
-		rec := newRecorder(shown)
-		if _, err := capacity.SimulateStorm(runs[i].in, rec.visit); err != nil {
+		points, err := recordCurve(runs[i].in, shown)
+		if err != nil {
 			return err
 		}
-		runs[i].points = rec.points()
+		runs[i].points = points
 	}
 	return nil
+}
+
+// recordCurve simulates in again and keeps its first seconds, downsampled.
+func recordCurve(in capacity.StormInput, seconds float64) ([]point, error) {
+	rec := newRecorder(seconds)
+	err := simulateVisiting(in, rec.visit)
+	return rec.points(), err
+}
+
+// simulateVisiting simulates in again, showing each state to each visitor.
+func simulateVisiting(in capacity.StormInput, visitors ...func(t int64, depth, effectiveArrival float64)) error {
+	_, err := capacity.SimulateStorm(in, func(t int64, depth, effectiveArrival float64) {
+		for _, v := range visitors {
+			v(t, depth, effectiveArrival)
+		}
+	})
+	return err
 }
 
 // shownSeconds is the time the chart and the sparklines span: all of it
@@ -203,8 +278,7 @@ func shownSeconds(runs []stormRun, simulated float64) float64 {
 		}
 		last = max(last, *r.storm.DrainSeconds)
 	}
-	step, _, _ := timeTicks(max(last, 1))
-	return min(simulated, math.Ceil(max(last, 1)/step)*step)
+	return roundUpTime(max(last, 1), simulated)
 }
 
 func writeSummary(w io.Writer, f simulateFlags, horizon, shown float64, runs []stormRun, refs []refLine, scale logScale) {
