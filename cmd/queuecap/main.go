@@ -35,7 +35,12 @@ const (
 	exitFindings = 2
 )
 
+// version and commit are stamped by the release build:
+// -ldflags "-X main.version=… -X main.commit=…".
+var version, commit string
+
 func main() {
+	lint.Version, lint.Commit = version, commit
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
@@ -63,7 +68,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "simulate":
 		return runSimulate(args[1:], stdout, stderr)
 	case "version", "--version", "-v":
-		fmt.Fprintln(stdout, "queuecap "+lint.BuildVersion())
+		fmt.Fprintln(stdout, versionLine())
 		return exitOK
 	case "help", "--help", "-h":
 		fmt.Fprint(stdout, usage)
@@ -71,6 +76,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "Error: unknown command %q\n\n%s", args[0], usage)
 	return exitError
+}
+
+// versionLine is "queuecap VERSION", with "(commit REVISION)" when the
+// build knows its commit.
+func versionLine() string {
+	if c := lint.BuildCommit(); c != "" {
+		return "queuecap " + lint.BuildVersion() + " (commit " + c + ")"
+	}
+	return "queuecap " + lint.BuildVersion()
 }
 
 // multiFlag is a repeatable string flag.
