@@ -1,6 +1,6 @@
 // Command queuecap is the companion CLI of the queuecap Terraform provider.
 //
-//	queuecap lint [flags] [DIR ...]
+//	queuecap lint [flags] [DIR|FILE ...]
 //	queuecap lint --plan FILE|- [--chdir DIR] [flags]
 //	queuecap lint --explain [--format text|json|mermaid] [DIR ...]
 //	queuecap size [flags]
@@ -141,7 +141,7 @@ func parseLintFlags(args []string, stderr io.Writer) (*lintFlags, error) {
 	fs.Var(&f.enable, "enable-rule", "enable a rule by ID (repeatable)")
 	fs.Var(&f.disable, "disable-rule", "disable a rule by ID (repeatable)")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: queuecap lint [flags] [DIR ...]\n       queuecap lint --plan FILE|- [--chdir DIR] [flags]\n       queuecap lint --explain [--format text|json|mermaid] [flags] [DIR ...]\n\nFlags:\n")
+		fmt.Fprintf(stderr, "Usage: queuecap lint [flags] [DIR|FILE ...]\n       queuecap lint --plan FILE|- [--chdir DIR] [flags]\n       queuecap lint --explain [--format text|json|mermaid] [flags] [DIR ...]\n\nFlags:\n")
 		fs.PrintDefaults()
 		fmt.Fprint(stderr, "\nRoot module variables, later ones winning: defaults, TF_VAR_name environment variables,\n"+
 			"terraform.tfvars, terraform.tfvars.json, *.auto.tfvars in name order, then --var and --var-file\n"+
