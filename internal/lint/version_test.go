@@ -16,6 +16,7 @@ func TestReleaseTag(t *testing.T) {
 		"(devel)":                              "",
 		"v0.1":                                 "",
 		"v0.1.0+dirty":                         "",
+		"v0.0.1-snapshot+2c464fe":              "", // a goreleaser snapshot
 		"v0.0.0-20250601120000-0123456789ab":   "", // an untagged commit
 		"v0.1.1-0.20250601120000-0123456789ab": "", // a commit after v0.1.0
 		"v0.2.0-rc.1.0.20250601120000-0123456789ab":  "", // a commit after v0.2.0-rc.1
