@@ -155,3 +155,68 @@ func TestGitHubAction(t *testing.T) {
 		}
 	})
 }
+
+// TestCIExamples holds examples/ci to what it uses: the workflow passes
+// only inputs action.yml declares and reads only its outputs, the
+// pre-commit config names a hook of .pre-commit-hooks.yaml, and docs/ci.md
+// shows both files as they are, less their comments.
+func TestCIExamples(t *testing.T) {
+	read := func(name string) string {
+		t.Helper()
+		b, err := os.ReadFile("../../" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	action, workflow, preCommit := read("action.yml"), read("examples/ci/github-workflow.yml"), read("examples/ci/pre-commit-config.yaml")
+	docs, hooks := read("docs/ci.md"), read(".pre-commit-hooks.yaml")
+	section := func(name string) string { // a top-level mapping of action.yml
+		_, after, _ := strings.Cut(action, "\n"+name+":\n")
+		if i := regexp.MustCompile(`\n\S`).FindStringIndex(after); i != nil {
+			after = after[:i[0]]
+		}
+		return "\n" + after
+	}
+	inputs, outputs := section("inputs"), section("outputs")
+
+	if !strings.Contains(workflow, "uses: queuecap/terraform-provider-queuecap@") || !strings.Contains(workflow, "uses: github/codeql-action/upload-sarif@") {
+		t.Error("the workflow does not use the action and upload-sarif")
+	}
+	_, with, _ := strings.Cut(workflow, "uses: queuecap/terraform-provider-queuecap@")
+	with, _, _ = strings.Cut(with, "\n      - ")
+	for _, m := range regexp.MustCompile(`(?m)^          ([a-z-]+):`).FindAllStringSubmatch(with, -1) {
+		if !strings.Contains(inputs, "\n  "+m[1]+":\n") {
+			t.Errorf("the workflow passes %s, not an input of action.yml", m[1])
+		}
+	}
+	for _, m := range regexp.MustCompile(`steps\.queuecap\.outputs\.([a-z-]+)`).FindAllStringSubmatch(workflow, -1) {
+		if !strings.Contains(outputs, "\n  "+m[1]+":\n") {
+			t.Errorf("the workflow reads output %s, which action.yml does not declare", m[1])
+		}
+	}
+	for _, m := range regexp.MustCompile(`(?m)^      - id: (\S+)`).FindAllStringSubmatch(preCommit, -1) {
+		if !strings.Contains(hooks, "- id: "+m[1]+"\n") {
+			t.Errorf("examples/ci/pre-commit-config.yaml names hook %s, not in .pre-commit-hooks.yaml", m[1])
+		}
+	}
+	for name, file := range map[string]string{"github-workflow.yml": workflow, "pre-commit-config.yaml": preCommit} {
+		if want := "```yaml\n" + withoutComments(file) + "```\n"; !strings.Contains(docs, want) {
+			t.Errorf("docs/ci.md does not show examples/ci/%s as it is, less its comments:\n%s", name, want)
+		}
+	}
+}
+
+// withoutComments is YAML without its comment lines and end-of-line
+// comments (the examples hold no "#" in a value).
+func withoutComments(yaml string) string {
+	var b strings.Builder
+	for _, line := range strings.Split(strings.TrimSuffix(yaml, "\n"), "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "#") {
+			continue
+		}
+		line, _, _ = strings.Cut(line, " #")
+		b.WriteString(strings.TrimRight(line, " ") + "\n")
+	}
+	return b.String()
+}
