@@ -8,6 +8,7 @@
 #   tools/install-cli.sh tofu           # OpenTofu 1.12.6, about 10 min cold
 #   tools/install-cli.sh tflint         # TFLint 0.64.0 (make bench), a few min cold
 #   tools/install-cli.sh golangci-lint  # golangci-lint 2.15.0 (make lint), a few min cold
+#   tools/install-cli.sh goreleaser     # GoReleaser 2.17.0 (make release-check), about 15 min cold
 #
 # golangci-lint is built here with its own go.sum rather than as a `go tool`
 # of tools/go.mod: there its dependencies would be resolved together with
@@ -18,6 +19,8 @@ TERRAFORM_VERSION=1.5.7
 TOFU_VERSION=1.12.6
 TFLINT_VERSION=0.64.0
 GOLANGCI_LINT_VERSION=2.15.0
+# 2.18 needs Go 1.27; 2.17.0 is the newest that builds on Go 1.26.
+GORELEASER_VERSION=2.17.0
 cache=${QUEUECAP_CACHE:-$HOME/.cache/queuecap}
 bin=$cache/bin
 mkdir -p "$bin"
@@ -68,8 +71,18 @@ golangci-lint)
 		rm -rf "$tmp"
 	fi
 	;;
+goreleaser)
+	out=$bin/goreleaser-$GORELEASER_VERSION
+	if [ ! -x "$out" ]; then
+		echo "installing GoReleaser $GORELEASER_VERSION into $bin (cached for later runs)" >&2
+		tmp=$(mktemp -d)
+		(cd "$tmp" && GOBIN=$tmp GOFLAGS=-mod=mod go install "github.com/goreleaser/goreleaser/v2@v$GORELEASER_VERSION") >&2
+		mv "$tmp/goreleaser" "$out"
+		rm -rf "$tmp"
+	fi
+	;;
 *)
-	echo "usage: $0 terraform|tofu|tflint|golangci-lint" >&2
+	echo "usage: $0 terraform|tofu|tflint|golangci-lint|goreleaser" >&2
 	exit 2
 	;;
 esac

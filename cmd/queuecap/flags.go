@@ -7,8 +7,6 @@ import (
 	"io"
 	"slices"
 	"strings"
-
-	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
 )
 
 // command is one subcommand's flags, parsed one way for every subcommand:
@@ -58,7 +56,7 @@ func (c *command) parse(args []string, stdout, stderr io.Writer) (bool, int) {
 		c.usage(stdout)
 		return false, exitOK
 	case errors.Is(err, errVersion):
-		fmt.Fprintln(stdout, "queuecap "+lint.BuildVersion())
+		fmt.Fprintln(stdout, versionLine())
 		return false, exitOK
 	case err != nil:
 		fmt.Fprintf(stderr, "Error: %s (see 'queuecap %s --help')\n", err, c.name)
@@ -162,7 +160,7 @@ func (c *command) usage(w io.Writer) {
 		if arg != "" {
 			names += " " + arg
 		}
-		if f.DefValue != "" && f.DefValue != "false" && f.DefValue != "0" && f.DefValue != "[]" {
+		if f.DefValue != "" && f.DefValue != "false" && f.DefValue != "0" && f.DefValue != "[]" && !strings.Contains(help, "(default") {
 			help += fmt.Sprintf(" (default %s)", f.DefValue)
 		}
 		fmt.Fprintf(w, "  %s\n    \t%s\n", names, strings.ReplaceAll(help, "\n", "\n    \t"))

@@ -1,6 +1,6 @@
 // Command queuecap is the companion CLI of the queuecap Terraform provider.
 //
-//	queuecap lint [flags] [DIR ...]
+//	queuecap lint [flags] [DIR|FILE ...]
 //	queuecap lint --plan FILE|- [--chdir DIR] [flags]
 //	queuecap lint --explain [--format text|json|mermaid] [DIR ...]
 //	queuecap size [flags]
@@ -15,10 +15,8 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"slices"
 	"strings"
@@ -35,7 +33,12 @@ const (
 	exitFindings = 2
 )
 
+// version and commit are stamped by the release build:
+// -ldflags "-X main.version=… -X main.commit=…".
+var version, commit string
+
 func main() {
+	lint.Version, lint.Commit = version, commit
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
@@ -68,7 +71,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	switch name {
 	case "version", "--version", "-v":
-		fmt.Fprintln(stdout, "queuecap "+lint.BuildVersion())
+		fmt.Fprintln(stdout, versionLine())
 		return exitOK
 	case "help", "--help", "-h":
 		if len(args) > 1 && name == "help" {
@@ -102,6 +105,15 @@ func suggestCommand(name string) string {
 		return ": did you mean " + best + "?"
 	}
 	return ""
+}
+
+// versionLine is "queuecap VERSION", with "(commit REVISION)" when the
+// build knows its commit.
+func versionLine() string {
+	if c := lint.BuildCommit(); c != "" {
+		return "queuecap " + lint.BuildVersion() + " (commit " + c + ")"
+	}
+	return "queuecap " + lint.BuildVersion()
 }
 
 // multiFlag is a repeatable string flag.
@@ -144,7 +156,7 @@ type lintFlags struct {
 
 // lintCommand defines the lint flags, to be read into f.
 func lintCommand(f *lintFlags) *command {
-	cmd := newCommand("lint", "[flags] [DIR ...]")
+	cmd := newCommand("lint", "[flags] [DIR|FILE ...]")
 	cmd.synopsis = append(cmd.synopsis, "--plan FILE|- [--chdir DIR] [flags]", "--explain [--format text|json|mermaid] [flags] [DIR ...]")
 	cmd.positional = "DIR ..."
 	fs := cmd.fs
@@ -194,8 +206,8 @@ func (f *lintFlags) finish(cmd *command) error {
 	}
 	for _, d := range f.dirs {
 		// Not a finding nor part of a report: the run cannot start.
-		if _, err := os.Stat(d); errors.Is(err, fs.ErrNotExist) {
-			return &lint.UsageError{Msg: fmt.Sprintf("%s: no such directory", d)}
+		if err := lint.CheckPath(d); err != nil {
+			return &lint.UsageError{Msg: err.Error()}
 		}
 	}
 	return nil

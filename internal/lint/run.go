@@ -1,8 +1,11 @@
 package lint
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -14,6 +17,7 @@ import (
 // Options are one run's inputs. The command line and .queuecap.hcl are
 // merged into them by the caller.
 type Options struct {
+	// Dirs are the directories and files to lint, as rootsToLint reads them.
 	Dirs      []string
 	Recursive bool
 	// Vars are the --var and --var-file flags in command-line order; they
@@ -49,6 +53,84 @@ type UsageError struct{ Msg string }
 
 func (e *UsageError) Error() string { return e.Msg }
 
+// rootsToLint lists the root modules that paths name. A directory is a root
+// module, or with recursive every folder below it that holds configuration
+// files. A .tf, .tofu or .tfvars file stands for its folder's root module,
+// linted once however many of its files are given (pre-commit passes each
+// changed file) and not again when a directory given reaches it; it reads
+// the nearest .queuecap.hcl up to the working directory, as --recursive
+// from there would.
+func rootsToLint(paths []string, recursive bool) ([]rootAt, []ErrorEntry) {
+	var roots, fileRoots []rootAt
+	var errs []ErrorEntry
+	for _, path := range paths {
+		info, err := os.Stat(path)
+		if err == nil {
+			err = CheckPath(path)
+		}
+		switch {
+		case err != nil:
+			errs = append(errs, ErrorEntry{Message: err.Error(), Severity: Error})
+		case info.IsDir() && recursive:
+			for _, r := range rootModuleDirs(path, func(path string, err error) {
+				errs = append(errs, ErrorEntry{Message: fmt.Sprintf("cannot read %s: %v", path, err), Severity: Error})
+			}) {
+				roots = append(roots, rootAt{dir: r, top: path})
+			}
+		case info.IsDir():
+			roots = append(roots, rootAt{dir: path, top: path})
+		default:
+			fileRoots = append(fileRoots, rootAt{dir: filepath.Dir(path), top: workingDirAbove(filepath.Dir(path))})
+		}
+	}
+	seen := map[string]bool{}
+	for _, r := range roots {
+		seen[filepath.Clean(r.dir)] = true
+	}
+	for _, r := range fileRoots {
+		if !seen[r.dir] {
+			seen[r.dir] = true
+			roots = append(roots, r)
+		}
+	}
+	return roots, errs
+}
+
+// CheckPath reports why path, given to lint, cannot be: it does not exist,
+// or is a file that is neither configuration nor variables.
+func CheckPath(path string) error {
+	info, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("%s: no such file or directory", path)
+	case err != nil:
+		return err
+	case !info.IsDir() && configExt(filepath.Base(path)) == "" && !isVarsFile(path):
+		return errors.New(path + " is neither a directory nor a .tf, .tofu or .tfvars file")
+	}
+	return nil
+}
+
+func isVarsFile(path string) bool {
+	return strings.HasSuffix(path, ".tfvars") || strings.HasSuffix(path, ".tfvars.json")
+}
+
+// workingDirAbove is the working directory, spelled as dir is (relative or
+// absolute), when dir is within it; else dir itself.
+func workingDirAbove(dir string) string {
+	wd := "."
+	if filepath.IsAbs(dir) {
+		var err error
+		if wd, err = os.Getwd(); err != nil {
+			return dir
+		}
+	}
+	if within(dir, wd) {
+		return wd
+	}
+	return dir
+}
+
 type activeRule struct {
 	rule     Rule
 	severity Severity
@@ -82,27 +164,8 @@ func Run(opts Options) (*Result, error) {
 	}
 
 	l := newLoader()
-	var roots []rootAt
-	for _, dir := range opts.Dirs {
-		info, err := os.Stat(dir)
-		switch {
-		case err != nil:
-			res.Errors = append(res.Errors, ErrorEntry{Message: err.Error(), Severity: Error})
-			continue
-		case !info.IsDir():
-			res.Errors = append(res.Errors, ErrorEntry{Message: dir + " is not a directory", Severity: Error})
-			continue
-		}
-		if opts.Recursive {
-			for _, r := range rootModuleDirs(dir, func(path string, err error) {
-				res.Errors = append(res.Errors, ErrorEntry{Message: fmt.Sprintf("cannot read %s: %v", path, err), Severity: Error})
-			}) {
-				roots = append(roots, rootAt{dir: r, top: dir})
-			}
-		} else {
-			roots = append(roots, rootAt{dir: dir, top: dir})
-		}
-	}
+	roots, errs := rootsToLint(opts.Dirs, opts.Recursive)
+	res.Errors = append(res.Errors, errs...)
 	configs := make([]*Config, len(roots))
 	finder := newConfigFinder(opts.Config)
 	for i, r := range roots {

@@ -9,13 +9,13 @@ import (
 // modulePath is this module's path, as the build info records it.
 const modulePath = "github.com/queuecap/terraform-provider-queuecap"
 
-// Version is the queuecap version this build is, when set at build time:
-//
-//	go build -ldflags "-X github.com/queuecap/terraform-provider-queuecap/internal/lint.Version=v0.1.0" ./cmd/queuecap
-//
-// Left empty, BuildVersion reads the module version the Go toolchain
-// recorded, which `go install …/cmd/queuecap@v0.1.0` sets.
-var Version string
+// Version and Commit are what this build is, when stamped at build time:
+// the CLI copies its main.version and main.commit, which the release build
+// sets with -ldflags "-X main.version=… -X main.commit=…". Left empty,
+// BuildVersion and BuildCommit read what the Go toolchain recorded:
+// `go install …/cmd/queuecap@v0.1.0` records v0.1.0, a build in a Git
+// checkout its revision.
+var Version, Commit string
 
 // BuildVersion is Version when set, else the module version the build
 // recorded, else "dev".
@@ -23,32 +23,57 @@ func BuildVersion() string {
 	if Version != "" {
 		return Version
 	}
-	if v := recordedVersion(); v != "" && v != "(devel)" {
+	if v, _ := recorded(); v != "" {
 		return v
 	}
 	return "dev"
 }
 
-// recordedVersion is this module's version in the build info: the main
-// module's, or a dependency's when another program links the linter in.
-var recordedVersion = sync.OnceValue(func() string {
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		return ""
+// BuildCommit is Commit when set, else the revision the build recorded,
+// else "".
+func BuildCommit() string {
+	if Commit != "" {
+		return Commit
+	}
+	_, c := recorded()
+	return c
+}
+
+var recorded = sync.OnceValues(func() (version, commit string) {
+	info, _ := debug.ReadBuildInfo()
+	return fromBuildInfo(info)
+})
+
+// fromBuildInfo is this module's version in the build info (the main
+// module's, or a dependency's when another program links the linter in)
+// and the Git revision of a main module built from a checkout. A module
+// built from its own directory records "(devel)", which is no version.
+func fromBuildInfo(info *debug.BuildInfo) (version, commit string) {
+	if info == nil {
+		return "", ""
 	}
 	if info.Main.Path == modulePath {
-		return info.Main.Version
-	}
-	for _, m := range info.Deps {
-		if m.Path == modulePath {
-			if m.Replace != nil {
-				return m.Replace.Version // "" for a local directory
+		version = info.Main.Version
+		for _, s := range info.Settings {
+			if s.Key == "vcs.revision" {
+				commit = s.Value
 			}
-			return m.Version
+		}
+	} else {
+		for _, m := range info.Deps {
+			if m.Path == modulePath {
+				version = m.Version
+				if m.Replace != nil {
+					version = m.Replace.Version // "" for a local directory
+				}
+			}
 		}
 	}
-	return ""
-})
+	if version == "(devel)" {
+		version = ""
+	}
+	return version, commit
+}
 
 var (
 	releasePattern = regexp.MustCompile(`^v?(\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?)$`)
