@@ -143,7 +143,7 @@ func TestCommandErrors(t *testing.T) {
 		stderr string
 	}{
 		{"size: unknown flag", with(size, "--colour"), "Error: unknown flag --colour (see 'queuecap size --help')"},
-		{"size: a misspelled flag", with(size, "--arival-rate", "5"), "unknown flag --arival-rate: did you mean --arrival-rate?"},
+		{"size: a misspelled flag", with(size, "--arrival-rat", "5"), "unknown flag --arrival-rat: did you mean --arrival-rate?"},
 		{"size: missing arrival rate", []string{"size", "--per-consumer-rate", "400"}, "--arrival-rate is required"},
 		{"size: negative arrival rate", []string{"size", "--arrival-rate", "-1", "--per-consumer-rate", "400"}, "--arrival-rate value must be at least 0, got: -1"},
 		{"size: zero per-consumer rate", []string{"size", "--arrival-rate", "10000", "--per-consumer-rate", "0"}, "--per-consumer-rate value must be greater than 0"},
