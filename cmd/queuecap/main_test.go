@@ -127,7 +127,7 @@ func TestExitCodes(t *testing.T) {
 		{name: "a warning fails by default", files: map[string]string{"main.tf": warningTF}, args: []string{"lint", "--format", "compact"}, code: 2,
 			stdout: "main.tf:1:1: Warning - no redrive_policy: a message that always fails is received 2,880 times a day; add a dead-letter queue — aws_sqs_queue.orders is consumed by aws_lambda_function.worker but has no redrive_policy"},
 		{name: "an error finding", files: map[string]string{"main.tf": errorTF}, args: []string{"lint", "--format=compact"}, code: 2,
-			stdout: "main.tf:13:3: Error - max_size 25 cannot drain any backlog: raise it to 26 — max_size 25 × 400 msg/s = 10000 msg/s does not exceed the declared arrival rate 10000 msg/s: surplus 0 msg/s, any backlog never drains (queuecap_zero_surplus)"},
+			stdout: "main.tf:13:3: Error - max_size 25 cannot drain any backlog: raise it to 26 — max_size 25 × 400 msg/s = 10,000 msg/s does not exceed the declared arrival rate 10,000 msg/s: surplus 0 msg/s, any backlog never drains (queuecap_zero_surplus)"},
 		{name: "only warnings below an error threshold", files: map[string]string{"main.tf": warningTF}, args: []string{"lint", "--minimum-failure-severity", "error"}, code: 0},
 		{name: "an error at an error threshold", files: map[string]string{"main.tf": errorTF}, args: []string{"lint", "--minimum-failure-severity=error"}, code: 2},
 		{name: "notice threshold", files: map[string]string{"main.tf": warningTF}, args: []string{"lint", "--minimum-failure-severity", "notice"}, code: 2},

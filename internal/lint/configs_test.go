@@ -63,8 +63,8 @@ resource "aws_autoscaling_group" "w" {
 	}
 	t.Run("nearest file, then --config", func(t *testing.T) {
 		got := run(t, dir, fallback)
-		if !strings.Contains(got["stacks/a/main.tf"], "declared arrival rate 10000") {
-			t.Errorf("a: %q, want its own file's 10000", got["stacks/a/main.tf"])
+		if !strings.Contains(got["stacks/a/main.tf"], "declared arrival rate 10,000") {
+			t.Errorf("a: %q, want its own file's 10,000", got["stacks/a/main.tf"])
 		}
 		if _, ok := got["stacks/b/main.tf"]; ok {
 			t.Errorf("b reads stacks/.queuecap.hcl (5000, a surplus), got %q", got["stacks/b/main.tf"])
@@ -76,8 +76,8 @@ resource "aws_autoscaling_group" "w" {
 	})
 	t.Run("files above the linted directory are not read", func(t *testing.T) {
 		got := run(t, filepath.Join(dir, "stacks", "c"), fallback)
-		if !strings.Contains(got["stacks/c/nested/main.tf"], "declared arrival rate 20000") {
-			t.Errorf("c linted alone: %q, want --config's 20000", got["stacks/c/nested/main.tf"])
+		if !strings.Contains(got["stacks/c/nested/main.tf"], "declared arrival rate 20,000") {
+			t.Errorf("c linted alone: %q, want --config's 20,000", got["stacks/c/nested/main.tf"])
 		}
 	})
 	t.Run("the working directory changes nothing", func(t *testing.T) {

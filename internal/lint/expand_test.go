@@ -47,7 +47,7 @@ resource "aws_ecs_service" "s" {
   arrival_rate = 10000
 }
 `,
-			want:  []string{`desired_count 25 × 400 msg/s = 10000 msg/s does not exceed the declared arrival rate 10000 msg/s`},
+			want:  []string{`desired_count 25 × 400 msg/s = 10,000 msg/s does not exceed the declared arrival rate 10,000 msg/s`},
 			skips: []string{`aws_sqs_queue.q["invoices"] has a consumer (aws_ecs_service.s["invoices"]) but no declared arrival_rate`},
 		},
 		{
@@ -81,7 +81,7 @@ resource "aws_autoscaling_group" "w" {
   }
 }
 `},
-			want: []string{`max_size 25 × 400 msg/s = 10000 msg/s does not exceed the declared arrival rate 10000 msg/s`},
+			want: []string{`max_size 25 × 400 msg/s = 10,000 msg/s does not exceed the declared arrival rate 10,000 msg/s`},
 		},
 		{
 			name: "count instances and count.index",
@@ -105,7 +105,7 @@ resource "aws_ecs_service" "s" {
   }
 }
 `},
-			want: []string{`desired_count 25 × 400 msg/s = 10000 msg/s`},
+			want: []string{`desired_count 25 × 400 msg/s = 10,000 msg/s`},
 		},
 		{
 			name: "for_each module instances, each with its own arguments",

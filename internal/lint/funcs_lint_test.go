@@ -61,7 +61,7 @@ resource "aws_autoscaling_group" "orders" {
 					got = append(got, is.Message)
 				}
 			}
-			if len(got) != 1 || !strings.HasPrefix(got[0], "max_size 10 × 400 msg/s = 4000 msg/s") {
+			if len(got) != 1 || !strings.HasPrefix(got[0], "max_size 10 × 400 msg/s = 4,000 msg/s") {
 				t.Errorf("zero-surplus findings %q, want one for max_size 10 × 400 msg/s (skipped: %+v)", got, res.Skipped)
 			}
 		})

@@ -111,9 +111,9 @@ data "queuecap_replay_budget" "dlq" {
 	}
 	slices.Sort(got)
 	want := []string{
-		"max_size 100 × 1 msg/s = 100 msg/s",    // 200 free calls/s at 2 calls per job
-		"max_size 5 × 1 msg/s = 5 msg/s",        // M/M/c at a = 2: 5 consumers wait under 1 s at p99
-		"max_size 63 × 400 msg/s = 25200 msg/s", // the seed's storm needs 63
+		"max_size 100 × 1 msg/s = 100 msg/s",     // 200 free calls/s at 2 calls per job
+		"max_size 5 × 1 msg/s = 5 msg/s",         // M/M/c at a = 2: 5 consumers wait under 1 s at p99
+		"max_size 63 × 400 msg/s = 25,200 msg/s", // the seed's storm needs 63
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("zero-surplus capacities %q, want %q (skipped: %v)", got, want, res.Skipped)

@@ -16,26 +16,37 @@ func Grouped(x float64) string {
 	if math.Abs(x) >= 1e15 {
 		return strconv.FormatFloat(x, 'g', 4, 64)
 	}
-	s := Trim(strconv.FormatFloat(x, 'f', 2, 64))
+	s := Group(Trim(strconv.FormatFloat(x, 'f', 2, 64)))
+	if s == "-0" {
+		return "0" // -0.001 rounds to 0, not -0
+	}
+	return s
+}
+
+// Group puts thousands separators into the whole part of a decimal number
+// already formatted: 1234567.5 → 1,234,567.5. A number in exponent form
+// is left as it is.
+func Group(s string) string {
+	if strings.ContainsAny(s, "eE") {
+		return s
+	}
 	sign := ""
-	if s[0] == '-' {
+	if strings.HasPrefix(s, "-") {
 		sign, s = "-", s[1:]
 	}
-	whole, frac, _ := strings.Cut(s, ".")
+	whole, frac, hasFrac := strings.Cut(s, ".")
 	var b strings.Builder
+	b.WriteString(sign)
 	for i, r := range whole {
 		if i > 0 && (len(whole)-i)%3 == 0 {
 			b.WriteByte(',')
 		}
 		b.WriteRune(r)
 	}
-	if frac != "" {
+	if hasFrac {
 		b.WriteString("." + frac)
 	}
-	if b.String() == "0" {
-		sign = "" // -0.001 rounds to 0, not -0
-	}
-	return sign + b.String()
+	return b.String()
 }
 
 // Trim drops trailing zeros after a decimal point: 2.50 → 2.5.

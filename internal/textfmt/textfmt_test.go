@@ -38,3 +38,14 @@ func TestWrap(t *testing.T) {
 		}
 	}
 }
+
+func TestGroup(t *testing.T) {
+	for in, want := range map[string]string{
+		"0": "0", "999": "999", "1000": "1,000", "1234567.5": "1,234,567.5", "-2000": "-2,000",
+		"120.002": "120.002", "1e+15": "1e+15", "0.0001": "0.0001", "100000": "100,000",
+	} {
+		if got := Group(in); got != want {
+			t.Errorf("Group(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

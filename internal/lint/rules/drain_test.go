@@ -63,7 +63,7 @@ func TestOneDrainTimePerQueue(t *testing.T) {
 				"message_retention_seconds = 1200", "32"),
 			reporting:    []string{"queuecap_retention_shorter_than_drain", "queuecap_insufficient_headroom", "queuecap_metastable_retry_storm"},
 			drainSeconds: 1285.71428571429,
-			drainText:    "1285.71 s",
+			drainText:    "1,285.71 s",
 		},
 		{
 			// 0.4 − 0.3 × (1 + 0.1 × 3) is 0.010000000000000009 in float64,
@@ -73,7 +73,7 @@ func TestOneDrainTimePerQueue(t *testing.T) {
 				"60", "4", "0.1"),
 			reporting:    []string{"queuecap_retention_shorter_than_drain", "queuecap_insufficient_headroom"},
 			drainSeconds: 1000,
-			drainText:    "1000 s",
+			drainText:    "1,000 s",
 		},
 		{
 			// 0.3 − 0.2 is 0.09999999999999998 in float64, and both rules

@@ -41,7 +41,7 @@ func TestDepthAlarmAfterSLA(t *testing.T) {
 	sla := `"queuecap:arrival_rate" = 5000, "queuecap:sla_seconds" = 10`
 	ref := "aws_sqs_queue.orders.name"
 	late := issue{
-		Message: "threshold 100000 exceeds the SLA depth 5000 msg/s × 10 s = 50000 messages (Little's law): when it fires, a message arriving behind 100000 messages already waits 100000 / 5000 = 20 s, over the 10 s SLA",
+		Message: "threshold 100,000 exceeds the SLA depth 5,000 msg/s × 10 s = 50,000 messages (Little's law): when it fires, a message arriving behind 100,000 messages already waits 100,000 / 5,000 = 20 s, over the 10 s SLA",
 		Start:   at(10, 3), End: at(10, 31),
 		Facts: facts("threshold", 100000, "arrival_rate", 5000, "sla_seconds", 10, "sla_max_depth", 50000, "wait_seconds", 20),
 	}
@@ -158,7 +158,7 @@ output "topic_arn" {
 `,
 			},
 			issues: []issue{{
-				Message: "threshold 100000 exceeds the SLA depth 5000 msg/s × 10 s = 50000 messages (Little's law): when it fires, a message arriving behind 100000 messages already waits 100000 / 5000 = 20 s, over the 10 s SLA",
+				Message: "threshold 100,000 exceeds the SLA depth 5,000 msg/s × 10 s = 50,000 messages (Little's law): when it fires, a message arriving behind 100,000 messages already waits 100,000 / 5,000 = 20 s, over the 10 s SLA",
 				File:    "alarms/main.tf",
 				Start:   at(10, 3), End: at(10, 31),
 				Facts: facts("threshold", 100000, "arrival_rate", 5000, "sla_seconds", 10, "sla_max_depth", 50000, "wait_seconds", 20),
@@ -196,7 +196,7 @@ resource "aws_cloudwatch_metric_alarm" "depth" {
 `,
 			},
 			issues: []issue{{
-				Message: "threshold 60000 exceeds the SLA depth 5000 msg/s × 10 s = 50000 messages (Little's law): when it fires, a message arriving behind 60000 messages already waits 60000 / 5000 = 12 s, over the 10 s SLA",
+				Message: "threshold 60,000 exceeds the SLA depth 5,000 msg/s × 10 s = 50,000 messages (Little's law): when it fires, a message arriving behind 60,000 messages already waits 60,000 / 5,000 = 12 s, over the 10 s SLA",
 				File:    "alarms/main.tf",
 				Start:   at(13, 3), End: at(13, 38),
 				Facts: facts("threshold", 60000, "arrival_rate", 5000, "sla_seconds", 10, "sla_max_depth", 50000, "wait_seconds", 12),

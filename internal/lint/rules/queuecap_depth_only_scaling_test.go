@@ -107,7 +107,7 @@ func mathAlarm(expression, secondNamespace, secondMetric, secondDims string) str
 func TestDepthOnlyScaling(t *testing.T) {
 	depthAlarm := simpleAlarm("depth_high", `"ApproximateNumberOfMessagesVisible"`, "GreaterThanThreshold", "1000")
 	flagged := issue{
-		Message: "every scale-out trigger of aws_autoscaling_group.workers reads only the absolute depth of its queue: aws_cloudwatch_metric_alarm.depth_high (ApproximateNumberOfMessagesVisible > 1000). A depth of 1000 messages is 1000 / 50 = 20 s of arrivals whether the backlog is growing or draining" + depthFix,
+		Message: "every scale-out trigger of aws_autoscaling_group.workers reads only the absolute depth of its queue: aws_cloudwatch_metric_alarm.depth_high (ApproximateNumberOfMessagesVisible > 1,000). A depth of 1,000 messages is 1,000 / 50 = 20 s of arrivals whether the backlog is growing or draining" + depthFix,
 		Start:   at(23, 1), End: at(23, 52),
 		Facts: facts("triggers", 1, "threshold", 1000, "arrival_rate", 50, "threshold_seconds_of_arrivals", 20, "min_consumers", 1),
 	}
@@ -628,7 +628,7 @@ variable "max_tasks" {
 			name:  "an auto scaling group of minimum 0",
 			files: map[string]string{"main.tf": strings.Replace(stepScaled(simpleAlarm("depth_high", `"ApproximateNumberOfMessagesVisible"`, "GreaterThanThreshold", "1000")), "min_size = 1", "min_size = 0", 1)},
 			issues: []issue{{
-				Message: "every scale-out trigger of aws_autoscaling_group.workers reads only the absolute depth of its queue: aws_cloudwatch_metric_alarm.depth_high (ApproximateNumberOfMessagesVisible > 1000). A depth of 1000 messages is 1000 / 50 = 20 s of arrivals whether the backlog is growing or draining" +
+				Message: "every scale-out trigger of aws_autoscaling_group.workers reads only the absolute depth of its queue: aws_cloudwatch_metric_alarm.depth_high (ApproximateNumberOfMessagesVisible > 1,000). A depth of 1,000 messages is 1,000 / 50 = 20 s of arrivals whether the backlog is growing or draining" +
 					fromZeroFix("with min_size 0 it can reach 0 consumers", "GroupInServiceInstances"),
 				Start: at(23, 1), End: at(23, 52),
 				Facts: facts("triggers", 1, "threshold", 1000, "arrival_rate", 50, "threshold_seconds_of_arrivals", 20, "min_consumers", 0),

@@ -67,8 +67,8 @@ func checkBacklogWithinRTO(s *supply, r lint.Reporter) bool {
 		mu := s.fleets[0].rate
 		sized, err := capacity.Size(capacity.SizingInput{ArrivalRate: s.arrival, PerConsumerRate: mu, MaxBacklog: b.V, RTOSeconds: rto.V, Retries: s.retries})
 		if err == nil {
-			needed = fmt.Sprintf("the headroom formula ceil(%s / %s + %s / (%s × %s)) needs %d consumers",
-				num(s.effective), num(mu), num(b.V), num(mu), num(rto.V), sized.RequiredConsumers)
+			needed = fmt.Sprintf("the headroom formula ceil(%s / %s + %s / (%s × %s)) needs %s consumers",
+				num(s.effective), num(mu), num(b.V), num(mu), num(rto.V), num(float64(sized.RequiredConsumers)))
 			if s.resizable() {
 				summary = s.size() + " " + late + ": raise it to " + n(float64(sized.RequiredConsumers))
 			}
@@ -115,7 +115,7 @@ func checkMinHeadroom(s *supply, r lint.Reporter) {
 	if len(s.fleets) == 1 {
 		mu := s.fleets[0].rate
 		if sized, err := capacity.Size(capacity.SizingInput{ArrivalRate: s.arrival, PerConsumerRate: mu, Retries: s.retries, MinHeadroom: h.V}); err == nil {
-			needed = fmt.Sprintf("ceil(%s × (1 + %s) / %s) = %d consumers give it", num(s.effective), num(h.V), num(mu), sized.RequiredConsumers)
+			needed = fmt.Sprintf("ceil(%s × (1 + %s) / %s) = %s consumers give it", num(s.effective), num(h.V), num(mu), num(float64(sized.RequiredConsumers)))
 			if s.resizable() {
 				summary = s.size() + " " + short + ": raise it to " + n(float64(sized.RequiredConsumers))
 			}

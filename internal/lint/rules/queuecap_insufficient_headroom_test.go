@@ -8,7 +8,7 @@ func TestInsufficientHeadroom(t *testing.T) {
 		{
 			name:   "backlog not cleared within the RTO",
 			files:  map[string]string{"main.tf": tagged(backlog, "", "30")},
-			issues: []issue{{Summary: "max_size 30 clears max_backlog 5,000,000 in 2,500 s, over rto_seconds 1,800: raise it to 32", Message: "max_size 30 × 400 msg/s = 12000 msg/s leaves a surplus of 2000 msg/s over the declared arrival rate 10000 msg/s, which clears max_backlog 5000000 in 2500 s, more than rto_seconds 1800: the headroom formula ceil(10000 / 400 + 5000000 / (400 × 1800)) needs 32 consumers", Start: at(9, 3), End: at(9, 16), Facts: facts("arrival_rate", 10000, "effective_arrival_rate", 10000, "per_consumer_rate", 400, "max_consumers", 30, "capacity", 12000, "surplus", 2000, "max_backlog", 5000000, "rto_seconds", 1800, "drain_seconds", 2500, "required_consumers", 32)}},
+			issues: []issue{{Summary: "max_size 30 clears max_backlog 5,000,000 in 2,500 s, over rto_seconds 1,800: raise it to 32", Message: "max_size 30 × 400 msg/s = 12,000 msg/s leaves a surplus of 2,000 msg/s over the declared arrival rate 10,000 msg/s, which clears max_backlog 5,000,000 in 2,500 s, more than rto_seconds 1,800: the headroom formula ceil(10,000 / 400 + 5,000,000 / (400 × 1,800)) needs 32 consumers", Start: at(9, 3), End: at(9, 16), Facts: facts("arrival_rate", 10000, "effective_arrival_rate", 10000, "per_consumer_rate", 400, "max_consumers", 30, "capacity", 12000, "surplus", 2000, "max_backlog", 5000000, "rto_seconds", 1800, "drain_seconds", 2500, "required_consumers", 32)}},
 		},
 		{
 			name:  "the headroom formula's 32 consumers clear it",
@@ -17,12 +17,12 @@ func TestInsufficientHeadroom(t *testing.T) {
 		{
 			name:   "retries raise the consumers needed",
 			files:  map[string]string{"main.tf": tagged(backlog+`, "queuecap:retry_rate" = 0.1, "queuecap:avg_retries" = 2`, "", "32")},
-			issues: []issue{{Message: "max_size 32 × 400 msg/s = 12800 msg/s leaves a surplus of 800 msg/s over the effective arrival rate 10000 × (1 + 0.1 × 2) = 12000 msg/s, which clears max_backlog 5000000 in 6250 s, more than rto_seconds 1800: the headroom formula ceil(12000 / 400 + 5000000 / (400 × 1800)) needs 37 consumers", Start: at(9, 3), End: at(9, 16), Facts: facts("arrival_rate", 10000, "effective_arrival_rate", 12000, "per_consumer_rate", 400, "max_consumers", 32, "capacity", 12800, "surplus", 800, "max_backlog", 5000000, "rto_seconds", 1800, "drain_seconds", 6250, "required_consumers", 37)}},
+			issues: []issue{{Message: "max_size 32 × 400 msg/s = 12,800 msg/s leaves a surplus of 800 msg/s over the effective arrival rate 10,000 × (1 + 0.1 × 2) = 12,000 msg/s, which clears max_backlog 5,000,000 in 6,250 s, more than rto_seconds 1,800: the headroom formula ceil(12,000 / 400 + 5,000,000 / (400 × 1,800)) needs 37 consumers", Start: at(9, 3), End: at(9, 16), Facts: facts("arrival_rate", 10000, "effective_arrival_rate", 12000, "per_consumer_rate", 400, "max_consumers", 32, "capacity", 12800, "surplus", 800, "max_backlog", 5000000, "rto_seconds", 1800, "drain_seconds", 6250, "required_consumers", 37)}},
 		},
 		{
 			name:   "below a declared minimum headroom of 20 %",
 			files:  map[string]string{"main.tf": tagged(`"queuecap:arrival_rate" = 10000, "queuecap:min_headroom" = 0.2`, "", "26")},
-			issues: []issue{{Summary: "max_size 26 leaves 4 % headroom, under min_headroom 20 %: raise it to 30", Message: "max_size 26 × 400 msg/s = 10400 msg/s is only 4 % above the declared arrival rate 10000 msg/s, below the minimum headroom of 20 %: ceil(10000 × (1 + 0.2) / 400) = 30 consumers give it", Start: at(9, 3), End: at(9, 16), Facts: facts("arrival_rate", 10000, "effective_arrival_rate", 10000, "per_consumer_rate", 400, "max_consumers", 26, "capacity", 10400, "surplus", 400, "headroom", 0.04, "min_headroom", 0.2, "required_consumers", 30)}},
+			issues: []issue{{Summary: "max_size 26 leaves 4 % headroom, under min_headroom 20 %: raise it to 30", Message: "max_size 26 × 400 msg/s = 10,400 msg/s is only 4 % above the declared arrival rate 10,000 msg/s, below the minimum headroom of 20 %: ceil(10,000 × (1 + 0.2) / 400) = 30 consumers give it", Start: at(9, 3), End: at(9, 16), Facts: facts("arrival_rate", 10000, "effective_arrival_rate", 10000, "per_consumer_rate", 400, "max_consumers", 26, "capacity", 10400, "surplus", 400, "headroom", 0.04, "min_headroom", 0.2, "required_consumers", 30)}},
 		},
 		{
 			name:  "exactly a declared minimum headroom",
@@ -60,7 +60,7 @@ resource "aws_autoscaling_group" "workers" {
   }
 }
 `},
-			issues: []issue{{Message: "max_size 26 × 400 msg/s = 10400 msg/s is only 4 % above the declared arrival rate 10000 msg/s, below the minimum headroom of 20 %: ceil(10000 × (1 + 0.2) / 400) = 30 consumers give it", Start: at(12, 3), End: at(12, 67), Facts: facts("arrival_rate", 10000, "effective_arrival_rate", 10000, "per_consumer_rate", 400, "max_consumers", 26, "capacity", 10400, "surplus", 400, "headroom", 0.04, "min_headroom", 0.2, "required_consumers", 30)}},
+			issues: []issue{{Message: "max_size 26 × 400 msg/s = 10,400 msg/s is only 4 % above the declared arrival rate 10,000 msg/s, below the minimum headroom of 20 %: ceil(10,000 × (1 + 0.2) / 400) = 30 consumers give it", Start: at(12, 3), End: at(12, 67), Facts: facts("arrival_rate", 10000, "effective_arrival_rate", 10000, "per_consumer_rate", 400, "max_consumers", 26, "capacity", 10400, "surplus", 400, "headroom", 0.04, "min_headroom", 0.2, "required_consumers", 30)}},
 		},
 		{
 			name:  "a declared min_headroom lowers the bar",
@@ -69,7 +69,7 @@ resource "aws_autoscaling_group" "workers" {
 		{
 			name:   "a declared min_headroom raises the bar",
 			files:  map[string]string{"main.tf": tagged(`"queuecap:arrival_rate" = 10000, "queuecap:min_headroom" = 0.5`, "", "32")},
-			issues: []issue{{Message: "max_size 32 × 400 msg/s = 12800 msg/s is only 28 % above the declared arrival rate 10000 msg/s, below the minimum headroom of 50 %: ceil(10000 × (1 + 0.5) / 400) = 38 consumers give it", Start: at(9, 3), End: at(9, 16), Facts: facts("arrival_rate", 10000, "effective_arrival_rate", 10000, "per_consumer_rate", 400, "max_consumers", 32, "capacity", 12800, "surplus", 2800, "headroom", 0.28, "min_headroom", 0.5, "required_consumers", 38)}},
+			issues: []issue{{Message: "max_size 32 × 400 msg/s = 12,800 msg/s is only 28 % above the declared arrival rate 10,000 msg/s, below the minimum headroom of 50 %: ceil(10,000 × (1 + 0.5) / 400) = 38 consumers give it", Start: at(9, 3), End: at(9, 16), Facts: facts("arrival_rate", 10000, "effective_arrival_rate", 10000, "per_consumer_rate", 400, "max_consumers", 32, "capacity", 12800, "surplus", 2800, "headroom", 0.28, "min_headroom", 0.5, "required_consumers", 38)}},
 		},
 		{
 			name:  "zero surplus is another rule's",
@@ -115,7 +115,7 @@ resource "aws_autoscaling_group" "workers" {
   consumer          = "aws_autoscaling_group.workers"
 }
 `,
-			issues: []issue{{Message: "max_size 30 × 400 msg/s = 12000 msg/s leaves a surplus of 2000 msg/s over the declared arrival rate 10000 msg/s, which clears max_backlog 5000000 in 2500 s, more than rto_seconds 1800: the headroom formula ceil(10000 / 400 + 5000000 / (400 × 1800)) needs 32 consumers", Start: at(6, 3), End: at(6, 16), Facts: facts("arrival_rate", 10000, "effective_arrival_rate", 10000, "per_consumer_rate", 400, "max_consumers", 30, "capacity", 12000, "surplus", 2000, "max_backlog", 5000000, "rto_seconds", 1800, "drain_seconds", 2500, "required_consumers", 32)}},
+			issues: []issue{{Message: "max_size 30 × 400 msg/s = 12,000 msg/s leaves a surplus of 2,000 msg/s over the declared arrival rate 10,000 msg/s, which clears max_backlog 5,000,000 in 2,500 s, more than rto_seconds 1,800: the headroom formula ceil(10,000 / 400 + 5,000,000 / (400 × 1,800)) needs 32 consumers", Start: at(6, 3), End: at(6, 16), Facts: facts("arrival_rate", 10000, "effective_arrival_rate", 10000, "per_consumer_rate", 400, "max_consumers", 30, "capacity", 12000, "surplus", 2000, "max_backlog", 5000000, "rto_seconds", 1800, "drain_seconds", 2500, "required_consumers", 32)}},
 		},
 		{
 			name: "tags win over the config file",

@@ -88,8 +88,8 @@ func checkRetryStorm(s *supply, backlog, retries, window float64, r lint.Reporte
 	if storm.Drains {
 		return
 	}
-	msg := fmt.Sprintf("%s drains max_backlog %s in %s s at %s without timeout retries, but not within %d s when each timed-out message (wait over %s s) is retried %s: arrivals climb to %s msg/s and the depth to %s messages",
-		s.capacityTerms(), num(backlog), num(s.drain.seconds), s.arrivalTerms(), int64(stormSeconds), num(window), times(retries),
+	msg := fmt.Sprintf("%s drains max_backlog %s in %s s at %s without timeout retries, but not within %s s when each timed-out message (wait over %s s) is retried %s: arrivals climb to %s msg/s and the depth to %s messages",
+		s.capacityTerms(), num(backlog), num(s.drain.seconds), s.arrivalTerms(), num(stormSeconds), num(window), times(retries),
 		num(storm.PeakEffectiveArrivalRate), approx(storm.PeakDepth))
 	facts := []lint.Fact{fact("max_backlog", backlog), fact("retries_per_timeout", retries), fact("timeout_window_seconds", window),
 		fact("max_seconds", stormSeconds), fact("drain_seconds_without_retries", s.drain.seconds),
@@ -98,7 +98,7 @@ func checkRetryStorm(s *supply, backlog, retries, window float64, r lint.Reporte
 	if len(s.fleets) == 1 {
 		// A count of consumers means something only for one fleet.
 		if c, err := capacity.MinConsumersToDrain(in, 0); err == nil {
-			msg += fmt.Sprintf("; %d consumers drain it within %d s under the same storm", c, int64(stormSeconds))
+			msg += fmt.Sprintf("; %s consumers drain it within %s s under the same storm", num(float64(c)), num(stormSeconds))
 			if s.resizable() {
 				summary = fmt.Sprintf("%s does not survive the retry storm from max_backlog %s: raise it to %s", s.size(), n(backlog), n(float64(c)))
 			}

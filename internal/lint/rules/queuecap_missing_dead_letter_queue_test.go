@@ -5,7 +5,7 @@ import "testing"
 func TestMissingDeadLetterQueue(t *testing.T) {
 	ref := "aws_lambda_function.worker.function_name"
 	flagged := issue{
-		Message: "aws_sqs_queue.orders is consumed by aws_lambda_function.worker but has no redrive_policy: a message that always fails is received again every 30 s (visibility_timeout_seconds, the default), 86400 / 30 = 2880 times a day, until retention drops it",
+		Message: "aws_sqs_queue.orders is consumed by aws_lambda_function.worker but has no redrive_policy: a message that always fails is received again every 30 s (visibility_timeout_seconds, the default), 86,400 / 30 = 2,880 times a day, until retention drops it",
 		Start:   at(1, 1), End: at(1, 34),
 		Facts: facts("visibility_timeout_seconds", 30, "receives_per_day", 2880),
 	}
@@ -113,7 +113,7 @@ resource "aws_lambda_event_source_mapping" "replay" {
 }
 `,
 			issues: []issue{{Summary: "no redrive_policy: a message that always fails is received 144 times a day; add a dead-letter queue",
-				Message: "aws_sqs_queue.orders is consumed by aws_autoscaling_group.workers but has no redrive_policy: a message that always fails is received again every 600 s (visibility_timeout_seconds), 86400 / 600 = 144 times a day, until retention drops it",
+				Message: "aws_sqs_queue.orders is consumed by aws_autoscaling_group.workers but has no redrive_policy: a message that always fails is received again every 600 s (visibility_timeout_seconds), 86,400 / 600 = 144 times a day, until retention drops it",
 				Start:   at(1, 1), End: at(1, 34),
 				Facts: facts("visibility_timeout_seconds", 600, "receives_per_day", 144),
 			}},
@@ -131,7 +131,7 @@ resource "aws_lambda_event_source_mapping" "audit" {
 }
 `},
 			issues: []issue{{Summary: "no redrive_policy: a message that always fails is received 2,880 times a day; add a dead-letter queue",
-				Message: "aws_sqs_queue.orders is consumed by aws_lambda_function.worker and 1 more but has no redrive_policy: a message that always fails is received again every 30 s (visibility_timeout_seconds, the default), 86400 / 30 = 2880 times a day, until retention drops it",
+				Message: "aws_sqs_queue.orders is consumed by aws_lambda_function.worker and 1 more but has no redrive_policy: a message that always fails is received again every 30 s (visibility_timeout_seconds, the default), 86,400 / 30 = 2,880 times a day, until retention drops it",
 				Start:   at(1, 1), End: at(1, 34),
 				Facts: facts("visibility_timeout_seconds", 30, "receives_per_day", 2880),
 			}},

@@ -5,7 +5,7 @@ import "testing"
 func TestRetentionShorterThanDrain(t *testing.T) {
 	backlog := `"queuecap:arrival_rate" = 10000, "queuecap:max_backlog" = 3600000`
 	neverDrains := issue{
-		Message: "message_retention_seconds 345600 (the default) is finite but max_backlog 3600000 never drains: max_size 25 × 400 msg/s = 10000 msg/s leaves a surplus of 0 msg/s over the declared arrival rate 10000 msg/s, so every message of the backlog expires after 345600 s",
+		Message: "message_retention_seconds 345,600 (the default) is finite but max_backlog 3,600,000 never drains: max_size 25 × 400 msg/s = 10,000 msg/s leaves a surplus of 0 msg/s over the declared arrival rate 10,000 msg/s, so every message of the backlog expires after 345,600 s",
 		Start:   at(1, 1), End: at(1, 34),
 		Facts: facts("arrival_rate", 10000, "effective_arrival_rate", 10000, "per_consumer_rate", 400, "max_consumers", 25, "capacity", 10000, "surplus", 0, "max_backlog", 3600000, "message_retention_seconds", 345600),
 	}
@@ -14,7 +14,7 @@ func TestRetentionShorterThanDrain(t *testing.T) {
 			name:  "messages expire before the backlog drains",
 			files: map[string]string{"main.tf": tagged(backlog, "message_retention_seconds = 1200", "32")},
 			issues: []issue{{Summary: "message_retention_seconds 1,200 expires messages before max_backlog drains in 1,285.71 s: raise it to at least 1,286",
-				Message: "message_retention_seconds 1200 is shorter than the 3600000 / (12800 − 10000) = 1285.71 s it takes max_size 32 × 400 msg/s = 12800 msg/s to drain max_backlog 3600000: messages expire during recovery",
+				Message: "message_retention_seconds 1,200 is shorter than the 3,600,000 / (12,800 − 10,000) = 1,285.71 s it takes max_size 32 × 400 msg/s = 12,800 msg/s to drain max_backlog 3,600,000: messages expire during recovery",
 				Start:   at(4, 3), End: at(4, 35),
 				Facts: facts("arrival_rate", 10000, "effective_arrival_rate", 10000, "per_consumer_rate", 400, "max_consumers", 32, "capacity", 12800, "surplus", 2800, "max_backlog", 3600000, "message_retention_seconds", 1200, "drain_seconds", 1285.71428571429),
 			}},
@@ -55,7 +55,7 @@ func TestRetentionShorterThanDrain(t *testing.T) {
 }
 `,
 			issues: []issue{{Summary: "message_retention_seconds 1,200 expires messages before max_backlog drains in 1,285.71 s: raise it to at least 1,286",
-				Message: "message_retention_seconds 1200 is shorter than the 3600000 / (12800 − 10000) = 1285.71 s it takes max_size 32 × 400 msg/s = 12800 msg/s to drain max_backlog 3600000: messages expire during recovery",
+				Message: "message_retention_seconds 1,200 is shorter than the 3,600,000 / (12,800 − 10,000) = 1,285.71 s it takes max_size 32 × 400 msg/s = 12,800 msg/s to drain max_backlog 3,600,000: messages expire during recovery",
 				Start:   at(4, 3), End: at(4, 35),
 				Facts: facts("arrival_rate", 10000, "effective_arrival_rate", 10000, "per_consumer_rate", 400, "max_consumers", 32, "capacity", 12800, "surplus", 2800, "max_backlog", 3600000, "message_retention_seconds", 1200, "drain_seconds", 1285.71428571429),
 			}},

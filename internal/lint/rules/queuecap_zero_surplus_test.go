@@ -65,7 +65,7 @@ resource "aws_appautoscaling_target" "worker" {
 }
 
 func TestZeroSurplus(t *testing.T) {
-	zero := "max_size 25 × 400 msg/s = 10000 msg/s does not exceed the declared arrival rate 10000 msg/s: surplus 0 msg/s, any backlog never drains"
+	zero := "max_size 25 × 400 msg/s = 10,000 msg/s does not exceed the declared arrival rate 10,000 msg/s: surplus 0 msg/s, any backlog never drains"
 	runRuleCases(t, "queuecap_zero_surplus", []ruleCase{
 		{
 			name:   "asg tag blocks, the worked example",
@@ -79,7 +79,7 @@ func TestZeroSurplus(t *testing.T) {
 		{
 			name:   "negative surplus",
 			files:  map[string]string{"main.tf": asgWorkers("10000", "20")},
-			issues: []issue{{Message: "max_size 20 × 400 msg/s = 8000 msg/s does not exceed the declared arrival rate 10000 msg/s: surplus -2000 msg/s, any backlog never drains", Start: at(11, 3), End: at(11, 16), Facts: facts("arrival_rate", 10000, "effective_arrival_rate", 10000, "per_consumer_rate", 400, "max_consumers", 20, "capacity", 8000, "surplus", -2000)}},
+			issues: []issue{{Message: "max_size 20 × 400 msg/s = 8,000 msg/s does not exceed the declared arrival rate 10,000 msg/s: surplus -2,000 msg/s, any backlog never drains", Start: at(11, 3), End: at(11, 16), Facts: facts("arrival_rate", 10000, "effective_arrival_rate", 10000, "per_consumer_rate", 400, "max_consumers", 20, "capacity", 8000, "surplus", -2000)}},
 		},
 		{
 			name:  "max_size unknown before apply",
@@ -131,7 +131,7 @@ resource "aws_lambda_event_source_mapping" "orders" {
   function_name    = aws_lambda_function.worker.arn
 }
 `},
-			issues: []issue{{Summary: "reserved_concurrent_executions 25 cannot drain any backlog: raise it to 26", Message: "reserved_concurrent_executions 25 × 400 msg/s = 10000 msg/s does not exceed the effective arrival rate 8000 × (1 + 0.25 × 1) = 10000 msg/s: surplus 0 msg/s, any backlog never drains", Start: at(12, 3), End: at(12, 38), Facts: facts("arrival_rate", 8000, "effective_arrival_rate", 10000, "per_consumer_rate", 400, "max_consumers", 25, "capacity", 10000, "surplus", 0)}},
+			issues: []issue{{Summary: "reserved_concurrent_executions 25 cannot drain any backlog: raise it to 26", Message: "reserved_concurrent_executions 25 × 400 msg/s = 10,000 msg/s does not exceed the effective arrival rate 8,000 × (1 + 0.25 × 1) = 10,000 msg/s: surplus 0 msg/s, any backlog never drains", Start: at(12, 3), End: at(12, 38), Facts: facts("arrival_rate", 8000, "effective_arrival_rate", 10000, "per_consumer_rate", 400, "max_consumers", 25, "capacity", 10000, "surplus", 0)}},
 		},
 		{
 			name: "lambda event source mapping maximum_concurrency bounds the fleet",
@@ -158,7 +158,7 @@ resource "aws_lambda_event_source_mapping" "orders" {
 		{
 			name:   "ecs service through an appautoscaling target's tags",
 			files:  map[string]string{"main.tf": ecsWorkers("12")},
-			issues: []issue{{Message: "max_capacity 12 × 100 msg/s = 1200 msg/s does not exceed the declared arrival rate 1200 msg/s: surplus 0 msg/s, any backlog never drains", Start: at(18, 3), End: at(18, 26), Facts: facts("arrival_rate", 1200, "effective_arrival_rate", 1200, "per_consumer_rate", 100, "max_consumers", 12, "capacity", 1200, "surplus", 0)}},
+			issues: []issue{{Message: "max_capacity 12 × 100 msg/s = 1,200 msg/s does not exceed the declared arrival rate 1,200 msg/s: surplus 0 msg/s, any backlog never drains", Start: at(18, 3), End: at(18, 26), Facts: facts("arrival_rate", 1200, "effective_arrival_rate", 1200, "per_consumer_rate", 100, "max_consumers", 12, "capacity", 1200, "surplus", 0)}},
 		},
 		{
 			name:  "ecs service with room",
@@ -197,7 +197,7 @@ resource "aws_autoscaling_group" "workers" {
   consumer          = "aws_autoscaling_group.workers"
 }
 `,
-			issues: []issue{{Message: "max_size 10 × 200 msg/s = 2000 msg/s does not exceed the declared arrival rate 4000 msg/s: surplus -2000 msg/s, any backlog never drains", Start: at(6, 3), End: at(6, 16), Facts: facts("arrival_rate", 4000, "effective_arrival_rate", 4000, "per_consumer_rate", 200, "max_consumers", 10, "capacity", 2000, "surplus", -2000)}},
+			issues: []issue{{Message: "max_size 10 × 200 msg/s = 2,000 msg/s does not exceed the declared arrival rate 4,000 msg/s: surplus -2,000 msg/s, any backlog never drains", Start: at(6, 3), End: at(6, 16), Facts: facts("arrival_rate", 4000, "effective_arrival_rate", 4000, "per_consumer_rate", 200, "max_consumers", 10, "capacity", 2000, "surplus", -2000)}},
 		},
 		{
 			name: "fleet sized from a queuecap_consumers data source",
@@ -244,7 +244,7 @@ resource "aws_appautoscaling_target" "t" {
   max_capacity = data.queuecap_consumers.p.steady_state_consumers
 }
 `},
-			issues: []issue{{Message: "max_capacity 20 × 50 msg/s = 1000 msg/s does not exceed the declared arrival rate 1000 msg/s: surplus 0 msg/s, any backlog never drains",
+			issues: []issue{{Message: "max_capacity 20 × 50 msg/s = 1,000 msg/s does not exceed the declared arrival rate 1,000 msg/s: surplus 0 msg/s, any backlog never drains",
 				Start: at(17, 3), End: at(17, 66), Facts: facts("arrival_rate", 1000, "effective_arrival_rate", 1000, "per_consumer_rate", 50, "max_consumers", 20, "capacity", 1000, "surplus", 0)}},
 		},
 		{
@@ -362,7 +362,7 @@ resource "aws_autoscaling_group" "b" {
   consumer = "aws_autoscaling_group.a"
 }
 `,
-			issues: []issue{{Summary: "the consumers' 10,000 msg/s cannot drain any backlog: raise their capacity above 10,000 msg/s", Message: "aws_autoscaling_group.b max_size 15 × 400 msg/s + aws_autoscaling_group.a max_size 10 × 400 msg/s = 10000 msg/s does not exceed the declared arrival rate 10000 msg/s: surplus 0 msg/s, any backlog never drains", Start: at(1, 1), End: at(1, 34), Facts: facts("arrival_rate", 10000, "effective_arrival_rate", 10000, "max_consumers", 25, "capacity", 10000, "surplus", 0)}},
+			issues: []issue{{Summary: "the consumers' 10,000 msg/s cannot drain any backlog: raise their capacity above 10,000 msg/s", Message: "aws_autoscaling_group.b max_size 15 × 400 msg/s + aws_autoscaling_group.a max_size 10 × 400 msg/s = 10,000 msg/s does not exceed the declared arrival rate 10,000 msg/s: surplus 0 msg/s, any backlog never drains", Start: at(1, 1), End: at(1, 34), Facts: facts("arrival_rate", 10000, "effective_arrival_rate", 10000, "max_consumers", 25, "capacity", 10000, "surplus", 0)}},
 		},
 		{
 			name: "the config's consumer is one fleet of two",
@@ -385,7 +385,7 @@ resource "aws_autoscaling_group" "b" {
   consumer = "aws_autoscaling_group.a"
 }
 `,
-			issues: []issue{{Message: "max_size 10 × 400 msg/s = 4000 msg/s does not exceed the declared arrival rate 10000 msg/s: surplus -6000 msg/s, any backlog never drains", Start: at(9, 3), End: at(9, 16), Facts: facts("arrival_rate", 10000, "effective_arrival_rate", 10000, "per_consumer_rate", 400, "max_consumers", 10, "capacity", 4000, "surplus", -6000)}},
+			issues: []issue{{Message: "max_size 10 × 400 msg/s = 4,000 msg/s does not exceed the declared arrival rate 10,000 msg/s: surplus -6,000 msg/s, any backlog never drains", Start: at(9, 3), End: at(9, 16), Facts: facts("arrival_rate", 10000, "effective_arrival_rate", 10000, "per_consumer_rate", 400, "max_consumers", 10, "capacity", 4000, "surplus", -6000)}},
 		},
 		{
 			name: "no consumer, nothing to check",
@@ -438,7 +438,7 @@ func TestZeroSurplusFix(t *testing.T) {
 		name:  "the seed's backlog and RTO",
 		files: map[string]string{"main.tf": tagged(backlog, "", "25")},
 		issues: []issue{{Summary: "max_size 25 cannot drain any backlog: raise it to 32",
-			Message: "max_size 25 × 400 msg/s = 10000 msg/s does not exceed the declared arrival rate 10000 msg/s: surplus 0 msg/s, any backlog never drains",
+			Message: "max_size 25 × 400 msg/s = 10,000 msg/s does not exceed the declared arrival rate 10,000 msg/s: surplus 0 msg/s, any backlog never drains",
 			Start:   at(9, 3), End: at(9, 16),
 			Facts: facts("arrival_rate", 10000, "effective_arrival_rate", 10000, "per_consumer_rate", 400, "max_consumers", 25, "capacity", 10000, "surplus", 0)}},
 	}})

@@ -57,8 +57,11 @@ func (m meta) Doc() string                    { return docs.RulePage(m.name) }
 
 // num formats a number for a message as its fact carries it, decimal-clean
 // (capacity.Clean): integers as integers, others rounded half up to two
-// decimals, never in exponent form below 1e15.
-func num(v float64) string {
+// decimals, never in exponent form below 1e15, with thousands separators
+// as `queuecap size` prints them.
+func num(v float64) string { return textfmt.Group(plainNum(v)) }
+
+func plainNum(v float64) string {
 	v = capacity.Clean(v)
 	if math.Abs(v) >= 1e15 {
 		return strconv.FormatFloat(v, 'g', 4, 64)
