@@ -33,12 +33,11 @@ read -ra paths <<<"${QUEUECAP_PATHS:-.}"
 read -ra args <<<"${QUEUECAP_ARGS:-}"
 sarif=${QUEUECAP_SARIF:-queuecap.sarif}
 
-# SARIF to the file, annotations, then the default format to the log: three
-# runs of the same lint, its exit code the last one's.
-"$queuecap" lint --format sarif "${args[@]}" "${paths[@]}" >"$sarif" || true
+# Annotations, then one run that writes SARIF to the file (--output) and
+# the default format to the log: its exit code is the step's.
 "$queuecap" lint --format github "${args[@]}" "${paths[@]}" || true
 set +e
-log=$("$queuecap" lint --no-color "${args[@]}" "${paths[@]}")
+log=$("$queuecap" lint --no-color --format sarif --output "$sarif" "${args[@]}" "${paths[@]}")
 code=$?
 set -e
 printf '%s\n' "$log"
