@@ -171,9 +171,9 @@ func metricQuery(id, label, namespace, name, stat string, dims []any) map[string
 
 // targetTracking is the target tracking block on visible messages over
 // consumers, AWS's backlog per instance.
-func targetTracking(target float64, queueName string, consumers map[string]any, per string) []any {
+func targetTracking(target float64, queueName, countID string, consumers map[string]any, per string) []any {
 	visible := metricQuery(idVisible, "Visible messages", namespaceSQS, metricVisible, "Sum", dimensions("QueueName", queueName))
-	ratio := map[string]any{"id": "backlog_per_" + per, "label": "Backlog per " + per, "expression": idVisible + " / " + consumers["id"].(string),
+	ratio := map[string]any{"id": "backlog_per_" + per, "label": "Backlog per " + per, "expression": idVisible + " / " + countID,
 		"return_data": true, "metric_stat": []any{}}
 	return []any{map[string]any{"target_value": target, "disable_scale_in": false,
 		"customized_metric_specification": []any{map[string]any{"metrics": []any{visible, consumers, ratio}}}}}
@@ -245,11 +245,11 @@ var FleetFormula = &Formula{
 			"surplus": p.Surplus, "drain_seconds": optional(p.DrainSeconds), "overhead": optional(p.Overhead),
 			"backlog_per_consumer_target": p.BacklogPerConsumerTarget,
 			"ec2_scaling_policy": map[string]any{"policy_type": "TargetTrackingScaling", "estimated_instance_warmup": warmup,
-				"target_tracking_configuration": targetTracking(p.BacklogPerConsumerTarget, queue,
+				"target_tracking_configuration": targetTracking(p.BacklogPerConsumerTarget, queue, idInService,
 					metricQuery(idInService, "Instances in service", "AWS/AutoScaling", "GroupInServiceInstances", "Average",
 						dimensions("AutoScalingGroupName", a.Str("autoscaling_group_name"))), "instance")},
 			"ecs_scaling_policy": map[string]any{"policy_type": "TargetTrackingScaling", "service_namespace": "ecs", "scalable_dimension": "ecs:service:DesiredCount",
-				"target_tracking_scaling_policy_configuration": targetTracking(p.BacklogPerConsumerTarget, queue,
+				"target_tracking_scaling_policy_configuration": targetTracking(p.BacklogPerConsumerTarget, queue, idRunning,
 					metricQuery(idRunning, "Running tasks", "ECS/ContainerInsights", "RunningTaskCount", "Average",
 						dimensions("ClusterName", a.Str("ecs_cluster_name"), "ServiceName", a.Str("ecs_service_name"))), "task")},
 			"lambda_scaling_config": lambda,

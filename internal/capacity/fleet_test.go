@@ -52,7 +52,8 @@ func TestFleetFormula(t *testing.T) {
 			if v["min_size"] != tt.minSize || v["desired_capacity"] != tt.desired || v["max_size"] != tt.max {
 				t.Errorf("sizes = %v, %v, %v; want %d, %d, %d", v["min_size"], v["desired_capacity"], v["max_size"], tt.minSize, tt.desired, tt.max)
 			}
-			assertClose(t, "drain_seconds", v["drain_seconds"].(float64), tt.drain)
+			drain, _ := v["drain_seconds"].(float64)
+			assertClose(t, "drain_seconds", drain, tt.drain)
 			if !reflect.DeepEqual(v["lambda_scaling_config"], tt.lambda) {
 				t.Errorf("lambda_scaling_config = %#v, want %#v", v["lambda_scaling_config"], tt.lambda)
 			}

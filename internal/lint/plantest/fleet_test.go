@@ -39,10 +39,14 @@ func TestPlanQueuecapFleet(t *testing.T) {
 		if asg["min_size"] != 25.0 || asg["desired_capacity"] != 30.0 || asg["max_size"] != 33.0 {
 			t.Errorf("group sizes %v, %v, %v; want 25, 30, 33", asg["min_size"], asg["desired_capacity"], asg["max_size"])
 		}
+		// EC2's metric_stat has a period too, which the plan leaves null.
 		metrics := func(countID, countLabel, namespace, name string, dims []any, per string) []any {
 			metric := func(id, label, namespace, name, stat string, dims []any) map[string]any {
-				return map[string]any{"id": id, "label": label, "expression": nil, "return_data": false, "metric_stat": []any{map[string]any{
-					"stat": stat, "unit": nil, "metric": []any{map[string]any{"metric_name": name, "namespace": namespace, "dimensions": dims}}}}}
+				stats := map[string]any{"stat": stat, "unit": nil, "metric": []any{map[string]any{"metric_name": name, "namespace": namespace, "dimensions": dims}}}
+				if per == "instance" {
+					stats["period"] = nil
+				}
+				return map[string]any{"id": id, "label": label, "expression": nil, "return_data": false, "metric_stat": []any{stats}}
 			}
 			return []any{
 				metric("visible", "Visible messages", "AWS/SQS", "ApproximateNumberOfMessagesVisible", "Sum", []any{map[string]any{"name": "QueueName", "value": "orders"}}),
@@ -52,8 +56,6 @@ func TestPlanQueuecapFleet(t *testing.T) {
 		}
 		ec2 := metrics("in_service", "Instances in service", "AWS/AutoScaling", "GroupInServiceInstances",
 			[]any{map[string]any{"name": "AutoScalingGroupName", "value": "workers"}}, "instance")
-		ec2[0].(map[string]any)["metric_stat"].([]any)[0].(map[string]any)["period"] = nil
-		ec2[1].(map[string]any)["metric_stat"].([]any)[0].(map[string]any)["period"] = nil
 		policy := values["aws_autoscaling_policy.backlog"]
 		if policy["policy_type"] != "TargetTrackingScaling" || policy["estimated_instance_warmup"] != 180.0 {
 			t.Errorf("aws_autoscaling_policy: policy_type %v, estimated_instance_warmup %v", policy["policy_type"], policy["estimated_instance_warmup"])
@@ -100,7 +102,11 @@ func only(t *testing.T, name string, v any) map[string]any {
 	if !ok || len(l) != 1 {
 		t.Fatalf("%s = %#v, want one block", name, v)
 	}
-	return l[0].(map[string]any)
+	m, ok := l[0].(map[string]any)
+	if !ok {
+		t.Fatalf("%s = %#v, want a block", name, v)
+	}
+	return m
 }
 
 // sameMetrics compares a set of metrics blocks, in any order.
