@@ -109,3 +109,39 @@ func TestSizeProvisioningLagInvalid(t *testing.T) {
 		})
 	}
 }
+
+// FuzzSizeProvisioningLag holds the lag's sizing to its promises: finite
+// results or an error naming an input, a drain within the RTO counting the
+// lag, and the headroom formula exactly when there is no lag.
+func FuzzSizeProvisioningLag(f *testing.F) {
+	f.Add(10000.0, 400.0, 5e6, 1800.0, 180.0, int64(25))
+	f.Add(10000.0, 400.0, 5e6, 1800.0, 180.0, int64(200))
+	f.Add(10000.0, 400.0, 5e6, 1800.0, 1799.999, int64(-1))
+	f.Add(0.0, 1.0, 1e-300, 1e-300, 5e-324, int64(0))
+	f.Add(1e300, 1e-300, 1e300, 1e300, 1.0, int64(capacity.MaxCount))
+	f.Fuzz(func(t *testing.T, arrival, perRate, backlog, rto, lag float64, minConsumers int64) {
+		in := capacity.SizingInput{ArrivalRate: arrival, PerConsumerRate: perRate, MaxBacklog: backlog, RTOSeconds: rto, ProvisioningLagSeconds: lag}
+		if minConsumers >= 0 {
+			in.MinConsumers = &minConsumers
+		}
+		got, err := capacity.Size(in)
+		if err != nil {
+			checkFuzzError(t, err, "arrival_rate", "per_consumer_rate", "max_backlog", "rto_seconds", "provisioning_lag_seconds", "min_consumers")
+			return
+		}
+		checkFinite(t, map[string]any{"Capacity": got.Capacity, "Surplus": got.Surplus, "DrainSeconds": got.DrainSeconds})
+		if got.RequiredConsumers < got.SteadyStateConsumers {
+			t.Errorf("RequiredConsumers %d below SteadyStateConsumers %d", got.RequiredConsumers, got.SteadyStateConsumers)
+		}
+		if backlog > 0 && (got.DrainSeconds == nil || *got.DrainSeconds > rto*(1+relTol)) {
+			t.Errorf("DrainSeconds %v for max_backlog %v, want at most rto_seconds %v", got.DrainSeconds, backlog, rto)
+		}
+		if lag == 0 {
+			in.MinConsumers = nil
+			want, err := capacity.Size(in)
+			if err != nil || want.RequiredConsumers != got.RequiredConsumers {
+				t.Errorf("without a lag, RequiredConsumers %d; the headroom formula gives %d (%v)", got.RequiredConsumers, want.RequiredConsumers, err)
+			}
+		}
+	})
+}
