@@ -16,8 +16,9 @@ import (
 // sizeFlags are the inputs of `queuecap size`, the queuecap_consumers data
 // source's.
 type sizeFlags struct {
-	in     capacity.SizingInput
-	format string
+	in           capacity.SizingInput
+	minConsumers float64
+	format       string
 }
 
 // sizeFlagNames are the flags of `queuecap size` by the catalog input of
@@ -25,6 +26,7 @@ type sizeFlags struct {
 var sizeFlagNames = map[string]string{
 	"arrival-rate": "arrival_rate", "per-consumer-rate": "per_consumer_rate", "max-backlog": "max_backlog",
 	"rto": "rto_seconds", "retry-rate": "retry_rate", "avg-retries": "avg_retries", "min-headroom": "min_headroom",
+	"provisioning-lag": "provisioning_lag_seconds", "min-consumers": "min_consumers",
 }
 
 func runSize(args []string, stdout, stderr io.Writer) int {
@@ -39,6 +41,8 @@ func runSize(args []string, stdout, stderr io.Writer) int {
 	fs.Var(numberFlag{&f.in.Retries.Rate, parseFraction}, "retry-rate", "share of messages retried, a `fraction` 0..1 or a percentage")
 	fs.Var(numberFlag{&f.in.Retries.Average, parseNumber}, "avg-retries", "retries per retried message, a `number`")
 	fs.Var(numberFlag{&f.in.MinHeadroom, parseFraction}, "min-headroom", "least spare capacity over arrivals, a `fraction` or a percentage (default 0, as in queuecap_consumers)")
+	fs.Var(numberFlag{&f.in.ProvisioningLagSeconds, parseDuration}, "provisioning-lag", "time for a new consumer to start taking work, a `duration` (default 0, the headroom formula)")
+	fs.Var(numberFlag{&f.minConsumers, parseNumber}, "min-consumers", "fleet that drains alone during --provisioning-lag, a `count` (default the steady state)")
 	fs.StringVar(&f.format, "format", "text", "output `format`: text|json")
 	cmd.footer = unitsFooter
 	cmd.alias("f", "format")
@@ -63,6 +67,10 @@ func runSize(args []string, stdout, stderr io.Writer) int {
 		return reportError(stderr, err)
 	}
 	out := sizingOf(res.Values)
+	out.MinConsumers = out.SteadyStateConsumers
+	if bound.Has("min_consumers") {
+		out.MinConsumers = bound.Count("min_consumers")
+	}
 	if f.format == "json" {
 		err = writeSizeJSON(stdout, bound, res)
 	} else {
@@ -142,6 +150,9 @@ func writeSizeText(w io.Writer, in capacity.SizingInput, out capacity.Sizing) er
 	if in.MinHeadroom > 0 {
 		fmt.Fprintf(w, ", at least %s headroom", formatPercent(in.MinHeadroom))
 	}
+	if in.ProvisioningLagSeconds > 0 {
+		fmt.Fprintf(w, ", new consumers starting after %s with %d running", formatDuration(in.ProvisioningLagSeconds), out.MinConsumers)
+	}
 	fmt.Fprint(w, "\n\n")
 
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
@@ -167,6 +178,8 @@ func writeSizeText(w io.Writer, in capacity.SizingInput, out capacity.Sizing) er
 		row("drain time", "never", "no surplus")
 	case in.MaxBacklog == 0:
 		row("drain time", "0 s", "no backlog given")
+	case in.ProvisioningLagSeconds > 0:
+		row("drain time", formatDuration(*out.DrainSeconds), fmt.Sprintf("%s of provisioning lag at %d consumers, the rest at %s", formatDuration(in.ProvisioningLagSeconds), out.MinConsumers, formatRate(out.Surplus)))
 	default:
 		row("drain time", formatDuration(*out.DrainSeconds), fmt.Sprintf("%s messages / %s = %s s", formatNumber(in.MaxBacklog), formatRate(out.Surplus), formatNumber(*out.DrainSeconds)))
 	}

@@ -67,6 +67,14 @@ func TestSize(t *testing.T) {
 			drainSeconds: ptr(5e6 / 5200), text: []string{"at least 50 % headroom", "required consumers      38 "},
 		},
 		{
+			// MATH.md's provisioning lag: 25 + 5e6 / (400 × 1,620) = 32.72 → 33;
+			// 3 min at the steady state's zero surplus, then 5e6 at 3,200 msg/s.
+			name: "provisioning lag", args: append(append([]string{}, seedSize...), "--provisioning-lag", "3m", "--min-consumers", "25"),
+			effective: 10000, steady: 25, required: 33, overhead: ptr(0.32), headroom: ptr(0.32), utilization: 10000.0 / 13200,
+			drainSeconds: ptr(180 + 5e6/3200),
+			text:         []string{"new consumers starting after 3 min with 25 running", "required consumers      33 ", "3 min of provisioning lag at 25 consumers, the rest at 3,200 msg/s"},
+		},
+		{
 			// No arrivals: the backlog alone needs ceil(6.94) = 7 consumers;
 			// headroom and overhead are undefined, not Infinity.
 			name: "zero arrival", args: []string{"size", "--arrival-rate", "0", "--per-consumer-rate", "400", "--max-backlog", "5e6", "--rto", "30m"},

@@ -134,21 +134,23 @@ func parseCount(s string) (int64, error) {
 
 // flagOf names the flag behind each internal/capacity input.
 var flagOf = map[string]string{
-	"arrival_rate":           "--arrival-rate",
-	"per_consumer_rate":      "--per-consumer-rate",
-	"max_backlog":            "--max-backlog",
-	"rto_seconds":            "--rto",
-	"retry_rate":             "--retry-rate",
-	"avg_retries":            "--avg-retries",
-	"min_headroom":           "--min-headroom",
-	"consumers":              "--consumers",
-	"backlog":                "--backlog",
-	"retries_per_timeout":    "--retries-per-timeout",
-	"timeout_window_seconds": "--timeout-window",
-	"max_seconds":            "--max",
-	"sla_seconds":            "--sla",
-	"ttl_seconds":            "--ttl",
-	"incident_seconds":       "--ttl",
+	"arrival_rate":             "--arrival-rate",
+	"per_consumer_rate":        "--per-consumer-rate",
+	"max_backlog":              "--max-backlog",
+	"rto_seconds":              "--rto",
+	"retry_rate":               "--retry-rate",
+	"avg_retries":              "--avg-retries",
+	"min_headroom":             "--min-headroom",
+	"provisioning_lag_seconds": "--provisioning-lag",
+	"min_consumers":            "--min-consumers",
+	"consumers":                "--consumers",
+	"backlog":                  "--backlog",
+	"retries_per_timeout":      "--retries-per-timeout",
+	"timeout_window_seconds":   "--timeout-window",
+	"max_seconds":              "--max",
+	"sla_seconds":              "--sla",
+	"ttl_seconds":              "--ttl",
+	"incident_seconds":         "--ttl",
 }
 
 // reportError prints err in one line, naming the flag an input error is

@@ -57,9 +57,10 @@ var Consumers = &Formula{
 		"**and** clear `max_backlog` within `rto_seconds`, " +
 		"`required_consumers = ceil(λ_eff / μ + max_backlog / (μ × rto_seconds))`, " +
 		"raised to `ceil(λ_eff × (1 + min_headroom) / μ)` when that is larger. " +
+		lagDoc + " " +
 		"A fleet sized for the steady state alone (`steady_state_consumers`) has zero surplus, so any backlog never drains: " +
 		"when `required_consumers` leaves no surplus, the read returns a warning saying so.",
-	Inputs: append([]Input{inArrivalRate, inPerConsumerRate, inMaxBacklog, inRTOSeconds}, append(retryRules, inMinHeadroom)...),
+	Inputs: append([]Input{inArrivalRate, inPerConsumerRate, inMaxBacklog, inRTOSeconds}, append(retryRules, inMinHeadroom, inProvisioningLag, inMinConsumers)...),
 	Outputs: []Output{
 		{Name: "effective_arrival_rate", Type: Number, Description: effectiveArrivalDoc},
 		{Name: "steady_state_consumers", Type: Whole, Description: "Consumers that just keep up with arrivals, `ceil(λ_eff / μ)`, a whole number. Such a fleet has no surplus to clear a backlog."},
@@ -69,12 +70,11 @@ var Consumers = &Formula{
 		{Name: "utilization", Type: Number, Description: "Share of capacity used by arrivals, `effective_arrival_rate / capacity`, a fraction (`0` with no arrivals)."},
 		{Name: "headroom", Type: Number, Description: "Spare capacity as a fraction of the effective arrival rate, `surplus / effective_arrival_rate`. Null when the effective arrival rate is 0."},
 		{Name: "overhead", Type: Number, Description: "Extra consumers over the steady state, `required_consumers / steady_state_consumers − 1`, a fraction. Null when the steady state needs no consumers."},
-		{Name: "drain_seconds", Type: Number, Description: "Time for the required fleet to clear `max_backlog`, `max_backlog / surplus`, in seconds; at most `rto_seconds`. `0` without a backlog."},
+		{Name: "drain_seconds", Type: Number, Description: drainWithLagDoc},
 	},
 	Rules: []Rule{RequiredWhenPositive{Trigger: "max_backlog", Required: "rto_seconds", Why: "the time allowed to clear that backlog"}},
 	Compute: func(a Args) (Result, error) {
-		in := SizingInput{ArrivalRate: a.Num("arrival_rate"), PerConsumerRate: a.Num("per_consumer_rate"), MaxBacklog: a.Num("max_backlog"),
-			RTOSeconds: a.Num("rto_seconds"), Retries: retriesOf(a), MinHeadroom: a.Num("min_headroom")}
+		in := sizingInput(a)
 		s, err := Size(in)
 		if err != nil {
 			return Result{}, err
@@ -98,7 +98,7 @@ const effectiveArrivalDoc = "Arrival rate including retries, `arrival_rate × (1
 // headroom was asked for, so the fleet keeps up but never drains a
 // backlog. nil when the fleet has a surplus or there are no arrivals.
 func ZeroSurplusWarning(in SizingInput, s Sizing) *Warning {
-	if s.EffectiveArrivalRate == 0 || s.Surplus > 0 {
+	if s.EffectiveArrivalRate == 0 || s.Surplus > 0 || in.MaxBacklog > 0 {
 		return nil
 	}
 	withHeadroom, err := Size(SizingInput{ArrivalRate: in.ArrivalRate, PerConsumerRate: in.PerConsumerRate, Retries: in.Retries, MinHeadroom: 0.2})
@@ -542,7 +542,8 @@ var ReplayBudgetFormula = &Formula{
 
 // Formulas are the catalog's formulas, one data source each, in the order
 // the provider lists them.
-var Formulas = []*Formula{Consumers, DrainFormula, SLADepth, TTLBacklogFormula, AlarmThresholdsFormula, RetryStorm, WaitTimeFormula, ReplayBudgetFormula}
+var Formulas = []*Formula{Consumers, DrainFormula, SLADepth, TTLBacklogFormula, AlarmThresholdsFormula, RetryStorm, WaitTimeFormula, ReplayBudgetFormula,
+	FleetFormula}
 
 // FormulaNamed returns the formula of a data source name without its
 // provider prefix ("consumers"), or nil.
@@ -603,7 +604,7 @@ var Functions = []*Function{
 	{
 		Name: "capacity_plan", Summary: "The whole queuecap_consumers sizing as one call",
 		Description: "Takes the arguments of the `queuecap_consumers` data source as one object " +
-			"(`arrival_rate` and `per_consumer_rate` required; `max_backlog`, `rto_seconds`, `retry_rate`, `avg_retries` and `min_headroom` optional with the same defaults and rules; " +
+			"(`arrival_rate` and `per_consumer_rate` required; `max_backlog`, `rto_seconds`, `retry_rate`, `avg_retries`, `min_headroom`, `provisioning_lag_seconds` and `min_consumers` optional with the same defaults and rules; " +
 			"numbers may be given as strings, and a `map(number)` works as well as an object) " +
 			"and returns its whole result as one object: the inputs with defaults filled in, `effective_arrival_rate`, `steady_state_consumers`, `required_consumers`, " +
 			"`capacity`, `surplus`, `utilization`, `headroom`, `overhead` and `drain_seconds`, each exactly as the data source computes it.",
@@ -640,6 +641,7 @@ var Functions = []*Function{
 			"`0` when nothing is left (the `queuecap_replay_budget` data source also warns then; a function cannot). "+
 			"Matches `replay_jobs_per_second` of the `queuecap_replay_budget` data source.",
 		[]string{"downstream_limit", "live_usage", "retry_usage", "calls_per_job", "safety_margin"}, "replay_jobs_per_second", nil),
+	fleetPlanFunction,
 }
 
 func required(in Input) Input { in.Required, in.Default = true, nil; return in }

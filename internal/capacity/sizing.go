@@ -41,6 +41,12 @@ type SizingInput struct {
 	RTOSeconds      float64 // time allowed to clear B_max; required when MaxBacklog > 0
 	Retries         Retries
 	MinHeadroom     float64 // h_min, a fraction ≥ 0
+	// ProvisioningLagSeconds is L: new consumers take work only L seconds
+	// after the scale-out starts. 0 is the headroom formula.
+	ProvisioningLagSeconds float64
+	// MinConsumers is c_min, the fleet that drains alone during the lag;
+	// nil for the steady state.
+	MinConsumers *int64
 }
 
 // Sizing is the fleet the headroom formula asks for and how it behaves.
@@ -54,7 +60,8 @@ type Sizing struct {
 	Utilization          float64
 	Headroom             *float64 // (C − λ_eff) / λ_eff; nil when λ_eff = 0
 	Overhead             *float64 // required / steady − 1; nil when steady = 0
-	DrainSeconds         *float64 // B_max / surplus; nil when it never drains
+	DrainSeconds         *float64 // time to clear B_max, the lag included; nil when it never drains
+	MinConsumers         int64    // c_min: MinConsumers, else the steady state
 }
 
 // Size applies the headroom formula. The ceiling is taken of the sum, not
@@ -69,6 +76,13 @@ func Size(in SizingInput) (Sizing, error) {
 	}
 	if err := checkNonNegative("min_headroom", in.MinHeadroom); err != nil {
 		return out, err
+	}
+	lag := in.ProvisioningLagSeconds
+	if err := checkNonNegative("provisioning_lag_seconds", lag); err != nil {
+		return out, err
+	}
+	if in.MinConsumers != nil && (*in.MinConsumers < 0 || *in.MinConsumers > MaxCount) {
+		return out, inputErr("min_consumers", "must be a whole number from 0 to %d, got %d", int64(MaxCount), *in.MinConsumers)
 	}
 	if in.MaxBacklog > 0 {
 		if in.RTOSeconds == 0 {
@@ -103,11 +117,31 @@ func Size(in SizingInput) (Sizing, error) {
 		out.SteadyStateConsumers = max(out.SteadyStateConsumers, 1)
 	}
 
+	out.MinConsumers = out.SteadyStateConsumers
+	if in.MinConsumers != nil {
+		out.MinConsumers = *in.MinConsumers
+	}
+	// During the lag the minimum fleet drains at its own surplus; the
+	// rest is left to the full fleet in the time remaining, RTO − L.
+	minSurplus, remaining, window := 0.0, in.MaxBacklog, in.RTOSeconds
+	if lag > 0 && in.RTOSeconds > 0 {
+		if in.RTOSeconds <= lag {
+			return out, inputErr("provisioning_lag_seconds", "must be less than rto_seconds (%v), got %v: new consumers would start only after the backlog was due to be cleared, so no fleet meets the RTO",
+				in.RTOSeconds, lag)
+		}
+		minCapacity, err := FleetCapacity(out.MinConsumers, mu)
+		if err != nil {
+			return out, err
+		}
+		minSurplus = max(0, NetRate(minCapacity, eff))
+		remaining = max(0, in.MaxBacklog-minSurplus*lag)
+		window = in.RTOSeconds - lag
+	}
 	backlogRatio := 0.0
-	if in.MaxBacklog > 0 {
+	if remaining > 0 {
 		// Divide in two steps: μ · RTO may overflow where B/μ/RTO does not.
-		backlogRatio = in.MaxBacklog / mu / in.RTOSeconds
-		if err := checkResult(culprit(term{"max_backlog", in.MaxBacklog, 1}, term{"per_consumer_rate", mu, -1}, term{"rto_seconds", in.RTOSeconds, -1}),
+		backlogRatio = remaining / mu / window
+		if err := checkResult(culprit(term{"max_backlog", remaining, 1}, term{"per_consumer_rate", mu, -1}, term{"rto_seconds", window, -1}),
 			"the backlog term max_backlog / (per_consumer_rate × rto_seconds)", backlogRatio); err != nil {
 			return out, err
 		}
@@ -142,7 +176,7 @@ func Size(in SizingInput) (Sizing, error) {
 	// (B/(μ·RTO) < 1e-12 · λ/μ), the ceiling absorbs it and the fleet would
 	// have no surplus to drain the very backlog it was sized for: one more
 	// consumer drains it.
-	if in.MaxBacklog > 0 && out.Surplus <= 0 {
+	if remaining > 0 && out.Surplus <= 0 {
 		if required >= MaxCount {
 			return out, inputErr("max_backlog", "makes required_consumers more than the largest supported count %d", int64(MaxCount))
 		}
@@ -163,12 +197,30 @@ func Size(in SizingInput) (Sizing, error) {
 		o := float64(required)/float64(out.SteadyStateConsumers) - 1
 		out.Overhead = &o
 	}
-	t, ok, err := DrainSeconds(in.MaxBacklog, out.Surplus)
-	if err != nil {
+	if out.DrainSeconds, err = lagDrainSeconds(in.MaxBacklog, minSurplus, out.Surplus, lag); err != nil {
 		return out, err
 	}
-	if ok {
-		out.DrainSeconds = &t
-	}
 	return out, nil
+}
+
+// lagDrainSeconds is the time to clear a backlog when the minimum fleet
+// drains it alone for the lag and the full fleet from then on; nil when it
+// never drains. With no lag it is backlog / surplus.
+func lagDrainSeconds(backlog, minSurplus, surplus, lag float64) (*float64, error) {
+	if lag > 0 && minSurplus > 0 && backlog <= minSurplus*lag {
+		t := backlog / minSurplus
+		return &t, nil
+	}
+	rest := backlog
+	if lag > 0 && backlog > 0 {
+		rest = backlog - minSurplus*lag
+	}
+	t, ok, err := DrainSeconds(rest, surplus)
+	if err != nil || !ok {
+		return nil, err
+	}
+	if lag > 0 && backlog > 0 {
+		t += lag
+	}
+	return &t, nil
 }

@@ -59,6 +59,12 @@ func TestFunctionDataSourceParity(t *testing.T) {
 		"arrival_rate = 10000\nper_consumer_rate = 400\nmax_backlog = 5000000\nrto_seconds = 1800",
 		"arrival_rate = 1000\nper_consumer_rate = 100\nretry_rate = 0.5\navg_retries = 2\nmin_headroom = 0.25",
 		"arrival_rate = 0\nper_consumer_rate = 400",
+		"arrival_rate = 10000\nper_consumer_rate = 400\nmax_backlog = 5000000\nrto_seconds = 1800\nprovisioning_lag_seconds = 180\nmin_consumers = 30",
+	}
+	// fleet_plan against every attribute queuecap_fleet has, nested blocks included.
+	fleets := []string{
+		"arrival_rate = 10000\nper_consumer_rate = 400\nsla_seconds = 10\nmax_backlog = 5000000\nrto_seconds = 1800\nmin_headroom = 0.2\nprovisioning_lag_seconds = 180\nqueue_name = \"orders\"\nautoscaling_group_name = \"workers\"",
+		"arrival_rate = 19995\nper_consumer_rate = 10\nsla_seconds = 0.5\necs_cluster_name = \"main\"\necs_service_name = \"orders\"",
 	}
 
 	var config strings.Builder
@@ -73,6 +79,12 @@ func TestFunctionDataSourceParity(t *testing.T) {
 		fmt.Fprintf(&config, "data \"queuecap_consumers\" \"c%d\" {\n%s\n}\n\noutput \"c%d\" {\n  value = alltrue([for k, v in provider::queuecap::capacity_plan(%s) : v == data.queuecap_consumers.c%d[k]])\n}\n\n",
 			i, body, i, object, i)
 		checks = append(checks, statecheck.ExpectKnownOutputValue(fmt.Sprintf("c%d", i), knownvalue.Bool(true)))
+	}
+	for i, body := range fleets {
+		object := "{ " + strings.ReplaceAll(body, "\n", ", ") + " }"
+		fmt.Fprintf(&config, "data \"queuecap_fleet\" \"f%d\" {\n%s\n}\n\noutput \"f%d\" {\n  value = alltrue([for k, v in provider::queuecap::fleet_plan(%s) : v == data.queuecap_fleet.f%d[k]])\n}\n\n",
+			i, body, i, object, i)
+		checks = append(checks, statecheck.ExpectKnownOutputValue(fmt.Sprintf("f%d", i), knownvalue.Bool(true)))
 	}
 	functionTest(t, resource.TestStep{Config: config.String(), ConfigStateChecks: checks})
 }

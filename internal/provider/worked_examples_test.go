@@ -29,6 +29,13 @@ func TestMathWorkedExamples(t *testing.T) {
   per_consumer_rate = 400
   max_backlog       = 5000000
   rto_seconds       = 1800`, map[string]knownvalue.Check{"steady_state_consumers": knownvalue.Int64Exact(25), "required_consumers": knownvalue.Int64Exact(32), "overhead": num(0.28)}},
+		// Provisioning lag in sizing: 25 + 5,000,000 / (400 × 1,620) = 32.72 → 33.
+		{"queuecap_consumers", "provisioning_lag", `  arrival_rate             = 10000
+  per_consumer_rate        = 400
+  max_backlog              = 5000000
+  rto_seconds              = 1800
+  provisioning_lag_seconds = 180
+  min_consumers            = 25`, map[string]knownvalue.Check{"required_consumers": knownvalue.Int64Exact(33)}},
 		// The utilization cliff: C = 10,000; a 10 % spike over 80 % (8,000 →
 		// 8,800) leaves 1,200 of 2,000; over 90 % (9,000 → 9,900) 100 of 1,000.
 		{"queuecap_drain", "cliff_80", `  backlog         = 0
