@@ -542,7 +542,7 @@ var ReplayBudgetFormula = &Formula{
 
 // Formulas are the catalog's formulas, one data source each, in the order
 // the provider lists them.
-var Formulas = []*Formula{Consumers, DrainFormula, SLADepth, TTLBacklogFormula, AlarmThresholdsFormula, RetryStorm, WaitTimeFormula, ReplayBudgetFormula}
+var Formulas = []*Formula{Consumers, DrainFormula, SLADepth, TTLBacklogFormula, AlarmThresholdsFormula, RetryStorm, WaitTimeFormula, ReplayBudgetFormula, PrometheusRulesFormula}
 
 // FormulaNamed returns the formula of a data source name without its
 // provider prefix ("consumers"), or nil.
@@ -640,6 +640,7 @@ var Functions = []*Function{
 			"`0` when nothing is left (the `queuecap_replay_budget` data source also warns then; a function cannot). "+
 			"Matches `replay_jobs_per_second` of the `queuecap_replay_budget` data source.",
 		[]string{"downstream_limit", "live_usage", "retry_usage", "calls_per_job", "safety_margin"}, "replay_jobs_per_second", nil),
+	prometheusRulesFunction,
 }
 
 func required(in Input) Input { in.Required, in.Default = true, nil; return in }
