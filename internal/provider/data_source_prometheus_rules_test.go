@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -273,4 +274,27 @@ func TestFunctionPrometheusRulesUnknown(t *testing.T) {
 			PreApply: []plancheck.PlanCheck{plancheck.ExpectUnknownOutputValue("result")},
 		},
 	})
+}
+
+// examples/prometheus plans as it stands (served as hashicorp/queuecap, as
+// every test serves the provider) and its rule file passes promtool.
+func TestPrometheusRulesExample(t *testing.T) {
+	example, err := os.ReadFile("../../examples/prometheus/main.tf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := strings.Replace(string(example), `source = "queuecap/queuecap"`, `source = "hashicorp/queuecap"`, 1)
+	checks := []statecheck.StateCheck{
+		statecheck.ExpectKnownOutputValue("thresholds", knownvalue.ObjectExact(map[string]knownvalue.Check{
+			"max_depth": num(5000), "not_draining_depth_floor": num(600), "net_rate_clamp": num(600.0 / 1800),
+		})),
+		statecheck.ExpectKnownOutputValue("prometheus_rule", knownvalue.ObjectPartial(map[string]knownvalue.Check{
+			"kind": knownvalue.StringExact("PrometheusRule"),
+			"spec": knownvalue.ObjectExact(map[string]knownvalue.Check{"groups": knownvalue.ListSizeExact(1)}),
+		})),
+	}
+	if promtool, err := exec.LookPath("promtool"); err == nil {
+		checks = append(checks, promtoolCheck{promtool: promtool, dir: t.TempDir(), output: "rule_group_yaml"})
+	}
+	unitTest(t, resource.TestStep{Config: cfg, ConfigStateChecks: checks})
 }
