@@ -370,9 +370,9 @@ var PrometheusRulesFormula = &Formula{
 		"The alerts, each with `summary` and `description` annotations that state the arithmetic:\n\n" +
 		"* `QueueNotDraining`: completions minus arrivals (`rate` of `completed_metric` minus `rate` of `enqueued_metric`) at or below 0 " +
 		"while the depth is above `not_draining_depth_floor`, `for: 15m`.\n" +
-		"* `QueueDrainSlowerThanRTO`: depth over the net rate above `rto_seconds`, `for: 10m`. The net rate is `clamp_min`ed at " +
+		"* `QueueDrainSlowerThanRTO`: depth over the net rate above `rto_seconds`, `for: 10m`. The net rate goes through `clamp_min` at " +
 		"`net_rate_clamp = not_draining_depth_floor / rto_seconds`, so the alert fires exactly when the depth is above the floor and " +
-		"`depth / net rate > rto_seconds`, the net rate at or below 0 included.\n" +
+		"`depth / net rate > rto_seconds`, a net rate at or below 0 included (the drain time is then unbounded).\n" +
 		"* `QueueDepthAboveSLA`: depth above `max_depth = arrival_rate × sla_seconds`. By Little's law a message arriving behind that many waits longer than the SLA.\n" +
 		"* `QueueOldestMessageAboveSLA` (with `age_metric`): the oldest message's age above `sla_seconds`.\n" +
 		"* `QueueProjectedDepthAboveSLA`: depth projected `provisioning_lag_seconds` ahead (`predict_linear`, or depth + `deriv` × lag) above `max_depth`. " +
@@ -394,7 +394,7 @@ var PrometheusRulesFormula = &Formula{
 		{Name: "queue_label", Type: String, Default: DefaultQueueLabel, Description: "Label that names the queue on every metric; the rules sum by it."},
 		{Name: "queue_name", Type: String, Description: "Value of `queue_label` the rules select. Without it the rules cover every queue the metrics carry."},
 		{Name: "rate_window_seconds", Type: Whole, Unit: "seconds", Range: Between(1, SecondsPerDay), Default: float64(DefaultRateWindowSeconds),
-			Description: "Range of `rate`, `deriv` and `predict_linear`, in seconds.", Note: "`600` is the seeds' `10m`."},
+			Description: "Range of `rate`, `deriv` and `predict_linear`, in seconds.", Note: "`600` is `10m`, smoothing second-to-second noise while still following a scale-out."},
 		{Name: "evaluation_interval_seconds", Type: Whole, Unit: "seconds", Range: Between(1, SecondsPerDay), Default: float64(DefaultEvaluationIntervalSeconds),
 			Description: "The group's evaluation `interval`, in seconds."},
 		{Name: "projection", Type: String, OneOf: []string{ProjectionPredictLinear, ProjectionDeriv}, Default: ProjectionPredictLinear,
