@@ -40,10 +40,11 @@ type promCase struct {
 
 func orders(metric string) string { return metric + `{queue="orders"}` }
 
-func queueSeries(depth, arrivals, completions string) []promSeries {
+// queueSeries is a queue with 100 msg/s arriving.
+func queueSeries(depth, completions string) []promSeries {
 	return []promSeries{
 		{orders("queue_depth"), depth},
-		{orders("jobs_enqueued_total"), arrivals},
+		{orders("jobs_enqueued_total"), arrivals100},
 		{orders("jobs_completed_total"), completions},
 	}
 }
@@ -51,12 +52,12 @@ func queueSeries(depth, arrivals, completions string) []promSeries {
 var promtoolCases = []promCase{
 	{
 		name:   "depth above the SLA depth fires",
-		series: queueSeries("7000x30", arrivals100, completions110),
+		series: queueSeries("7000x30", completions110),
 		evals:  []promEval{{"5m", "QueueDepthAboveSLA", "7k"}},
 	},
 	{
 		name:   "depth at the SLA depth is quiet",
-		series: queueSeries("6000x30", arrivals100, completions110),
+		series: queueSeries("6000x30", completions110),
 		evals:  []promEval{{"5m", "QueueDepthAboveSLA", ""}},
 	},
 	{
@@ -72,53 +73,53 @@ var promtoolCases = []promCase{
 	{
 		// Net rate 0 from the first rate at 1m: pending for 15 minutes.
 		name:   "not draining above the floor fires after 15 minutes",
-		series: queueSeries("1000x40", arrivals100, completions100),
+		series: queueSeries("1000x40", completions100),
 		evals:  []promEval{{"10m", "QueueNotDraining", ""}, {"20m", "QueueNotDraining", "1k"}},
 	},
 	{
 		name:   "not draining at the floor is quiet",
-		series: queueSeries("600x40", arrivals100, completions100),
+		series: queueSeries("600x40", completions100),
 		evals:  []promEval{{"30m", "QueueNotDraining", ""}},
 	},
 	{
 		name:   "draining above the floor is quiet",
-		series: queueSeries("1000x40", arrivals100, completions110),
+		series: queueSeries("1000x40", completions110),
 		evals:  []promEval{{"30m", "QueueNotDraining", ""}},
 	},
 	{
 		// 12,000 / 10 msg/s = 1,200 s > 600 s, pending for 10 minutes.
 		name:   "drain slower than the RTO fires after 10 minutes",
-		series: queueSeries("12000x40", arrivals100, completions110),
+		series: queueSeries("12000x40", completions110),
 		evals:  []promEval{{"5m", "QueueDrainSlowerThanRTO", ""}, {"25m", "QueueDrainSlowerThanRTO", "20m 0s"}},
 	},
 	{
 		// 3,000 / 10 msg/s = 300 s.
 		name:   "drain within the RTO is quiet",
-		series: queueSeries("3000x40", arrivals100, completions110),
+		series: queueSeries("3000x40", completions110),
 		evals:  []promEval{{"25m", "QueueDrainSlowerThanRTO", ""}},
 	},
 	{
 		// Net rate 0 is clamped at 1 msg/s: 1,000 / 1 = 1,000 s > 600 s.
 		name:   "not draining above the floor is slower than the RTO",
-		series: queueSeries("1000x40", arrivals100, completions100),
+		series: queueSeries("1000x40", completions100),
 		evals:  []promEval{{"25m", "QueueDrainSlowerThanRTO", "16m 40s"}},
 	},
 	{
 		// 500 / 1 = 500 s: below the floor the clamp keeps it quiet.
 		name:   "not draining below the floor is not slower than the RTO",
-		series: queueSeries("500x40", arrivals100, completions100),
+		series: queueSeries("500x40", completions100),
 		evals:  []promEval{{"25m", "QueueDrainSlowerThanRTO", ""}},
 	},
 	{
 		// Depth 4,600 at 6m, rising 10 msg/s: 4,600 + 10 × 300 = 7,600 >
 		// 6,000 while the depth itself is still under the SLA depth.
 		name:   "projected depth above the SLA depth fires before the depth does",
-		series: queueSeries("1000+600x30", arrivals100, completions100),
+		series: queueSeries("1000+600x30", completions100),
 		evals:  []promEval{{"6m", "QueueProjectedDepthAboveSLA", "7.6k"}, {"6m", "QueueDepthAboveSLA", ""}},
 	},
 	{
 		name:   "flat depth under the SLA depth is not projected above it",
-		series: queueSeries("5000x30", arrivals100, completions100),
+		series: queueSeries("5000x30", completions100),
 		evals:  []promEval{{"20m", "QueueProjectedDepthAboveSLA", ""}},
 	},
 }
@@ -143,9 +144,9 @@ func TestPrometheusRulesPromtool(t *testing.T) {
 				t.Fatal(err)
 			}
 			dir := t.TempDir()
-			writeFile(t, filepath.Join(dir, "rules.yml"), res.Values["rule_group_yaml"].(string))
+			writeFile(t, filepath.Join(dir, "rules.yml"), valueOf[string](t, res.Values["rule_group_yaml"]))
 			runPromtool(t, promtool, dir, "check", "rules", "rules.yml")
-			writeFile(t, filepath.Join(dir, "test.yml"), promtoolTests(t, res.Values["rules"].([]any), promtoolCases))
+			writeFile(t, filepath.Join(dir, "test.yml"), promtoolTests(t, valueOf[[]any](t, res.Values["rules"]), promtoolCases))
 			runPromtool(t, promtool, dir, "test", "rules", "test.yml")
 		})
 	}
@@ -166,7 +167,7 @@ func TestPrometheusRulesPromtoolEveryQueue(t *testing.T) {
 		t.Errorf("group_name = %v, want %s", got, DefaultRuleGroupName)
 	}
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "rules.yml"), res.Values["rule_group_yaml"].(string))
+	writeFile(t, filepath.Join(dir, "rules.yml"), valueOf[string](t, res.Values["rule_group_yaml"]))
 	runPromtool(t, promtool, dir, "check", "rules", "rules.yml")
 	cases := []promCase{{
 		name: "only the deep queue fires",
@@ -176,7 +177,7 @@ func TestPrometheusRulesPromtoolEveryQueue(t *testing.T) {
 		},
 		evals: []promEval{{"5m", "QueueDepthAboveSLA", "7k"}},
 	}}
-	writeFile(t, filepath.Join(dir, "test.yml"), promtoolTests(t, res.Values["rules"].([]any), cases))
+	writeFile(t, filepath.Join(dir, "test.yml"), promtoolTests(t, valueOf[[]any](t, res.Values["rules"]), cases))
 	runPromtool(t, promtool, dir, "test", "rules", "test.yml")
 }
 
@@ -206,8 +207,8 @@ func promtoolTests(t *testing.T, rules []any, cases []promCase) string {
 	t.Helper()
 	byAlert := map[string]map[string]any{}
 	for _, r := range rules {
-		rule := r.(map[string]any)
-		byAlert[rule["alert"].(string)] = rule
+		rule := valueOf[map[string]any](t, r)
+		byAlert[valueOf[string](t, rule["alert"])] = rule
 	}
 	var b strings.Builder
 	b.WriteString("rule_files:\n  - rules.yml\nevaluation_interval: 1m\ntests:\n")
@@ -228,16 +229,26 @@ func promtoolTests(t *testing.T, rules []any, cases []promCase) string {
 				continue
 			}
 			b.WriteString("        exp_alerts:\n          - exp_labels:\n              queue: \"orders\"\n")
-			for k, v := range rule["labels"].(map[string]any) {
-				fmt.Fprintf(&b, "              %s: %s\n", k, strconv.Quote(v.(string)))
+			for k, v := range valueOf[map[string]any](t, rule["labels"]) {
+				fmt.Fprintf(&b, "              %s: %s\n", k, strconv.Quote(valueOf[string](t, v)))
 			}
 			b.WriteString("            exp_annotations:\n")
-			for k, v := range rule["annotations"].(map[string]any) {
+			for k, v := range valueOf[map[string]any](t, rule["annotations"]) {
 				text := strings.NewReplacer("{{ $labels.queue }}", "orders", "{{ $value | humanize }}", e.value,
-					"{{ $value | humanizeDuration }}", e.value).Replace(v.(string))
+					"{{ $value | humanizeDuration }}", e.value).Replace(valueOf[string](t, v))
 				fmt.Fprintf(&b, "              %s: %s\n", k, strconv.Quote(text))
 			}
 		}
 	}
 	return b.String()
+}
+
+// valueOf is a catalog value of the type a test expects.
+func valueOf[T any](t *testing.T, v any) T {
+	t.Helper()
+	x, ok := v.(T)
+	if !ok {
+		t.Fatalf("value %v is a %T, not a %T", v, v, x)
+	}
+	return x
 }

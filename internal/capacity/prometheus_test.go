@@ -31,20 +31,20 @@ func TestPrometheusRules(t *testing.T) {
 		"QueueDepthAboveSLA":          "sum by (queue) (queue_depth) > 50000",
 		"QueueProjectedDepthAboveSLA": "sum by (queue) (predict_linear(queue_depth[10m], 180))\n> 50000",
 	}
-	rules := v["rules"].([]any)
+	rules := valueOf[[]any](t, v["rules"])
 	if len(rules) != len(wantExprs) {
 		t.Fatalf("%d rules, want %d (no age alert without age_metric)", len(rules), len(wantExprs))
 	}
 	for _, r := range rules {
-		rule := r.(map[string]any)
-		if got, want := rule["expr"], wantExprs[rule["alert"].(string)]; got != want {
+		rule := valueOf[map[string]any](t, r)
+		if got, want := rule["expr"], wantExprs[valueOf[string](t, rule["alert"])]; got != want {
 			t.Errorf("%s expr:\n%s\nwant:\n%s", rule["alert"], got, want)
 		}
 	}
-	if f := rules[0].(map[string]any)["for"]; f != "15m" {
+	if f := valueOf[map[string]any](t, rules[0])["for"]; f != "15m" {
 		t.Errorf("QueueNotDraining for = %v, want 15m", f)
 	}
-	if f := rules[2].(map[string]any)["for"]; f != nil {
+	if f := valueOf[map[string]any](t, rules[2])["for"]; f != nil {
 		t.Errorf("QueueDepthAboveSLA for = %v, want null", f)
 	}
 }
@@ -87,7 +87,7 @@ func TestPrometheusRulesQuoting(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	yaml := res.Values["rule_group_yaml"].(string)
+	yaml := valueOf[string](t, res.Values["rule_group_yaml"])
 	if !strings.Contains(yaml, `queue_depth{queue="or\"ders\\ #: {{x}} 'q'"}`) {
 		t.Errorf("queue selector not quoted:\n%s", yaml)
 	}
