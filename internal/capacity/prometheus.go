@@ -418,6 +418,9 @@ var PrometheusRulesFormula = &Formula{
 			AgeMetric: a.Str("age_metric"), QueueLabel: a.Str("queue_label"), QueueName: a.Str("queue_name"), GroupName: a.Str("group_name"),
 			RateWindowSeconds: a.Count("rate_window_seconds"), EvaluationIntervalSeconds: a.Count("evaluation_interval_seconds"),
 			Projection: a.Str("projection"), Severity: a.Str("severity")}
+		if a.Has("group_name") && in.GroupName == "" {
+			return Result{}, inputErr("group_name", "must not be empty: leave it unset for the default name")
+		}
 		if a.Has("not_draining_depth_floor") {
 			f := a.Num("not_draining_depth_floor")
 			in.DepthFloor = &f

@@ -62,6 +62,7 @@ func TestPrometheusRulesInvalid(t *testing.T) {
 		{"queue_label", "__name__"},
 		{"queue_label", "queue:name"},
 		{"not_draining_depth_floor", -1.0},
+		{"group_name", ""},
 	} {
 		t.Run(c.field, func(t *testing.T) {
 			raw := map[string]any{c.field: c.value}
