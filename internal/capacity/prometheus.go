@@ -156,6 +156,9 @@ func PrometheusRules(in PrometheusInput) (PrometheusRuleGroup, error) {
 		}
 	}
 	g.NetRateClamp = g.DepthFloor / in.RTOSeconds
+	if err := checkResult("rto_seconds", "the net rate clamp not_draining_depth_floor / rto_seconds", g.NetRateClamp); err != nil {
+		return g, err
+	}
 	g.Name = in.GroupName
 	if g.Name == "" {
 		g.Name = DefaultRuleGroupName
