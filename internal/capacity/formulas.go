@@ -543,7 +543,7 @@ var ReplayBudgetFormula = &Formula{
 // Formulas are the catalog's formulas, one data source each, in the order
 // the provider lists them.
 var Formulas = []*Formula{Consumers, DrainFormula, SLADepth, TTLBacklogFormula, AlarmThresholdsFormula, RetryStorm, WaitTimeFormula, ReplayBudgetFormula,
-	FleetFormula}
+	FleetFormula, PrometheusRulesFormula}
 
 // FormulaNamed returns the formula of a data source name without its
 // provider prefix ("consumers"), or nil.
@@ -642,6 +642,7 @@ var Functions = []*Function{
 			"Matches `replay_jobs_per_second` of the `queuecap_replay_budget` data source.",
 		[]string{"downstream_limit", "live_usage", "retry_usage", "calls_per_job", "safety_margin"}, "replay_jobs_per_second", nil),
 	fleetPlanFunction,
+	prometheusRulesFunction,
 }
 
 func required(in Input) Input { in.Required, in.Default = true, nil; return in }

@@ -1,0 +1,102 @@
+package capacity
+
+import (
+	"errors"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestPrometheusRules(t *testing.T) {
+	res, args, err := PrometheusRulesFormula.Run(map[string]any{"arrival_rate": 5000.0, "sla_seconds": 10.0, "per_consumer_rate": 400.0, "rto_seconds": 1800.0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := res.Values
+	// SLA depth 5,000 × 10 (the seed's 50,000); floor 400 × 60; clamp 24,000 / 1,800.
+	for name, want := range map[string]any{"max_depth": 50000.0, "not_draining_depth_floor": 24000.0, "net_rate_clamp": 24000.0 / 1800, "group_name": "queuecap"} {
+		if v[name] != want {
+			t.Errorf("%s = %v, want %v", name, v[name], want)
+		}
+	}
+	if args.Str("projection") != ProjectionPredictLinear || args.Num("rate_window_seconds") != 600 {
+		t.Errorf("defaults not applied: %v", args)
+	}
+	wantExprs := map[string]string{
+		"QueueNotDraining": "sum by (queue) (queue_depth) > 24000\nand on (queue)\n" +
+			"(sum by (queue) (rate(jobs_completed_total[10m])) - sum by (queue) (rate(jobs_enqueued_total[10m]))) <= 0",
+		"QueueDrainSlowerThanRTO": "sum by (queue) (queue_depth)\n" +
+			"/ clamp_min(sum by (queue) (rate(jobs_completed_total[10m])) - sum by (queue) (rate(jobs_enqueued_total[10m])), 13.333333333333334)\n> 1800",
+		"QueueDepthAboveSLA":          "sum by (queue) (queue_depth) > 50000",
+		"QueueProjectedDepthAboveSLA": "sum by (queue) (predict_linear(queue_depth[10m], 180))\n> 50000",
+	}
+	rules := valueOf[[]any](t, v["rules"])
+	if len(rules) != len(wantExprs) {
+		t.Fatalf("%d rules, want %d (no age alert without age_metric)", len(rules), len(wantExprs))
+	}
+	for _, r := range rules {
+		rule := valueOf[map[string]any](t, r)
+		if got, want := rule["expr"], wantExprs[valueOf[string](t, rule["alert"])]; got != want {
+			t.Errorf("%s expr:\n%s\nwant:\n%s", rule["alert"], got, want)
+		}
+	}
+	if f := valueOf[map[string]any](t, rules[0])["for"]; f != "15m" {
+		t.Errorf("QueueNotDraining for = %v, want 15m", f)
+	}
+	if f := valueOf[map[string]any](t, rules[2])["for"]; f != nil {
+		t.Errorf("QueueDepthAboveSLA for = %v, want null", f)
+	}
+}
+
+func TestPrometheusRulesInvalid(t *testing.T) {
+	base := map[string]any{"arrival_rate": 1.0, "sla_seconds": 1.0, "per_consumer_rate": 1.0, "rto_seconds": 1.0}
+	for _, c := range []struct {
+		field string
+		value any
+	}{
+		{"depth_metric", "queue-depth"},
+		{"enqueued_metric", "1jobs"},
+		{"completed_metric", ""},
+		{"age_metric", "age seconds"},
+		{"queue_label", "__name__"},
+		{"queue_label", "queue:name"},
+		{"not_draining_depth_floor", -1.0},
+		{"group_name", ""},
+	} {
+		t.Run(c.field, func(t *testing.T) {
+			raw := map[string]any{c.field: c.value}
+			for k, v := range base {
+				raw[k] = v
+			}
+			_, _, err := PrometheusRulesFormula.Run(raw)
+			var in *InputError
+			if !errors.As(err, &in) || in.Field != c.field {
+				t.Fatalf("err = %v, want an InputError on %s", err, c.field)
+			}
+		})
+	}
+}
+
+// TestPrometheusRulesQuoting checks that a queue name with quotes,
+// backslashes and YAML's special characters stays one PromQL string in a
+// rule file promtool accepts.
+func TestPrometheusRulesQuoting(t *testing.T) {
+	name := `or"ders\ #: {{x}} 'q'`
+	res, _, err := PrometheusRulesFormula.Run(map[string]any{"arrival_rate": 1.0, "sla_seconds": 1.0, "per_consumer_rate": 1.0, "rto_seconds": 1.0,
+		"queue_name": name, "severity": `"page": now`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	yaml := valueOf[string](t, res.Values["rule_group_yaml"])
+	if !strings.Contains(yaml, `queue_depth{queue="or\"ders\\ #: {{x}} 'q'"}`) {
+		t.Errorf("queue selector not quoted:\n%s", yaml)
+	}
+	promtool, err := exec.LookPath("promtool")
+	if err != nil {
+		t.Skip("promtool is not installed")
+	}
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "rules.yml"), yaml)
+	runPromtool(t, promtool, dir, "check", "rules", "rules.yml")
+}
