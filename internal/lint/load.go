@@ -287,11 +287,15 @@ var metaArguments = map[string]bool{"source": true, "version": true, "count": tr
 
 // loader builds module trees from directories. Each directory is read,
 // parsed and decoded once however many root modules reach it (with
-// --recursive, most modules are also a root of their own).
+// --recursive, most modules are also a root of their own), and kept only
+// while a root module still to finish may read it (retain.go).
 type loader struct {
 	sources *sourceCache
 	modules sync.Map // directory → *moduleEntry
 	dirs    sync.Map // directory → its canonical form
+	// retention, when set, limits the modules kept to those a root
+	// module still to finish may read (see predictReads).
+	retention *retention
 	// errs collects problems; the caller turns them into ErrorEntries.
 	mu   sync.Mutex
 	errs hcl.Diagnostics
@@ -368,8 +372,7 @@ func (l *loader) loadModule(dir, rootDir, key string, callers []string, manifest
 
 // moduleDecl reads and decodes a directory once.
 func (l *loader) moduleDecl(dir string) (*Module, error) {
-	e, _ := l.modules.LoadOrStore(dir, &moduleEntry{})
-	entry := e.(*moduleEntry) //nolint:forcetypeassert // l.modules holds only *moduleEntry
+	entry := l.entry(dir)
 	entry.once.Do(func() {
 		paths, err := configFiles(dir)
 		if err != nil {
@@ -390,6 +393,21 @@ func (l *loader) moduleDecl(dir string) (*Module, error) {
 		entry.decl = m
 	})
 	return entry.decl, entry.err
+}
+
+// entry is dir's place in the cache; with retention, a directory no root
+// module still to finish may read gets a place of its own, read for this
+// load alone.
+func (l *loader) entry(dir string) *moduleEntry {
+	if r := l.retention; r != nil {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		if !r.keep(dir) {
+			return &moduleEntry{}
+		}
+	}
+	e, _ := l.modules.LoadOrStore(dir, &moduleEntry{})
+	return e.(*moduleEntry) //nolint:forcetypeassert // l.modules holds only *moduleEntry
 }
 
 func (l *loader) readFile(m *Module, pf *parsedFile) {

@@ -111,6 +111,13 @@ func Run(opts Options) (*Result, error) {
 
 	// Root modules are independent: lint them in parallel, sharing the
 	// parsed-file cache, and merge in root order so output is stable.
+	// Each module directory stays in the cache while a root still to
+	// finish may read it.
+	rootDirs := make([]string, len(roots))
+	for i, r := range roots {
+		rootDirs[i] = r.dir
+	}
+	reads := l.predictReads(rootDirs)
 	outs := make([]rootResult, len(roots))
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
@@ -124,6 +131,7 @@ func Run(opts Options) (*Result, error) {
 			rootOpts.Config = configs[i]
 			outs[i] = lintRoot(l, r.dir, rootOpts, flags, active)
 			outs[i].config = configs[i]
+			l.release(reads[i])
 		}()
 	}
 	wg.Wait()
