@@ -16,7 +16,7 @@ import (
 // argument that carries the value, when the finding's attribute is just
 // that variable), keeping where it lies in the module as ModuleRange: a
 // pull request can only change the repository's files.
-func (b *builder) place(is *Issue, subject string, src *sourceCache) {
+func (b *builder) place(is *Issue, subject string) {
 	in := b.instanceOf(is, subject)
 	if in == nil || in.parent == nil {
 		is.key, is.local = issueKey(is, is.Message), is.Message
@@ -36,7 +36,7 @@ func (b *builder) place(is *Issue, subject string, src *sourceCache) {
 		is.ModuleRange = &inner
 		is.Range = toRange(call.call.DefRange)
 		if k == len(chain)-1 {
-			if name := variableOnly(src.lookup(inner.Filename), inner); name != "" {
+			if name := variableOnly(in.mod.source(inner.Filename), inner); name != "" {
 				if arg, ok := call.call.Args[name]; ok {
 					is.Range = toRange(arg.Range)
 				}

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io/fs"
@@ -36,11 +37,10 @@ type parsedFile struct {
 	diags hcl.Diagnostics
 }
 
-// sourceCache keeps the bytes of every configuration file read, for ignore
-// comments and source snippets. Syntax trees are not kept: once a module is
-// decoded, only the expressions the linter may evaluate stay alive, which
-// keeps memory near the size of the source on large trees. Safe for
-// concurrent use.
+// sourceCache keeps, for the whole run, the bytes of the configuration
+// files that may hold ignore comments: those whose text has
+// "queuecap-ignore" in it. Any other file's bytes live only as long as its
+// module's declarations (Module.sources). Safe for concurrent use.
 type sourceCache struct {
 	mu    sync.Mutex
 	files map[string][]byte
@@ -48,7 +48,13 @@ type sourceCache struct {
 
 func newSourceCache() *sourceCache { return &sourceCache{files: make(map[string][]byte)} }
 
+// ignoreMark is the text every ignore comment holds (see parseAnnotation).
+var ignoreMark = []byte("queuecap-ignore")
+
 func (c *sourceCache) put(path string, src []byte) {
+	if !bytes.Contains(src, ignoreMark) {
+		return
+	}
 	c.mu.Lock()
 	c.files[path] = src
 	c.mu.Unlock()
@@ -192,6 +198,18 @@ type Module struct {
 	Outputs   map[string]*hcl.Attribute
 	Resources []*Resource
 	Calls     []*ModuleCall
+	// sources are the bytes of the module's files by path, for findings
+	// moved out of the module (see variableOnly).
+	sources map[string][]byte
+}
+
+// source is one of the module's files as read, or nil.
+func (m *Module) source(path string) *parsedFile {
+	src, ok := m.sources[path]
+	if !ok {
+		return nil
+	}
+	return &parsedFile{path: path, src: src}
 }
 
 // Variable is a `variable` block.
@@ -379,11 +397,13 @@ func (l *loader) moduleDecl(dir string) (*Module, error) {
 			entry.err = err
 			return
 		}
-		m := &Module{Dir: dir, Variables: map[string]*Variable{}, Locals: map[string]*hcl.Attribute{}, Outputs: map[string]*hcl.Attribute{}}
+		m := &Module{Dir: dir, Variables: map[string]*Variable{}, Locals: map[string]*hcl.Attribute{}, Outputs: map[string]*hcl.Attribute{},
+			sources: make(map[string][]byte, len(paths))}
 		for _, p := range paths {
 			pf := parseFile(p)
 			l.addDiags(pf.diags)
 			if pf.src != nil {
+				m.sources[p] = pf.src
 				l.sources.put(p, pf.src)
 			}
 			if pf.file != nil {

@@ -129,3 +129,25 @@ func TestRetentionReleases(t *testing.T) {
 		t.Errorf("after every root: %d modules cached, refs %v", n, l.retention.refs)
 	}
 }
+
+// The run-long source cache keeps only files that may hold ignore
+// comments; a module's own files stay with its declarations.
+func TestSourceCacheKeepsIgnoreFiles(t *testing.T) {
+	dir := t.TempDir()
+	WriteFiles(t, dir, map[string]string{
+		"plain.tf":   "resource \"aws_sqs_queue\" \"q\" {}\n",
+		"ignored.tf": "# queuecap-ignore: all\nresource \"aws_sqs_queue\" \"r\" {}\n",
+	})
+	l := newLoader()
+	m, err := l.moduleDecl(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, ignored := filepath.Join(dir, "plain.tf"), filepath.Join(dir, "ignored.tf")
+	if l.sources.lookup(plain) != nil || l.sources.lookup(ignored) == nil {
+		t.Errorf("source cache: plain.tf %v, ignored.tf %v; want only ignored.tf", l.sources.lookup(plain) != nil, l.sources.lookup(ignored) != nil)
+	}
+	if m.source(plain) == nil || m.source(ignored) == nil {
+		t.Error("the module does not hold its files' sources")
+	}
+}

@@ -281,7 +281,7 @@ func lintRoot(l *loader, dir string, opts Options, flags []assignment, active []
 			from := len(r.issues)
 			a.rule.Check(s.model, r)
 			for i := from; i < len(r.issues); i++ {
-				b.place(&r.issues[i], s.addr, l.sources)
+				b.place(&r.issues[i], s.addr)
 				if opts.Plan != nil {
 					r.issues[i].Address = b.planAddress(r.issues[i].Range, s.addr)
 				}
