@@ -135,7 +135,7 @@ func Run(opts Options) (*Result, error) {
 		}()
 	}
 	wg.Wait()
-	var declared []map[string]*Variable
+	var declared []map[string]bool
 	for _, out := range outs {
 		if out.variables != nil {
 			declared = append(declared, out.variables)
@@ -239,9 +239,9 @@ type rootResult struct {
 	skips         []Skip
 	errors        []ErrorEntry
 	configMatched map[string]bool
-	// variables are the root module's declarations; nil when the root
-	// could not be read.
-	variables map[string]*Variable
+	// variables are the names of the root module's variables; nil when
+	// the root could not be read.
+	variables map[string]bool
 	explained *RootExplanation // with Options.Explain
 }
 
@@ -298,9 +298,10 @@ func lintRoot(l *loader, dir string, opts Options, flags []assignment, active []
 type rootBuild struct {
 	errors []ErrorEntry
 	skips  []Skip
-	// variables are the root module's declarations; nil when the root
-	// could not be read.
-	variables map[string]*Variable
+	// variables are the names of the root module's variables (the
+	// declarations stay with the module, which is dropped once no root
+	// may read it); nil when the root could not be read.
+	variables map[string]bool
 }
 
 // buildRoot loads a root module and the modules it calls, sets its
@@ -314,7 +315,10 @@ func buildRoot(l *loader, dir string, opts Options, flags []assignment) (*builde
 		out.errors = append(out.errors, ErrorEntry{Message: fmt.Sprintf("cannot read %s: %v", dir, err), Severity: Error})
 		return nil, out
 	}
-	out.variables = mod.Variables
+	out.variables = make(map[string]bool, len(mod.Variables))
+	for name := range mod.Variables {
+		out.variables[name] = true
+	}
 	assigned, diags := rootAssignments(dir, opts.Environ, flags)
 	vars, varDiags, varSkips, fits := rootVariables(mod, assigned)
 	for _, d := range append(diags, varDiags...) {
