@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"bytes"
 	"fmt"
 	"path/filepath"
 	"regexp"
@@ -85,13 +86,14 @@ func (b *builder) subjects() []subject {
 // the one the finding's subject lies in, else the one whose address the
 // message names, longest first.
 func (b *builder) instanceOf(is *Issue, subject string) *instance {
-	dir := filepath.Dir(is.Range.Filename)
-	var candidates []*instance
-	for _, in := range b.instances {
-		if filepath.Clean(in.mod.Dir) == filepath.Clean(dir) {
-			candidates = append(candidates, in)
+	if b.instancesIn == nil || len(b.instances) != b.indexed {
+		b.instancesIn, b.indexed = make(map[string][]*instance), len(b.instances)
+		for _, in := range b.instances {
+			dir := filepath.Clean(in.mod.Dir)
+			b.instancesIn[dir] = append(b.instancesIn[dir], in)
 		}
 	}
+	candidates := b.instancesIn[filepath.Clean(filepath.Dir(is.Range.Filename))]
 	if len(candidates) == 0 {
 		return nil
 	}
@@ -123,11 +125,14 @@ func variableOnly(pf *parsedFile, rng Range) string {
 		return ""
 	}
 	r := hcl.Range{Filename: rng.Filename, Start: hcl.Pos{Line: rng.Start.Line, Column: rng.Start.Column}, End: hcl.Pos{Line: rng.End.Line, Column: rng.End.Column}}
-	lines := strings.Split(string(pf.src), "\n")
-	if r.Start.Line != r.End.Line || r.Start.Line < 1 || r.Start.Line > len(lines) {
+	if r.Start.Line != r.End.Line || r.Start.Line < 1 {
 		return ""
 	}
-	line := []rune(lines[r.Start.Line-1])
+	text, ok := lineOf(pf.src, r.Start.Line)
+	if !ok {
+		return ""
+	}
+	line := []rune(string(text))
 	from, to := r.Start.Column-1, r.End.Column-1
 	if from < 0 || to > len(line) || from > to {
 		return ""
@@ -136,6 +141,22 @@ func variableOnly(pf *parsedFile, rng Range) string {
 		return m[1]
 	}
 	return ""
+}
+
+// lineOf is line n (from 1) of src without its newline, as
+// strings.Split(src, "\n") would give it; false past the last line.
+func lineOf(src []byte, n int) ([]byte, bool) {
+	for ; n > 1; n-- {
+		i := bytes.IndexByte(src, '\n')
+		if i < 0 {
+			return nil, false
+		}
+		src = src[i+1:]
+	}
+	if i := bytes.IndexByte(src, '\n'); i >= 0 {
+		src = src[:i]
+	}
+	return src, true
 }
 
 // mergeIssues keeps one finding per rule, place and module-local message:
