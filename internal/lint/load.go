@@ -153,6 +153,11 @@ func configFiles(dir string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	return configFilesIn(dir, entries), nil
+}
+
+// configFilesIn is configFiles of a directory already read.
+func configFilesIn(dir string, entries []fs.DirEntry) []string {
 	present := map[string]bool{}
 	for _, e := range entries {
 		present[e.Name()] = configExt(e.Name()) != "" && isRegularOrLink(dir, e)
@@ -174,7 +179,7 @@ func configFiles(dir string) ([]string, error) {
 			primary = append(primary, filepath.Join(dir, name))
 		}
 	}
-	return append(primary, overrides...), nil
+	return append(primary, overrides...)
 }
 
 // isRegularOrLink keeps regular files and links to regular files; a link
@@ -314,6 +319,9 @@ type loader struct {
 	// retention, when set, limits the modules kept to those a root
 	// module still to finish may read (see predictReads).
 	retention *retention
+	// listings are the configuration files of the directories the walk
+	// for root modules found, each kept until the directory is read.
+	listings sync.Map // directory → []string
 	// errs collects problems; the caller turns them into ErrorEntries.
 	mu   sync.Mutex
 	errs hcl.Diagnostics
@@ -392,7 +400,7 @@ func (l *loader) loadModule(dir, rootDir, key string, callers []string, manifest
 func (l *loader) moduleDecl(dir string) (*Module, error) {
 	entry := l.entry(dir)
 	entry.once.Do(func() {
-		paths, err := configFiles(dir)
+		paths, err := l.configFiles(dir, true)
 		if err != nil {
 			entry.err = err
 			return
@@ -414,6 +422,25 @@ func (l *loader) moduleDecl(dir string) (*Module, error) {
 	})
 	return entry.decl, entry.err
 }
+
+// configFiles is configFiles(dir), from the walk's listing when it has
+// one; read drops that listing, for a directory being read.
+func (l *loader) configFiles(dir string, read bool) ([]string, error) {
+	var files any
+	var ok bool
+	if read {
+		files, ok = l.listings.LoadAndDelete(dir)
+	} else {
+		files, ok = l.listings.Load(dir)
+	}
+	if ok {
+		return files.([]string), nil //nolint:forcetypeassert // l.listings holds only []string
+	}
+	return configFiles(dir)
+}
+
+// listed keeps the walk's listing of a root module directory.
+func (l *loader) listed(dir string, files []string) { l.listings.Store(dir, files) }
 
 // entry is dir's place in the cache; with retention, a directory no root
 // module still to finish may read gets a place of its own, read for this
@@ -593,31 +620,43 @@ func readModuleManifest(rootDir string) map[string]string {
 // loop cannot trap the walk. Unreadable directories are reported and
 // skipped.
 func rootModuleDirs(top string, report func(path string, err error)) []string {
-	var dirs []string
-	_ = filepath.WalkDir(top, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			report(path, err)
-			if d != nil && d.IsDir() {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		if !d.IsDir() {
-			return nil
-		}
-		if path != top && strings.HasPrefix(d.Name(), ".") {
-			return fs.SkipDir
-		}
-		files, err := configFiles(path)
-		if err != nil {
-			report(path, err)
-			return fs.SkipDir
-		}
-		if len(files) > 0 {
-			dirs = append(dirs, path)
-		}
+	return walkRoots(top, report, nil)
+}
+
+// walkRoots is rootModuleDirs, reading each directory once, and giving
+// listed (when not nil) each root's configuration files as configFiles
+// lists them.
+func walkRoots(top string, report func(path string, err error), listed func(dir string, files []string)) []string {
+	// As filepath.WalkDir: top itself is not followed when it is a link.
+	info, err := os.Lstat(top)
+	if err != nil {
+		report(top, err)
 		return nil
-	})
+	}
+	if !info.IsDir() {
+		return nil
+	}
+	var dirs []string
+	var walk func(dir string)
+	walk = func(dir string) {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			report(dir, err)
+			return
+		}
+		if files := configFilesIn(dir, entries); len(files) > 0 {
+			dirs = append(dirs, dir)
+			if listed != nil {
+				listed(dir, files)
+			}
+		}
+		for _, e := range entries {
+			if e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
+				walk(filepath.Join(dir, e.Name()))
+			}
+		}
+	}
+	walk(top)
 	slices.Sort(dirs)
 	return dirs
 }

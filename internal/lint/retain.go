@@ -54,7 +54,7 @@ func (l *loader) release(dirs []string) {
 // counts them. It reads every root's configuration files once, on
 // GOMAXPROCS workers.
 func (l *loader) predictReads(roots []string) [][]string {
-	p := &readPredictor{children: map[string][]string{}}
+	p := &readPredictor{l: l, children: map[string][]string{}}
 	// Each root's own files first, in parallel: that is nearly all the
 	// reading. Directories only roots' calls reach are read below.
 	var next int
@@ -91,6 +91,7 @@ func (l *loader) predictReads(roots []string) [][]string {
 // local module sources ("./…" and "../…" string literals that are
 // directories), each directory once.
 type readPredictor struct {
+	l        *loader
 	mu       sync.Mutex
 	children map[string][]string
 }
@@ -133,7 +134,7 @@ func (p *readPredictor) childrenOf(dir string) []string {
 	if ok {
 		return c
 	}
-	files, _ := configFiles(dir)
+	files, _ := p.l.configFiles(dir, false)
 	var out []string
 	seen := map[string]bool{}
 	buf := scanBuffers.Get().(*[]byte) //nolint:forcetypeassert // scanBuffers holds only *[]byte

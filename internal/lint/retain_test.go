@@ -1,9 +1,12 @@
 package lint
 
 import (
+	"io/fs"
+	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -149,5 +152,70 @@ func TestSourceCacheKeepsIgnoreFiles(t *testing.T) {
 	}
 	if m.source(plain) == nil || m.source(ignored) == nil {
 		t.Error("the module does not hold its files' sources")
+	}
+}
+
+// walkRoots, which reads each directory once, finds the root modules a
+// filepath.WalkDir walk does, and lists each one's files as configFiles.
+func TestWalkRootsAsWalkDir(t *testing.T) {
+	dir := t.TempDir()
+	WriteFiles(t, dir, map[string]string{
+		"a/main.tf":                      "",
+		"a/b/x.tf.json":                  "{}",
+		"a/b/x.tofu.json":                "{}",
+		"a/.hidden/main.tf":              "",
+		"a/.terraform/modules/m/main.tf": "",
+		"c/readme.md":                    "",
+		"c/d/e/main.tofu":                "",
+		"f/override.tf":                  "",
+		"f/main.tf":                      "",
+	})
+	if err := os.Symlink(filepath.Join(dir, "a"), filepath.Join(dir, "c", "link")); err != nil {
+		t.Skip(err)
+	}
+	if err := os.Symlink(filepath.Join(dir, "c"), filepath.Join(dir, "c", "d", "loop")); err != nil {
+		t.Fatal(err)
+	}
+	linkedTop := filepath.Join(t.TempDir(), "top")
+	if err := os.Symlink(dir, linkedTop); err != nil {
+		t.Fatal(err)
+	}
+	// The walk as it was, with filepath.WalkDir.
+	walkDir := func(top string) (dirs []string, errs []string) {
+		_ = filepath.WalkDir(top, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				errs = append(errs, path)
+				if d != nil && d.IsDir() {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			if !d.IsDir() {
+				return nil
+			}
+			if path != top && strings.HasPrefix(d.Name(), ".") {
+				return fs.SkipDir
+			}
+			if files, _ := configFiles(path); len(files) > 0 {
+				dirs = append(dirs, path)
+			}
+			return nil
+		})
+		slices.Sort(dirs)
+		return dirs, errs
+	}
+	for _, top := range []string{dir, filepath.Join(dir, "a"), filepath.Join(dir, "a", "main.tf"), filepath.Join(dir, "missing"), dir + "/./c/../", linkedTop} {
+		want, wantErrs := walkDir(top)
+		var errs []string
+		listed := map[string][]string{}
+		got := walkRoots(top, func(path string, _ error) { errs = append(errs, path) }, func(d string, files []string) { listed[d] = files })
+		if !slices.Equal(got, want) || !slices.Equal(errs, wantErrs) {
+			t.Errorf("walkRoots(%s) = %q, errors at %q; want %q, errors at %q", top, got, errs, want, wantErrs)
+		}
+		for _, d := range got {
+			if files, _ := configFiles(d); !slices.Equal(listed[d], files) {
+				t.Errorf("walkRoots(%s) listed %q for %s, want %q", top, listed[d], d, files)
+			}
+		}
 	}
 }

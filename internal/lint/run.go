@@ -90,9 +90,9 @@ func Run(opts Options) (*Result, error) {
 			continue
 		}
 		if opts.Recursive {
-			for _, r := range rootModuleDirs(dir, func(path string, err error) {
+			for _, r := range walkRoots(dir, func(path string, err error) {
 				res.Errors = append(res.Errors, ErrorEntry{Message: fmt.Sprintf("cannot read %s: %v", path, err), Severity: Error})
-			}) {
+			}, l.listed) {
 				roots = append(roots, rootAt{dir: r, top: dir})
 			}
 		} else {
