@@ -464,15 +464,12 @@ func (l *loader) readFile(m *Module, pf *parsedFile) {
 		switch b.Type {
 		case "variable":
 			v := &Variable{Name: b.Labels[0], Range: b.DefRange}
-			c, _, d := b.Body.PartialContent(variableSchema)
-			l.addDiags(d)
-			if c != nil {
-				if a, ok := c.Attributes["default"]; ok {
-					v.Default = a.Expr
-				}
-				if a, ok := c.Attributes["type"]; ok {
-					v.Type = a.Expr
-				}
+			attrs := l.optionalAttributes(b.Body, variableSchema)
+			if a, ok := attrs["default"]; ok {
+				v.Default = a.Expr
+			}
+			if a, ok := attrs["type"]; ok {
+				v.Type = a.Expr
 			}
 			m.Variables[v.Name] = v
 		case "locals":
@@ -482,12 +479,8 @@ func (l *loader) readFile(m *Module, pf *parsedFile) {
 				m.Locals[name] = a
 			}
 		case "output":
-			c, _, d := b.Body.PartialContent(outputSchema)
-			l.addDiags(d)
-			if c != nil {
-				if a, ok := c.Attributes["value"]; ok {
-					m.Outputs[b.Labels[0]] = a
-				}
+			if a, ok := l.optionalAttributes(b.Body, outputSchema)["value"]; ok {
+				m.Outputs[b.Labels[0]] = a
 			}
 		case "module":
 			m.Calls = append(m.Calls, l.readModuleCall(b))
@@ -499,19 +492,51 @@ func (l *loader) readFile(m *Module, pf *parsedFile) {
 			if (b.Type == "resource" && resourceSchemas[r.Type] != nil) || (b.Type == "data" && (isQueuecapData(r.Type) || dataSchemas[r.Type] != nil)) {
 				r.Body = b.Body
 				if r.Repeated {
-					if c, _, _ := b.Body.PartialContent(repetitionSchema); c != nil {
-						if a := c.Attributes["count"]; a != nil {
-							r.Count = a.Expr
-						}
-						if a := c.Attributes["for_each"]; a != nil {
-							r.ForEach = a.Expr
-						}
+					attrs := optionalAttributes(b.Body, repetitionSchema, nil)
+					if a := attrs["count"]; a != nil {
+						r.Count = a.Expr
+					}
+					if a := attrs["for_each"]; a != nil {
+						r.ForEach = a.Expr
 					}
 				}
 			}
 			m.Resources = append(m.Resources, r)
 		}
 	}
+}
+
+// optionalAttributes is optionalAttributes with the loader's diagnostics.
+func (l *loader) optionalAttributes(body hcl.Body, schema *hcl.BodySchema) hcl.Attributes {
+	return optionalAttributes(body, schema, l.addDiags)
+}
+
+// optionalAttributes is what body.PartialContent(schema) finds of a schema
+// of optional attributes, its diagnostics given to diags when not nil. A
+// native block's body as parsed, which has no hidden attributes and so no
+// diagnostics to give, is read directly, without PartialContent's maps
+// and copy of the body.
+func optionalAttributes(body hcl.Body, schema *hcl.BodySchema, diags func(hcl.Diagnostics)) hcl.Attributes {
+	if native, ok := body.(*hclsyntax.Body); ok {
+		var attrs hcl.Attributes
+		for _, as := range schema.Attributes {
+			if a, ok := native.Attributes[as.Name]; ok {
+				if attrs == nil {
+					attrs = make(hcl.Attributes, len(schema.Attributes))
+				}
+				attrs[as.Name] = a.AsHCLAttribute()
+			}
+		}
+		return attrs
+	}
+	c, _, d := body.PartialContent(schema)
+	if diags != nil {
+		diags(d)
+	}
+	if c == nil {
+		return nil
+	}
+	return c.Attributes
 }
 
 func (l *loader) readModuleCall(b *hcl.Block) *ModuleCall {
