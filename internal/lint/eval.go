@@ -4,7 +4,6 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
-	"github.com/zclconf/go-cty/cty/function"
 )
 
 // origin marks a value with the absolute address of the resource or data
@@ -55,10 +54,10 @@ type instance struct {
 	// queuecap data source and provider function call evaluated so far,
 	// by absolute address (or call key).
 	dataArgs map[string]Rates
-	// funcs (root only) are the functions expressions may call; evalRange
-	// (root only) is the expression being evaluated, where a provider
-	// function call's rates are declared.
-	funcs     map[string]function.Function
+	// funcs (root only) holds the functions expressions may call (see
+	// functionContext); evalRange (root only) is the expression being
+	// evaluated, where a provider function call's rates are declared.
+	funcs     *hcl.EvalContext
 	evalRange hcl.Range
 	// rep is the instance of a repeated resource being evaluated (its
 	// count.index or each), nil outside one; callRep is, for an instance
@@ -260,7 +259,9 @@ func (in *instance) contextFor(traversals []hcl.Traversal) *hcl.EvalContext {
 		}
 		vars["data"] = cty.ObjectVal(types)
 	}
-	return &hcl.EvalContext{Variables: vars, Functions: in.evalFunctions()}
+	ctx := in.functionContext().NewChild()
+	ctx.Variables = vars
+	return ctx
 }
 
 // attrName returns the attribute name at position i of a traversal.
