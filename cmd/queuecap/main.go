@@ -51,7 +51,7 @@ func main() {
 // large tree, for about a quarter of the CPU time. At 400 it runs a
 // quarter as often, and the heap peaks at about five times what is live
 // instead of twice: on the 20,000-file benchmark tree (tools/bench-lint.sh)
-// 3 CPU seconds fewer of 17, for about 100 MiB more of peak memory.
+// about 2.5 CPU seconds fewer of 15, for about 100 MiB more of peak memory.
 const lintGCPercent = 400
 
 // tuneGC sets lintGCPercent unless the environment sets GOGC.
