@@ -22,10 +22,13 @@
 # The bare parse is BenchmarkParseCorpus in internal/lint/bench_test.go, run
 # once per timing: the linter's walk, then read and parse each file, on one
 # worker and on GOMAXPROCS workers (the linter lints root modules on as
-# many); a third variant keeps every parsed file, as the linter's file cache
-# does, to show what that costs. TFLint runs with an empty config: only its
-# bundled terraform ruleset, nothing downloaded. A full run takes about 25
-# minutes on 2 CPUs, nearly all of it TFLint.
+# many); a third variant keeps every parsed file, to show what holding them
+# all would cost (the linter keeps a module only while a root module still
+# to lint may read it). The parse runs at Go's default GOGC of 100; queuecap
+# lint sets 400 unless GOGC is set (lintGCPercent in cmd/queuecap/main.go):
+# GOGC=100 tools/bench-lint.sh compares like with like. TFLint runs with an
+# empty config: only its bundled terraform ruleset, nothing downloaded. A
+# full run takes about 25 minutes on 2 CPUs, nearly all of it TFLint.
 #
 # Each repetition runs the commands one after the other, so that noise on
 # the machine falls on all of them alike. Exit status: 0 when every run

@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"slices"
 	"strings"
 
@@ -39,7 +40,28 @@ var version, commit string
 
 func main() {
 	lint.Version, lint.Commit = version, commit
+	if len(os.Args) > 1 && os.Args[1] == "lint" {
+		tuneGC(os.LookupEnv)
+	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// lintGCPercent is the collector's target for `queuecap lint` when GOGC
+// does not set one. Linting allocates mostly short-lived syntax (a parse
+// allocates tens of times a file's size, of which only the modules of
+// the root modules being linted stay alive), so the live heap is small
+// and, at Go's default of 100, the collector runs hundreds of times on a
+// large tree, for about a quarter of the CPU time. At 400 it runs a
+// quarter as often, and the heap peaks at about five times what is live
+// instead of twice: on the 20,000-file benchmark tree (tools/bench-lint.sh)
+// about 2.5 CPU seconds fewer of 15, for about 100 MiB more of peak memory.
+const lintGCPercent = 400
+
+// tuneGC sets lintGCPercent unless the environment sets GOGC.
+func tuneGC(lookupEnv func(string) (string, bool)) {
+	if _, set := lookupEnv("GOGC"); !set {
+		debug.SetGCPercent(lintGCPercent)
+	}
 }
 
 const usage = `Usage: queuecap <command> [flags]

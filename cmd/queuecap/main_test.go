@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 )
@@ -492,4 +493,18 @@ func TestLintPlan(t *testing.T) {
 			t.Errorf("got %+v", res.Issues)
 		}
 	})
+}
+
+// queuecap lint collects garbage less often than Go's default, unless
+// GOGC says how often.
+func TestTuneGC(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	tuneGC(func(string) (string, bool) { return "", false })
+	if got := debug.SetGCPercent(100); got != lintGCPercent {
+		t.Errorf("without GOGC: GC percent %d, want %d", got, lintGCPercent)
+	}
+	tuneGC(func(name string) (string, bool) { return "150", name == "GOGC" })
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("with GOGC set: GC percent %d, want it left alone (100)", got)
+	}
 }

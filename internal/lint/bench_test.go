@@ -81,8 +81,9 @@ func BenchmarkLintCorpus(b *testing.B) {
 // hclsyntax.ParseConfig or hcljson.Parse, nothing else. "seq" parses on one
 // goroutine and "par" on GOMAXPROCS workers, as many as the linter lints
 // root modules with; both drop each file once parsed. "par-keep" keeps
-// every parsed file until the walk is done, as the linter's file cache
-// does, to show what holding them all costs in memory and GC time.
+// every parsed file until the walk is done, to show what holding them all
+// costs in memory and GC time (the linter keeps a module's declarations
+// only while a root module still to lint may read it).
 func BenchmarkParseCorpus(b *testing.B) {
 	dir := benchCorpus(b)
 	for _, bc := range []struct {

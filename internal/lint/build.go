@@ -48,6 +48,10 @@ type builder struct {
 	skips []Skip
 	// instances are the module instances walked, the root first.
 	instances []*instance
+	// instancesIn indexes instances by their module's cleaned directory,
+	// in walk order, once the walk is done (see instanceOf).
+	instancesIn map[string][]*instance
+	indexed     int // how many of instances instancesIn holds
 	// planAddrs are, for a plan, the resource instance each range given
 	// to the model belongs to, by Range.String().
 	planAddrs map[string]string

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"bytes"
 	"fmt"
 	"path/filepath"
 	"regexp"
@@ -16,7 +17,7 @@ import (
 // argument that carries the value, when the finding's attribute is just
 // that variable), keeping where it lies in the module as ModuleRange: a
 // pull request can only change the repository's files.
-func (b *builder) place(is *Issue, subject string, src *sourceCache) {
+func (b *builder) place(is *Issue, subject string) {
 	in := b.instanceOf(is, subject)
 	is.Subject = subject
 	if in == nil || in.parent == nil {
@@ -38,7 +39,7 @@ func (b *builder) place(is *Issue, subject string, src *sourceCache) {
 		is.ModuleRange = &inner
 		is.Range = toRange(call.call.DefRange)
 		if k == len(chain)-1 {
-			if name := variableOnly(src.lookup(inner.Filename), inner); name != "" {
+			if name := variableOnly(in.mod.source(inner.Filename), inner); name != "" {
 				if arg, ok := call.call.Args[name]; ok {
 					is.Range = toRange(arg.Range)
 				}
@@ -87,13 +88,14 @@ func (b *builder) subjects() []subject {
 // the one the finding's subject lies in, else the one whose address the
 // message names, longest first.
 func (b *builder) instanceOf(is *Issue, subject string) *instance {
-	dir := filepath.Dir(is.Range.Filename)
-	var candidates []*instance
-	for _, in := range b.instances {
-		if filepath.Clean(in.mod.Dir) == filepath.Clean(dir) {
-			candidates = append(candidates, in)
+	if b.instancesIn == nil || len(b.instances) != b.indexed {
+		b.instancesIn, b.indexed = make(map[string][]*instance), len(b.instances)
+		for _, in := range b.instances {
+			dir := filepath.Clean(in.mod.Dir)
+			b.instancesIn[dir] = append(b.instancesIn[dir], in)
 		}
 	}
+	candidates := b.instancesIn[filepath.Clean(filepath.Dir(is.Range.Filename))]
 	if len(candidates) == 0 {
 		return nil
 	}
@@ -125,11 +127,14 @@ func variableOnly(pf *parsedFile, rng Range) string {
 		return ""
 	}
 	r := hcl.Range{Filename: rng.Filename, Start: hcl.Pos{Line: rng.Start.Line, Column: rng.Start.Column}, End: hcl.Pos{Line: rng.End.Line, Column: rng.End.Column}}
-	lines := strings.Split(string(pf.src), "\n")
-	if r.Start.Line != r.End.Line || r.Start.Line < 1 || r.Start.Line > len(lines) {
+	if r.Start.Line != r.End.Line || r.Start.Line < 1 {
 		return ""
 	}
-	line := []rune(lines[r.Start.Line-1])
+	text, ok := lineOf(pf.src, r.Start.Line)
+	if !ok {
+		return ""
+	}
+	line := []rune(string(text))
 	from, to := r.Start.Column-1, r.End.Column-1
 	if from < 0 || to > len(line) || from > to {
 		return ""
@@ -138,6 +143,22 @@ func variableOnly(pf *parsedFile, rng Range) string {
 		return m[1]
 	}
 	return ""
+}
+
+// lineOf is line n (from 1) of src without its newline, as
+// strings.Split(src, "\n") would give it; false past the last line.
+func lineOf(src []byte, n int) ([]byte, bool) {
+	for ; n > 1; n-- {
+		i := bytes.IndexByte(src, '\n')
+		if i < 0 {
+			return nil, false
+		}
+		src = src[i+1:]
+	}
+	if i := bytes.IndexByte(src, '\n'); i >= 0 {
+		src = src[:i]
+	}
+	return src, true
 }
 
 // mergeIssues keeps one finding per rule, place and module-local message:

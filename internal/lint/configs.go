@@ -23,15 +23,18 @@ type configFinder struct {
 	fallback *Config
 	loaded   map[string]*Config
 	errs     []ErrorEntry
+	// nearest memoizes nearestConfig by top and directory: sibling roots
+	// share the folders above them.
+	nearest map[[2]string]string
 }
 
 func newConfigFinder(fallback *Config) *configFinder {
-	return &configFinder{fallback: fallback, loaded: map[string]*Config{}}
+	return &configFinder{fallback: fallback, loaded: map[string]*Config{}, nearest: map[[2]string]string{}}
 }
 
 // forRoot is the configuration of the root at r.
 func (f *configFinder) forRoot(r rootAt) *Config {
-	if path := nearestConfig(r.dir, r.top); path != "" {
+	if path := nearestConfig(r.dir, r.top, f.nearest); path != "" {
 		if cfg, ok := f.loaded[path]; ok {
 			return cfg
 		}
@@ -49,21 +52,21 @@ func (f *configFinder) forRoot(r rootAt) *Config {
 }
 
 // nearestConfig is the .queuecap.hcl in dir or the closest folder above
-// it, up to and including top; "" when there is none.
-func nearestConfig(dir, top string) string {
+// it, up to and including top; "" when there is none. memo holds the
+// answers already found, by top and directory.
+func nearestConfig(dir, top string, memo map[[2]string]string) string {
 	dir, top = filepath.Clean(dir), filepath.Clean(top)
-	for {
-		p := filepath.Join(dir, DefaultConfigFile)
-		if info, err := os.Stat(p); err == nil && info.Mode().IsRegular() {
-			return p
-		}
-		if dir == top || !within(dir, top) {
-			return ""
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return ""
-		}
-		dir = parent
+	key := [2]string{top, dir}
+	if p, ok := memo[key]; ok {
+		return p
 	}
+	p := filepath.Join(dir, DefaultConfigFile)
+	if info, err := os.Stat(p); err != nil || !info.Mode().IsRegular() {
+		p = ""
+		if parent := filepath.Dir(dir); dir != top && within(dir, top) && parent != dir {
+			p = nearestConfig(parent, top, memo)
+		}
+	}
+	memo[key] = p
+	return p
 }

@@ -4,7 +4,6 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
-	"github.com/zclconf/go-cty/cty/function"
 )
 
 // origin marks a value with the absolute address of the resource or data
@@ -55,10 +54,10 @@ type instance struct {
 	// queuecap data source and provider function call evaluated so far,
 	// by absolute address (or call key).
 	dataArgs map[string]Rates
-	// funcs (root only) are the functions expressions may call; evalRange
-	// (root only) is the expression being evaluated, where a provider
-	// function call's rates are declared.
-	funcs     map[string]function.Function
+	// funcs (root only) holds the functions expressions may call (see
+	// functionContext); evalRange (root only) is the expression being
+	// evaluated, where a provider function call's rates are declared.
+	funcs     *hcl.EvalContext
 	evalRange hcl.Range
 	// rep is the instance of a repeated resource being evaluated (its
 	// count.index or each), nil outside one; callRep is, for an instance
@@ -143,7 +142,8 @@ func (in *instance) eval(expr hcl.Expression) cty.Value {
 	if expr == nil {
 		return cty.NullVal(cty.DynamicPseudoType)
 	}
-	ctx := in.contextFor(expr.Variables())
+	traversals := expr.Variables()
+	ctx := in.contextFor(traversals)
 	outer := in.root.evalRange
 	in.root.evalRange = expr.Range()
 	v, diags := expr.Value(ctx)
@@ -151,14 +151,14 @@ func (in *instance) eval(expr hcl.Expression) cty.Value {
 	if diags.HasErrors() {
 		// Unknown, but still derived from what it references: a redrive
 		// policy built with templatefile() names its dead-letter queue.
-		return cty.DynamicVal.WithMarks(contextMarks(ctx, expr.Variables()))
+		return cty.DynamicVal.WithMarks(contextMarks(ctx, traversals))
 	}
 	if !v.IsWhollyKnown() && len(origins(v)) == 0 {
 		// try() and some other functions return a bare unknown for an
 		// unknown argument, dropping its marks:
 		// try(aws_autoscaling_group.this[0].name, "") still names the
 		// group.
-		return v.WithMarks(contextMarks(ctx, expr.Variables()))
+		return v.WithMarks(contextMarks(ctx, traversals))
 	}
 	return v
 }
@@ -192,6 +192,11 @@ func contextMarks(ctx *hcl.EvalContext, traversals []hcl.Traversal) cty.ValueMar
 // contextFor builds an evaluation context holding exactly the names the
 // traversals refer to, evaluating each on demand.
 func (in *instance) contextFor(traversals []hcl.Traversal) *hcl.EvalContext {
+	ctx := in.functionContext().NewChild()
+	if len(traversals) == 0 {
+		ctx.Variables = noVariables
+		return ctx
+	}
 	scopes := map[string]map[string]cty.Value{}
 	put := func(scope, name string, v cty.Value) {
 		if scopes[scope] == nil {
@@ -199,7 +204,7 @@ func (in *instance) contextFor(traversals []hcl.Traversal) *hcl.EvalContext {
 		}
 		scopes[scope][name] = v
 	}
-	data := map[string]map[string]cty.Value{}
+	var data map[string]map[string]cty.Value // allocated for the few that name a data source
 	vars := map[string]cty.Value{}
 	var modules map[string][]hcl.Traversal // allocated for the few expressions that name a module
 	for _, t := range traversals {
@@ -223,6 +228,9 @@ func (in *instance) contextFor(traversals []hcl.Traversal) *hcl.EvalContext {
 			}
 		case "data":
 			if dname, ok2 := attrName(t, 2); ok && ok2 {
+				if data == nil {
+					data = map[string]map[string]cty.Value{}
+				}
 				if data[name] == nil {
 					data[name] = map[string]cty.Value{}
 				}
@@ -260,8 +268,13 @@ func (in *instance) contextFor(traversals []hcl.Traversal) *hcl.EvalContext {
 		}
 		vars["data"] = cty.ObjectVal(types)
 	}
-	return &hcl.EvalContext{Variables: vars, Functions: in.evalFunctions()}
+	ctx.Variables = vars
+	return ctx
 }
+
+// noVariables are the variables of an expression that names none; never
+// written to.
+var noVariables = map[string]cty.Value{}
 
 // attrName returns the attribute name at position i of a traversal.
 func attrName(t hcl.Traversal, i int) (string, bool) {

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io/fs"
@@ -36,11 +37,10 @@ type parsedFile struct {
 	diags hcl.Diagnostics
 }
 
-// sourceCache keeps the bytes of every configuration file read, for ignore
-// comments and source snippets. Syntax trees are not kept: once a module is
-// decoded, only the expressions the linter may evaluate stay alive, which
-// keeps memory near the size of the source on large trees. Safe for
-// concurrent use.
+// sourceCache keeps, for the whole run, the bytes of the configuration
+// files that may hold ignore comments: those whose text has
+// "queuecap-ignore" in it. Any other file's bytes live only as long as its
+// module's declarations (Module.sources). Safe for concurrent use.
 type sourceCache struct {
 	mu    sync.Mutex
 	files map[string][]byte
@@ -48,7 +48,13 @@ type sourceCache struct {
 
 func newSourceCache() *sourceCache { return &sourceCache{files: make(map[string][]byte)} }
 
+// ignoreMark is the text every ignore comment holds (see parseAnnotation).
+var ignoreMark = []byte("queuecap-ignore")
+
 func (c *sourceCache) put(path string, src []byte) {
+	if !bytes.Contains(src, ignoreMark) {
+		return
+	}
 	c.mu.Lock()
 	c.files[path] = src
 	c.mu.Unlock()
@@ -147,6 +153,11 @@ func configFiles(dir string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	return configFilesIn(dir, entries), nil
+}
+
+// configFilesIn is configFiles of a directory already read.
+func configFilesIn(dir string, entries []fs.DirEntry) []string {
 	present := map[string]bool{}
 	for _, e := range entries {
 		present[e.Name()] = configExt(e.Name()) != "" && isRegularOrLink(dir, e)
@@ -168,7 +179,7 @@ func configFiles(dir string) ([]string, error) {
 			primary = append(primary, filepath.Join(dir, name))
 		}
 	}
-	return append(primary, overrides...), nil
+	return append(primary, overrides...)
 }
 
 // isRegularOrLink keeps regular files and links to regular files; a link
@@ -192,6 +203,18 @@ type Module struct {
 	Outputs   map[string]*hcl.Attribute
 	Resources []*Resource
 	Calls     []*ModuleCall
+	// sources are the bytes of the module's files by path, for findings
+	// moved out of the module (see variableOnly).
+	sources map[string][]byte
+}
+
+// source is one of the module's files as read, or nil.
+func (m *Module) source(path string) *parsedFile {
+	src, ok := m.sources[path]
+	if !ok {
+		return nil
+	}
+	return &parsedFile{path: path, src: src}
 }
 
 // Variable is a `variable` block.
@@ -287,11 +310,18 @@ var metaArguments = map[string]bool{"source": true, "version": true, "count": tr
 
 // loader builds module trees from directories. Each directory is read,
 // parsed and decoded once however many root modules reach it (with
-// --recursive, most modules are also a root of their own).
+// --recursive, most modules are also a root of their own), and kept only
+// while a root module still to finish may read it (retain.go).
 type loader struct {
 	sources *sourceCache
 	modules sync.Map // directory → *moduleEntry
 	dirs    sync.Map // directory → its canonical form
+	// retention, when set, limits the modules kept to those a root
+	// module still to finish may read (see predictReads).
+	retention *retention
+	// listings are the configuration files of the directories the walk
+	// for root modules found, each kept until the directory is read.
+	listings sync.Map // directory → []string
 	// errs collects problems; the caller turns them into ErrorEntries.
 	mu   sync.Mutex
 	errs hcl.Diagnostics
@@ -368,19 +398,20 @@ func (l *loader) loadModule(dir, rootDir, key string, callers []string, manifest
 
 // moduleDecl reads and decodes a directory once.
 func (l *loader) moduleDecl(dir string) (*Module, error) {
-	e, _ := l.modules.LoadOrStore(dir, &moduleEntry{})
-	entry := e.(*moduleEntry) //nolint:forcetypeassert // l.modules holds only *moduleEntry
+	entry := l.entry(dir)
 	entry.once.Do(func() {
-		paths, err := configFiles(dir)
+		paths, err := l.configFiles(dir, true)
 		if err != nil {
 			entry.err = err
 			return
 		}
-		m := &Module{Dir: dir, Variables: map[string]*Variable{}, Locals: map[string]*hcl.Attribute{}, Outputs: map[string]*hcl.Attribute{}}
+		m := &Module{Dir: dir, Variables: map[string]*Variable{}, Locals: map[string]*hcl.Attribute{}, Outputs: map[string]*hcl.Attribute{},
+			sources: make(map[string][]byte, len(paths))}
 		for _, p := range paths {
 			pf := parseFile(p)
 			l.addDiags(pf.diags)
 			if pf.src != nil {
+				m.sources[p] = pf.src
 				l.sources.put(p, pf.src)
 			}
 			if pf.file != nil {
@@ -392,6 +423,40 @@ func (l *loader) moduleDecl(dir string) (*Module, error) {
 	return entry.decl, entry.err
 }
 
+// configFiles is configFiles(dir), from the walk's listing when it has
+// one; read drops that listing, for a directory being read.
+func (l *loader) configFiles(dir string, read bool) ([]string, error) {
+	var files any
+	var ok bool
+	if read {
+		files, ok = l.listings.LoadAndDelete(dir)
+	} else {
+		files, ok = l.listings.Load(dir)
+	}
+	if ok {
+		return files.([]string), nil //nolint:forcetypeassert // l.listings holds only []string
+	}
+	return configFiles(dir)
+}
+
+// listed keeps the walk's listing of a root module directory.
+func (l *loader) listed(dir string, files []string) { l.listings.Store(dir, files) }
+
+// entry is dir's place in the cache; with retention, a directory no root
+// module still to finish may read gets a place of its own, read for this
+// load alone.
+func (l *loader) entry(dir string) *moduleEntry {
+	if r := l.retention; r != nil {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		if !r.keep(dir) {
+			return &moduleEntry{}
+		}
+	}
+	e, _ := l.modules.LoadOrStore(dir, &moduleEntry{})
+	return e.(*moduleEntry) //nolint:forcetypeassert // l.modules holds only *moduleEntry
+}
+
 func (l *loader) readFile(m *Module, pf *parsedFile) {
 	content, _, diags := pf.file.Body.PartialContent(fileSchema)
 	l.addDiags(diags)
@@ -399,15 +464,12 @@ func (l *loader) readFile(m *Module, pf *parsedFile) {
 		switch b.Type {
 		case "variable":
 			v := &Variable{Name: b.Labels[0], Range: b.DefRange}
-			c, _, d := b.Body.PartialContent(variableSchema)
-			l.addDiags(d)
-			if c != nil {
-				if a, ok := c.Attributes["default"]; ok {
-					v.Default = a.Expr
-				}
-				if a, ok := c.Attributes["type"]; ok {
-					v.Type = a.Expr
-				}
+			attrs := l.optionalAttributes(b.Body, variableSchema)
+			if a, ok := attrs["default"]; ok {
+				v.Default = a.Expr
+			}
+			if a, ok := attrs["type"]; ok {
+				v.Type = a.Expr
 			}
 			m.Variables[v.Name] = v
 		case "locals":
@@ -417,12 +479,8 @@ func (l *loader) readFile(m *Module, pf *parsedFile) {
 				m.Locals[name] = a
 			}
 		case "output":
-			c, _, d := b.Body.PartialContent(outputSchema)
-			l.addDiags(d)
-			if c != nil {
-				if a, ok := c.Attributes["value"]; ok {
-					m.Outputs[b.Labels[0]] = a
-				}
+			if a, ok := l.optionalAttributes(b.Body, outputSchema)["value"]; ok {
+				m.Outputs[b.Labels[0]] = a
 			}
 		case "module":
 			m.Calls = append(m.Calls, l.readModuleCall(b))
@@ -434,19 +492,51 @@ func (l *loader) readFile(m *Module, pf *parsedFile) {
 			if (b.Type == "resource" && resourceSchemas[r.Type] != nil) || (b.Type == "data" && (isQueuecapData(r.Type) || dataSchemas[r.Type] != nil)) {
 				r.Body = b.Body
 				if r.Repeated {
-					if c, _, _ := b.Body.PartialContent(repetitionSchema); c != nil {
-						if a := c.Attributes["count"]; a != nil {
-							r.Count = a.Expr
-						}
-						if a := c.Attributes["for_each"]; a != nil {
-							r.ForEach = a.Expr
-						}
+					attrs := optionalAttributes(b.Body, repetitionSchema, nil)
+					if a := attrs["count"]; a != nil {
+						r.Count = a.Expr
+					}
+					if a := attrs["for_each"]; a != nil {
+						r.ForEach = a.Expr
 					}
 				}
 			}
 			m.Resources = append(m.Resources, r)
 		}
 	}
+}
+
+// optionalAttributes is optionalAttributes with the loader's diagnostics.
+func (l *loader) optionalAttributes(body hcl.Body, schema *hcl.BodySchema) hcl.Attributes {
+	return optionalAttributes(body, schema, l.addDiags)
+}
+
+// optionalAttributes is what body.PartialContent(schema) finds of a schema
+// of optional attributes, its diagnostics given to diags when not nil. A
+// native block's body as parsed, which has no hidden attributes and so no
+// diagnostics to give, is read directly, without PartialContent's maps
+// and copy of the body.
+func optionalAttributes(body hcl.Body, schema *hcl.BodySchema, diags func(hcl.Diagnostics)) hcl.Attributes {
+	if native, ok := body.(*hclsyntax.Body); ok {
+		var attrs hcl.Attributes
+		for _, as := range schema.Attributes {
+			if a, ok := native.Attributes[as.Name]; ok {
+				if attrs == nil {
+					attrs = make(hcl.Attributes, len(schema.Attributes))
+				}
+				attrs[as.Name] = a.AsHCLAttribute()
+			}
+		}
+		return attrs
+	}
+	c, _, d := body.PartialContent(schema)
+	if diags != nil {
+		diags(d)
+	}
+	if c == nil {
+		return nil
+	}
+	return c.Attributes
 }
 
 func (l *loader) readModuleCall(b *hcl.Block) *ModuleCall {
@@ -555,31 +645,43 @@ func readModuleManifest(rootDir string) map[string]string {
 // loop cannot trap the walk. Unreadable directories are reported and
 // skipped.
 func rootModuleDirs(top string, report func(path string, err error)) []string {
-	var dirs []string
-	_ = filepath.WalkDir(top, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			report(path, err)
-			if d != nil && d.IsDir() {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		if !d.IsDir() {
-			return nil
-		}
-		if path != top && strings.HasPrefix(d.Name(), ".") {
-			return fs.SkipDir
-		}
-		files, err := configFiles(path)
-		if err != nil {
-			report(path, err)
-			return fs.SkipDir
-		}
-		if len(files) > 0 {
-			dirs = append(dirs, path)
-		}
+	return walkRoots(top, report, nil)
+}
+
+// walkRoots is rootModuleDirs, reading each directory once, and giving
+// listed (when not nil) each root's configuration files as configFiles
+// lists them.
+func walkRoots(top string, report func(path string, err error), listed func(dir string, files []string)) []string {
+	// As filepath.WalkDir: top itself is not followed when it is a link.
+	info, err := os.Lstat(top)
+	if err != nil {
+		report(top, err)
 		return nil
-	})
+	}
+	if !info.IsDir() {
+		return nil
+	}
+	var dirs []string
+	var walk func(dir string)
+	walk = func(dir string) {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			report(dir, err)
+			return
+		}
+		if files := configFilesIn(dir, entries); len(files) > 0 {
+			dirs = append(dirs, dir)
+			if listed != nil {
+				listed(dir, files)
+			}
+		}
+		for _, e := range entries {
+			if e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
+				walk(filepath.Join(dir, e.Name()))
+			}
+		}
+	}
+	walk(top)
 	slices.Sort(dirs)
 	return dirs
 }

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 
@@ -16,23 +17,36 @@ import (
 // functions: provider::queuecap::required_consumers(…).
 const providerPrefix = "provider::queuecap::"
 
-// evalFunctions are the functions an expression of this root may call:
-// Terraform's built-ins, those that read files from this root's directory,
-// and queuecap's provider functions, which compute
-// with the catalog exactly as the provider does, so that
-// `max_size = provider::queuecap::required_consumers(…)` is checked like
-// `max_size = data.queuecap_consumers.x.required_consumers`. Built once
-// per root, since each call records the rates it was given there.
-func (in *instance) evalFunctions() map[string]function.Function {
+// builtinContext holds Terraform's built-in functions, which every root
+// module shares (see functionContext).
+var builtinContext = &hcl.EvalContext{Functions: functions}
+
+// functionContext holds the functions an expression of this root may
+// call: Terraform's built-ins (in its parent, builtinContext), those that
+// read files from this root's directory, and queuecap's provider
+// functions, which compute with the catalog exactly as the provider does,
+// so that `max_size = provider::queuecap::required_consumers(…)` is
+// checked like `max_size = data.queuecap_consumers.x.required_consumers`.
+// The root's own are built once per root, since each call records the
+// rates it was given there; an expression is evaluated in a child of it.
+func (in *instance) functionContext() *hcl.EvalContext {
 	root := in.root
 	if root.funcs == nil {
-		root.funcs = maps.Clone(functions)
-		maps.Copy(root.funcs, root.fileFunctions())
+		root.funcs = builtinContext.NewChild()
+		root.funcs.Functions = root.fileFunctions()
 		for _, fn := range capacity.Functions {
-			root.funcs[providerPrefix+fn.Name] = root.providerFunction(fn)
+			root.funcs.Functions[providerPrefix+fn.Name] = root.providerFunction(fn)
 		}
 	}
 	return root.funcs
+}
+
+// evalFunctions are functionContext's functions in one map, the root's
+// own over the built-ins.
+func (in *instance) evalFunctions() map[string]function.Function {
+	fns := maps.Clone(functions)
+	maps.Copy(fns, in.functionContext().Functions)
+	return fns
 }
 
 // providerFunction is one catalog function as a cty function. Its result

@@ -60,7 +60,7 @@ func (e *UsageError) Error() string { return e.Msg }
 // changed file) and not again when a directory given reaches it; it reads
 // the nearest .queuecap.hcl up to the working directory, as --recursive
 // from there would.
-func rootsToLint(paths []string, recursive bool) ([]rootAt, []ErrorEntry) {
+func rootsToLint(paths []string, recursive bool, listed func(dir string, files []string)) ([]rootAt, []ErrorEntry) {
 	var roots, fileRoots []rootAt
 	var errs []ErrorEntry
 	for _, path := range paths {
@@ -72,9 +72,9 @@ func rootsToLint(paths []string, recursive bool) ([]rootAt, []ErrorEntry) {
 		case err != nil:
 			errs = append(errs, ErrorEntry{Message: err.Error(), Severity: Error})
 		case info.IsDir() && recursive:
-			for _, r := range rootModuleDirs(path, func(path string, err error) {
+			for _, r := range walkRoots(path, func(path string, err error) {
 				errs = append(errs, ErrorEntry{Message: fmt.Sprintf("cannot read %s: %v", path, err), Severity: Error})
-			}) {
+			}, listed) {
 				roots = append(roots, rootAt{dir: r, top: path})
 			}
 		case info.IsDir():
@@ -164,7 +164,7 @@ func Run(opts Options) (*Result, error) {
 	}
 
 	l := newLoader()
-	roots, errs := rootsToLint(opts.Dirs, opts.Recursive)
+	roots, errs := rootsToLint(opts.Dirs, opts.Recursive, l.listed)
 	res.Errors = append(res.Errors, errs...)
 	configs := make([]*Config, len(roots))
 	finder := newConfigFinder(opts.Config)
@@ -178,6 +178,13 @@ func Run(opts Options) (*Result, error) {
 
 	// Root modules are independent: lint them in parallel, sharing the
 	// parsed-file cache, and merge in root order so output is stable.
+	// Each module directory stays in the cache while a root still to
+	// finish may read it.
+	rootDirs := make([]string, len(roots))
+	for i, r := range roots {
+		rootDirs[i] = r.dir
+	}
+	reads := l.predictReads(rootDirs)
 	outs := make([]rootResult, len(roots))
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
@@ -191,10 +198,11 @@ func Run(opts Options) (*Result, error) {
 			rootOpts.Config = configs[i]
 			outs[i] = lintRoot(l, r.dir, rootOpts, flags, active)
 			outs[i].config = configs[i]
+			l.release(reads[i])
 		}()
 	}
 	wg.Wait()
-	var declared []map[string]*Variable
+	var declared []map[string]bool
 	for _, out := range outs {
 		if out.variables != nil {
 			declared = append(declared, out.variables)
@@ -298,9 +306,9 @@ type rootResult struct {
 	skips         []Skip
 	errors        []ErrorEntry
 	configMatched map[string]bool
-	// variables are the root module's declarations; nil when the root
-	// could not be read.
-	variables map[string]*Variable
+	// variables are the names of the root module's variables; nil when
+	// the root could not be read.
+	variables map[string]bool
 	explained *RootExplanation // with Options.Explain
 }
 
@@ -340,7 +348,7 @@ func lintRoot(l *loader, dir string, opts Options, flags []assignment, active []
 			from := len(r.issues)
 			a.rule.Check(s.model, r)
 			for i := from; i < len(r.issues); i++ {
-				b.place(&r.issues[i], s.addr, l.sources)
+				b.place(&r.issues[i], s.addr)
 				if opts.Plan != nil {
 					r.issues[i].Address = b.planAddress(r.issues[i].Range, s.addr)
 				}
@@ -357,9 +365,10 @@ func lintRoot(l *loader, dir string, opts Options, flags []assignment, active []
 type rootBuild struct {
 	errors []ErrorEntry
 	skips  []Skip
-	// variables are the root module's declarations; nil when the root
-	// could not be read.
-	variables map[string]*Variable
+	// variables are the names of the root module's variables (the
+	// declarations stay with the module, which is dropped once no root
+	// may read it); nil when the root could not be read.
+	variables map[string]bool
 }
 
 // buildRoot loads a root module and the modules it calls, sets its
@@ -373,7 +382,10 @@ func buildRoot(l *loader, dir string, opts Options, flags []assignment) (*builde
 		out.errors = append(out.errors, ErrorEntry{Message: fmt.Sprintf("cannot read %s: %v", dir, err), Severity: Error})
 		return nil, out
 	}
-	out.variables = mod.Variables
+	out.variables = make(map[string]bool, len(mod.Variables))
+	for name := range mod.Variables {
+		out.variables[name] = true
+	}
 	assigned, diags := rootAssignments(dir, opts.Environ, flags)
 	vars, varDiags, varSkips, fits := rootVariables(mod, assigned)
 	for _, d := range append(diags, varDiags...) {

@@ -206,12 +206,12 @@ func undeclaredInFiles(as []assignment, nobody string) []Skip {
 }
 
 // undeclaredFlags judges the --var and --var-file values that win for a
-// variable none of the root modules read declares (declared holds their
-// declarations; with none there is nothing to judge by): a --var is a
+// variable none of the root modules read declares (declared holds the
+// names each declares; with none there is nothing to judge by): a --var is a
 // usage error, as in Terraform and tflint; a --var-file value is a skip,
 // as Terraform only warns. With --recursive a flag need not name a
 // variable of every root, only of one.
-func undeclaredFlags(flags []assignment, declared []map[string]*Variable) ([]Skip, error) {
+func undeclaredFlags(flags []assignment, declared []map[string]bool) ([]Skip, error) {
 	if len(declared) == 0 {
 		return nil, nil
 	}
@@ -225,7 +225,7 @@ func undeclaredFlags(flags []assignment, declared []map[string]*Variable) ([]Ski
 	for _, name := range sortedKeys(last) {
 		a := last[name]
 		switch {
-		case slices.ContainsFunc(declared, func(vars map[string]*Variable) bool { return vars[name] != nil }):
+		case slices.ContainsFunc(declared, func(vars map[string]bool) bool { return vars[name] }):
 		case a.kind == fromVar:
 			names = append(names, "var."+name)
 		default:
