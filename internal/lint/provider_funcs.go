@@ -94,6 +94,10 @@ func (root *instance) objectFunction(fn *capacity.Function) function.Function {
 					return cty.NilVal, function.NewArgErrorf(0, "inputs has no argument %q", k.AsString())
 				}
 				a, ok := catalogArg(input, v)
+				if !ok && input.PassThrough {
+					// Only labels: the provider computes the rest at plan.
+					a, ok = capacity.Placeholder(input.Name), true
+				}
 				if !ok {
 					return cty.UnknownVal(retType), nil
 				}

@@ -191,6 +191,12 @@ func (f *formulaFunction) runObject(ctx context.Context, req function.RunRequest
 			return
 		}
 		if !ok {
+			if in.PassThrough {
+				// A label such as a queue name: the numbers do not depend
+				// on it, so they stay known and only its strings are not.
+				args[name] = capacity.Placeholder(name)
+				continue
+			}
 			known = false
 			continue
 		}
