@@ -553,7 +553,7 @@ var ReplayBudgetFormula = &Formula{
 
 // Formulas are the catalog's formulas, one data source each, in the order
 // the provider lists them.
-var Formulas = []*Formula{Consumers, DrainFormula, SLADepth, TTLBacklogFormula, AlarmThresholdsFormula, RetryStorm, WaitTimeFormula, ReplayBudgetFormula}
+var Formulas = []*Formula{Consumers, DrainFormula, SLADepth, TTLBacklogFormula, AlarmThresholdsFormula, RetryStorm, WaitTimeFormula, ReplayBudgetFormula, QueueSettingsFormula}
 
 // FormulaNamed returns the formula of a data source name without its
 // provider prefix ("consumers"), or nil.
@@ -657,6 +657,7 @@ var Functions = []*Function{
 	WaitTimePlan,
 	TTLBacklogPlan,
 	ReplayBudgetPlan,
+	QueueSettingsFunction,
 }
 
 func required(in Input) Input { in.Required, in.Default = true, nil; return in }
