@@ -90,7 +90,9 @@ func TestQueueSettingsInvalid(t *testing.T) {
 			in.LambdaTimeoutSeconds, in.MaxProcessingSeconds, in.VisibilityMargin = 0, 30000, 1
 		}, "max_processing_seconds"},
 		{"lambda timeout beyond 900 s", func(in *capacity.SettingsInput) { in.LambdaTimeoutSeconds = 901 }, "lambda_timeout_seconds"},
-		{"too many receives", func(in *capacity.SettingsInput) { in.Retries, in.MaxBacklog = capacity.Retries{Rate: 0.001, Average: 1000}, 0 }, "avg_retries"},
+		{"too many receives", func(in *capacity.SettingsInput) {
+			in.Retries, in.MaxBacklog = capacity.Retries{Rate: 0.001, Average: 1000}, 0
+		}, "avg_retries"},
 		{"minimum below 60 s", func(in *capacity.SettingsInput) { in.MinRetentionSeconds = 10 }, "min_retention_seconds"},
 		{"no processing time", func(in *capacity.SettingsInput) { in.LambdaTimeoutSeconds = 0 }, "max_processing_seconds"},
 		{"negative backlog", func(in *capacity.SettingsInput) { in.MaxBacklog = -1 }, "max_backlog"},
