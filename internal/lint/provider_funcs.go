@@ -107,7 +107,7 @@ func (root *instance) objectFunction(fn *capacity.Function) function.Function {
 			}
 			res, bound, err := f.Run(given)
 			if err != nil {
-				return cty.NilVal, function.NewArgErrorf(0, "inputs.%s", err)
+				return cty.NilVal, function.NewArgErrorf(0, "%s", capacity.Within("inputs", err))
 			}
 			return formulaObject(f, bound, res).Mark(origin(root.recordCall(fn.Name, given))), nil
 		},
