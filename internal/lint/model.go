@@ -246,7 +246,11 @@ type Alarm struct {
 	Metrics    MetricSet
 	Comparison string
 	Threshold  Num
-	Queues     []*Queue
+	// ThresholdRates are the arguments of the queuecap data sources or
+	// provider functions the threshold was computed from: their retries
+	// count in the SLA depth when the queue declares none.
+	ThresholdRates Rates
+	Queues         []*Queue
 	Policies   []*Policy
 	// Simple is true for an alarm on one metric (metric_name), not metric
 	// math: its threshold compares the metric itself.
