@@ -251,7 +251,7 @@ type Alarm struct {
 	// count in the SLA depth when the queue declares none.
 	ThresholdRates Rates
 	Queues         []*Queue
-	Policies   []*Policy
+	Policies       []*Policy
 	// Simple is true for an alarm on one metric (metric_name), not metric
 	// math: its threshold compares the metric itself.
 	Simple bool
