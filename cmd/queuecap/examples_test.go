@@ -31,6 +31,7 @@ func TestExamplesLint(t *testing.T) {
 		{"../../examples/alarms"},
 		{"../../examples/sizing"},
 		{"../../examples/sizing-asg"},
+		{"../../examples/queue-settings"},
 		{"--config", "../../examples/lint/queuecap.hcl", "../../examples/lint/good"},
 	} {
 		t.Run(args[len(args)-1], func(t *testing.T) {

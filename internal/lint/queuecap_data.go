@@ -164,9 +164,6 @@ func ctyValue(t capacity.Type, v any) cty.Value {
 		}
 	case capacity.KindString:
 		if s, ok := v.(string); ok {
-			if capacity.HoldsPlaceholder(s) {
-				return cty.UnknownVal(cty.String)
-			}
 			return cty.StringVal(s)
 		}
 	case capacity.KindList:

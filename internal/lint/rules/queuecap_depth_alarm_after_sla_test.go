@@ -122,6 +122,15 @@ data "queuecap_sla_depth" "orders" {
 			}},
 		},
 		{
+			// The dimension comes from alarm_plan, which also names the
+			// dead-letter queue (unknown before apply): it leads to the
+			// queue alone.
+			name: "dimensions from alarm_plan beside an unknown dead-letter queue name",
+			files: map[string]string{"main.tf": depthAlarmOn(sla, "GreaterThanThreshold", "2 * local.plan.max_depth", `local.alarms["depth_above_sla"].dimensions.QueueName`) +
+				alarmPlan("\n    dead_letter_queue_name = aws_sqs_queue.dlq.name") + "\nresource \"aws_sqs_queue\" \"dlq\" {\n  name_prefix = \"orders-dlq-\"\n}\n"},
+			issues: []issue{{Message: late.Message, Start: at(10, 3), End: at(10, 49), Facts: late.Facts}},
+		},
+		{
 			name:  "retries declared, threshold without them",
 			files: map[string]string{"main.tf": depthAlarmOn(sla+`, "queuecap:retry_rate" = 0.2, "queuecap:avg_retries" = 2`, "GreaterThanThreshold", "100000", ref)},
 			issues: []issue{{
