@@ -174,8 +174,8 @@ resource "aws_cloudwatch_metric_alarm" "orders" {
 
 output "orders" {
   value = {
-    min_size                  = local.fleet.steady_state_consumers      # 70
-    max_size                  = local.fleet.required_consumers          # 170
+    min_size                  = local.fleet.steady_state_consumers        # 70
+    max_size                  = local.fleet.required_consumers            # 170
     message_retention_seconds = local.settings.message_retention_seconds  # 345600
     visibility_timeout        = local.settings.visibility_timeout_seconds # 40
     max_receive_count         = local.settings.max_receive_count          # 5

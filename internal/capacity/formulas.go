@@ -275,7 +275,10 @@ var (
 var AlarmThresholdsFormula = &Formula{
 	Name: "alarm_thresholds",
 	Description: "CloudWatch alarm thresholds and metric math for an SQS queue, derived from declared rates instead of hand-picked constants. " +
-		"`alarms` lists one object per recommended `aws_cloudwatch_metric_alarm`, shaped so that `for_each` over it with a `dynamic \"metric_query\"` block builds the alarms without glue code.\n\n" +
+		"`alarms` lists one object per recommended `aws_cloudwatch_metric_alarm`, shaped so that `for_each` over it with a `dynamic \"metric_query\"` block builds the alarms without glue code. " +
+		"Give `queue_name` a name known at plan: Terraform and OpenTofu defer reading a data source until apply whenever any of its arguments is unknown, " +
+		"so with `queue_name = aws_sqs_queue.q.name` of a queue not yet created every output is unknown at plan and `for_each` over `alarms` fails. " +
+		"The `alarm_plan` function returns the same result with the queue names unknown and everything else known.\n\n" +
 		"The alarms and why each exists:\n\n" +
 		"* `depth_above_sla`: `ApproximateNumberOfMessagesVisible` above `effective_arrival_rate × sla_seconds`, where `effective_arrival_rate = arrival_rate × (1 + retry_rate × avg_retries)` counts retried messages again, as `queuecap_consumers` does. By Little's law a message arriving behind that many messages waits longer than the SLA.\n" +
 		"* `oldest_message_above_sla`: `ApproximateAgeOfOldestMessage` above `sla_seconds`: the SLA is breached for at least one message.\n" +

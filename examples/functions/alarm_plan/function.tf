@@ -1,12 +1,13 @@
-# Alarms for queues that do not exist yet: the queue names are unknown at
-# plan, the thresholds and alarm names are not, so for_each plans.
+# Alarms for queues that do not exist yet: their generated names are
+# unknown at plan, the thresholds and alarm names are not, so for_each
+# plans (keyed by the queues' own for_each keys).
 resource "aws_sqs_queue" "q" {
-  for_each = toset(["orders", "billing"])
-  name     = each.key
+  for_each    = toset(["orders", "billing"])
+  name_prefix = "${each.key}-"
 }
 
 locals {
-  alarms = merge([for q in aws_sqs_queue.q : {
+  alarms = merge([for k, q in aws_sqs_queue.q : {
     for a in provider::queuecap::alarm_plan({
       arrival_rate      = 5000
       sla_seconds       = 10
@@ -15,7 +16,7 @@ locals {
       retry_rate        = 0.2
       avg_retries       = 2
       queue_name        = q.name
-    }).alarms : "${q.name}-${a.name}" => a
+    }).alarms : "${k}-${a.name}" => a
   }]...)
 }
 
