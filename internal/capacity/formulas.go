@@ -301,7 +301,7 @@ var AlarmThresholdsFormula = &Formula{
 		{Name: "queue_name", Type: String, PassThrough: true, Description: "Name of the SQS queue, the `QueueName` dimension of every metric. Without it the metrics carry no dimensions. " +
 			"The `alarm_plan` function accepts it unknown (`aws_sqs_queue.q.name` before apply): only the dimensions are then unknown."},
 		{Name: "dead_letter_queue_name", Type: String, PassThrough: true, Description: "Name of the queue's dead-letter queue. Adds the `dead_letter_queue_not_empty` alarm. " +
-			"The `alarm_plan` function accepts it unknown: the alarm is then listed, with unknown dimensions and description."},
+			"The `alarm_plan` function accepts it unknown: the alarm is then listed, with unknown dimensions."},
 		{Name: "fleet", Type: String, OneOf: []string{FleetEC2, FleetECS}, Default: FleetEC2,
 			Description: "The consumer fleet's kind, `\"ec2\"` (an auto scaling group) or `\"ecs\"` (a service).",
 			Note:        "Picks the consumer count metric of `backlog_per_consumer_metric`: `GroupInServiceInstances` or `RunningTaskCount`."},

@@ -21,7 +21,7 @@ func objectPlan(f *Formula, name, summary, detail string) *Function {
 var AlarmPlanFunction = objectPlan(AlarmThresholdsFormula, "alarm_plan", "The whole queuecap_alarm_thresholds result as one call, known at plan before the queue exists",
 	"`queue_name` and `dead_letter_queue_name` may be unknown at plan (`aws_sqs_queue.q.name` of a queue not yet created): "+
 		"they only label the metrics, so the thresholds, expressions, `treat_missing_data` and alarm names stay known and only the strings built from them "+
-		"(those attributes themselves, the metrics' `dimensions`, the dead-letter alarm's `description`) are unknown. "+
+		"(those attributes themselves and the metrics' `dimensions`) are unknown. "+
 		"`for_each = { for a in provider::queuecap::alarm_plan({ …, queue_name = aws_sqs_queue.q.name }).alarms : a.name => a }` therefore plans, "+
 		"where the same `for_each` over the data source's `alarms` fails with \"Invalid for_each argument\": Terraform defers reading a data source "+
 		"until apply whenever any of its arguments is unknown, so all its outputs are unknown at plan. "+

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"regexp"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -44,6 +45,7 @@ resource "terraform_data" "alarm" {
   for_each = local.alarms
   input = {
     threshold          = each.value.threshold
+    description        = each.value.description
     treat_missing_data = each.value.treat_missing_data
     dimensions         = each.value.dimensions
   }
@@ -71,6 +73,8 @@ func TestFunctionAlarmPlanUnknownQueueName(t *testing.T) {
 			plancheck.ExpectKnownValue(alarm("orders/drain_slower_than_rto"), tfjsonpath.New("input").AtMapKey("threshold"), num(1800)),
 			plancheck.ExpectKnownValue(alarm("billing/dead_letter_queue_not_empty"), tfjsonpath.New("input").AtMapKey("threshold"), num(0)),
 			plancheck.ExpectKnownValue(alarm("orders/not_draining"), tfjsonpath.New("input").AtMapKey("treat_missing_data"), knownvalue.StringExact("notBreaching")),
+			plancheck.ExpectKnownValue(alarm("billing/dead_letter_queue_not_empty"), tfjsonpath.New("input").AtMapKey("description"),
+				knownvalue.StringRegexp(regexp.MustCompile(`^Messages reached the dead-letter queue, .* Missing data is treated as notBreaching: `))),
 			plancheck.ExpectUnknownValue(alarm("orders/depth_above_sla"), tfjsonpath.New("input").AtMapKey("dimensions").AtMapKey("QueueName")),
 			plancheck.ExpectUnknownValue(alarm("billing/dead_letter_queue_not_empty"), tfjsonpath.New("input").AtMapKey("dimensions").AtMapKey("QueueName")),
 		}},

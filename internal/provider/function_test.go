@@ -68,6 +68,16 @@ func TestFunctionsKnown(t *testing.T) {
 		{"replay_jobs_per_second(1000, 700, 100, 1, 0.1)", num(100)},
 		// No room: 0, where the data source also warns.
 		{"replay_jobs_per_second(1000, 850, 50, 1, 0.1)", num(0)},
+		// The object functions, one attribute each (parity with the data
+		// sources is TestFunctionDataSourceParity's).
+		{"alarm_plan({ arrival_rate = 5000, sla_seconds = 10, per_consumer_rate = 10, rto_seconds = 1800, retry_rate = 0.2, avg_retries = 2 }).max_depth", num(70000)},
+		{"drain_plan({ backlog = 380000, arrival_rate = 380, completion_rate = 520 }).net_rate", num(140)},
+		{"retry_storm_plan({ arrival_rate = 10000, per_consumer_rate = 400, consumers = 32, backlog = 3600000, retries_per_timeout = 1.5 }).min_consumers_to_drain", knownvalue.Int64Exact(63)},
+		{"wait_time_plan({ arrival_rate = 2, per_consumer_rate = 1, consumers = 3, target_wait_seconds = 0.5 }).min_consumers_for_target", knownvalue.Int64Exact(6)},
+		{"ttl_backlog_plan({ arrival_rate = 10000, incident_seconds = 3600, ttl_seconds = 600 }).ttl_bounded_backlog", num(6e6)},
+		{"replay_budget_plan({ downstream_limit = 1000, live_usage = 700, retry_usage = 100, calls_per_job = 2, safety_margin = 0, dlq_depth = 50000 }).replay_seconds", num(500)},
+		{"queue_settings({ arrival_rate = 10000, per_consumer_rate = 400, consumers = 32, max_backlog = 5000000, lambda_timeout_seconds = 30 }).visibility_timeout_seconds", knownvalue.Int64Exact(180)},
+		{"queue_settings({ arrival_rate = 10000, per_consumer_rate = 400, consumers = 32, max_backlog = 5000000, lambda_timeout_seconds = 30 }).dead_letter_message_retention_seconds", knownvalue.Int64Exact(1209600)},
 	}
 	for _, tc := range cases {
 		t.Run(tc.call, func(t *testing.T) {
