@@ -38,7 +38,7 @@ var QueueSettingsFormula = &Formula{
 			Description: "Margin over `max_processing_seconds` for the visibility timeout, a fraction (`1` doubles it).", Note: "Requires `max_processing_seconds`."},
 		{Name: "retention_margin", Type: Number, Unit: "a fraction", Range: AtLeastZero, Default: DefaultRetentionMargin,
 			Description: "Margin of the retention over what it must outlive (the drain plus the redeliveries), a fraction (`0.5` is 50 % longer)."},
-		{Name: "min_retention_seconds", Type: Number, Unit: "seconds", Range: Between(MinRetentionSeconds, MaxRetentionSeconds), Default: float64(DefaultRetentionSeconds),
+		{Name: "min_retention_seconds", Type: Whole, Unit: "seconds", Range: Between(MinRetentionSeconds, MaxRetentionSeconds), Default: float64(DefaultRetentionSeconds),
 			Description: "Least `message_retention_seconds` to recommend, in seconds; the default is SQS's own four days."},
 	},
 	Outputs: []Output{

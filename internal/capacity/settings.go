@@ -139,7 +139,7 @@ func QueueSettings(in SettingsInput) (Settings, error) {
 		return s, inputErr(blame, "needs a message_retention_seconds of %s: (drain %s s + redeliveries %d × %d s) × (1 + %s), longer than the SQS maximum of 14 days (%d s), so messages would expire during recovery; add consumers or shrink the backlog",
 			Decimal(needed), Decimal(s.DrainSeconds), s.MaxReceiveCount, s.VisibilityTimeout, Decimal(in.RetentionMargin), MaxRetentionSeconds)
 	}
-	s.Retention = int64(math.Max(needed, in.MinRetentionSeconds))
+	s.Retention = int64(math.Max(needed, math.Ceil(in.MinRetentionSeconds)))
 	s.DeadLetterRetention = MaxRetentionSeconds
 	s.DeadLetterNotLonger = s.Retention >= MaxRetentionSeconds
 	return s, nil
