@@ -244,7 +244,7 @@ func AlarmThresholds(in AlarmInput) (AlarmPlan, error) {
 		p.Alarms = append(p.Alarms, Alarm{
 			TreatMissingData: MissingNotBreaching, MissingDataReason: missingDeadLetter,
 			Name:               "dead_letter_queue_not_empty",
-			Description:        "Messages reached the dead-letter queue, the alarm's QueueName dimension. NumberOfMessagesSent does not count redrives, so the alarm reads the visible messages.",
+			Description:        "More than 0 visible messages: messages reached the dead-letter queue, the alarm's QueueName dimension. NumberOfMessagesSent does not count redrives, so the alarm reads the visible messages.",
 			ComparisonOperator: "GreaterThanThreshold", Threshold: 0, EvaluationPeriods: 1, DatapointsToAlarm: 1,
 			Metric: &Metric{Name: metricVisible, Namespace: namespaceSQS, Stat: "Maximum", Period: p.PeriodSeconds,
 				Dimensions: map[string]string{"QueueName": in.DeadLetterQueueName}},

@@ -74,7 +74,7 @@ func TestFunctionAlarmPlanUnknownQueueName(t *testing.T) {
 			plancheck.ExpectKnownValue(alarm("billing/dead_letter_queue_not_empty"), tfjsonpath.New("input").AtMapKey("threshold"), num(0)),
 			plancheck.ExpectKnownValue(alarm("orders/not_draining"), tfjsonpath.New("input").AtMapKey("treat_missing_data"), knownvalue.StringExact("notBreaching")),
 			plancheck.ExpectKnownValue(alarm("billing/dead_letter_queue_not_empty"), tfjsonpath.New("input").AtMapKey("description"),
-				knownvalue.StringRegexp(regexp.MustCompile(`^Messages reached the dead-letter queue, .* Missing data is treated as notBreaching: `))),
+				knownvalue.StringRegexp(regexp.MustCompile(`^More than 0 visible messages: messages reached the dead-letter queue, .* Missing data is treated as notBreaching: `))),
 			plancheck.ExpectUnknownValue(alarm("orders/depth_above_sla"), tfjsonpath.New("input").AtMapKey("dimensions").AtMapKey("QueueName")),
 			plancheck.ExpectUnknownValue(alarm("billing/dead_letter_queue_not_empty"), tfjsonpath.New("input").AtMapKey("dimensions").AtMapKey("QueueName")),
 		}},
