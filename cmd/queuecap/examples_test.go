@@ -32,6 +32,7 @@ func TestExamplesLint(t *testing.T) {
 		{"../../examples/sizing"},
 		{"../../examples/sizing-asg"},
 		{"../../examples/prometheus"},
+		{"../../examples/queue-settings"},
 		{"--config", "../../examples/lint/queuecap.hcl", "../../examples/lint/good"},
 	} {
 		t.Run(args[len(args)-1], func(t *testing.T) {

@@ -35,6 +35,7 @@ const (
 // AlarmInput is what the alarm thresholds are derived from.
 type AlarmInput struct {
 	ArrivalRate            float64 // λ, msg/s
+	Retries                Retries // amplify λ to λ_eff = λ · (1 + r · k)
 	SLASeconds             float64
 	PerConsumerRate        float64 // μ
 	RTOSeconds             float64
@@ -74,13 +75,18 @@ type Alarm struct {
 	Threshold          float64
 	EvaluationPeriods  int64
 	DatapointsToAlarm  int64
-	Metric             *Metric
-	Queries            []MetricQuery
+	// TreatMissingData is the alarm's treat_missing_data, and
+	// MissingDataReason why.
+	TreatMissingData  string
+	MissingDataReason string
+	Metric            *Metric
+	Queries           []MetricQuery
 }
 
 // AlarmPlan is every threshold and alarm for one queue.
 type AlarmPlan struct {
-	MaxDepth                 float64 // λ · SLA
+	EffectiveArrivalRate     float64 // λ_eff
+	MaxDepth                 float64 // λ_eff · SLA
 	OldestMessageAgeSeconds  float64 // SLA
 	SLAExceedsTTL            *bool   // SLA ≥ TTL; nil without a TTL
 	BacklogPerConsumerTarget float64 // SLA · μ
@@ -109,7 +115,8 @@ const (
 
 // AlarmThresholds derives CloudWatch alarm thresholds and metric math from
 // declared rates instead of hand-picked constants:
-//   - depth above λ · SLA breaches the SLA (Little's law);
+//   - depth above λ_eff · SLA breaches the SLA (Little's law; retried
+//     messages arrive again, so they count);
 //   - the oldest message older than SLA breaches it directly;
 //   - depth projected by the provisioning lag, depth + RATE(depth) · L,
 //     above λ · SLA breaches it by the time new consumers start;
@@ -151,7 +158,10 @@ func AlarmThresholds(in AlarmInput) (AlarmPlan, error) {
 	}
 
 	var err error
-	if p.MaxDepth, err = SLAMaxDepth(in.ArrivalRate, in.SLASeconds); err != nil {
+	if p.EffectiveArrivalRate, err = EffectiveArrivalRate(in.ArrivalRate, in.Retries); err != nil {
+		return p, err
+	}
+	if p.MaxDepth, err = SLAMaxDepth(p.EffectiveArrivalRate, in.SLASeconds); err != nil {
 		return p, err
 	}
 	if p.BacklogPerConsumerTarget, err = BacklogPerConsumerTarget(in.SLASeconds, in.PerConsumerRate); err != nil {
@@ -198,7 +208,7 @@ func AlarmThresholds(in AlarmInput) (AlarmPlan, error) {
 		{
 			Name: "depth_above_sla",
 			Description: fmt.Sprintf("Depth above %s messages: at %s msg/s a message arriving now waits longer than the %s s SLA (Little's law).",
-				formatNumber(p.MaxDepth), formatNumber(in.ArrivalRate), formatNumber(in.SLASeconds)),
+				formatNumber(p.MaxDepth), formatNumber(p.EffectiveArrivalRate), formatNumber(in.SLASeconds)),
 			ComparisonOperator: "GreaterThanThreshold", Threshold: p.MaxDepth, EvaluationPeriods: 1, DatapointsToAlarm: 1,
 			Metric: sqs(metricVisible, "Maximum"),
 		},
@@ -232,15 +242,43 @@ func AlarmThresholds(in AlarmInput) (AlarmPlan, error) {
 	}
 	if in.DeadLetterQueueName != "" {
 		p.Alarms = append(p.Alarms, Alarm{
+			TreatMissingData: MissingNotBreaching, MissingDataReason: missingDeadLetter,
 			Name:               "dead_letter_queue_not_empty",
-			Description:        "Messages reached the dead-letter queue " + in.DeadLetterQueueName + ". NumberOfMessagesSent does not count redrives, so the alarm reads the visible messages.",
+			Description:        "More than 0 visible messages: messages reached the dead-letter queue, the alarm's QueueName dimension. NumberOfMessagesSent does not count redrives, so the alarm reads the visible messages.",
 			ComparisonOperator: "GreaterThanThreshold", Threshold: 0, EvaluationPeriods: 1, DatapointsToAlarm: 1,
 			Metric: &Metric{Name: metricVisible, Namespace: namespaceSQS, Stat: "Maximum", Period: p.PeriodSeconds,
 				Dimensions: map[string]string{"QueueName": in.DeadLetterQueueName}},
 		})
 	}
+	for i := range p.Alarms[:5] {
+		p.Alarms[i].TreatMissingData, p.Alarms[i].MissingDataReason = MissingNotBreaching, missingReasons[i]
+	}
+	for i := range p.Alarms {
+		p.Alarms[i].Description += " Missing data is treated as " + p.Alarms[i].TreatMissingData + ": " + p.Alarms[i].MissingDataReason
+	}
 	return p, nil
 }
+
+// MissingNotBreaching is CloudWatch's treat_missing_data for a missing
+// datapoint that is within the threshold.
+const MissingNotBreaching = "notBreaching"
+
+// Why each alarm treats missing data as it does, in the order of
+// AlarmThresholds' alarms. SQS publishes its metrics only while a queue is
+// active (it holds messages or an API call touched it in the last six
+// hours), and ApproximateAgeOfOldestMessage only while a message waits: a
+// missing datapoint is an empty, idle queue. "missing" or "ignore" would
+// hold such an alarm in INSUFFICIENT_DATA (or its last state) while the
+// queue is empty; "breaching" would page for an idle queue.
+var missingReasons = [5]string{
+	"SQS stops publishing ApproximateNumberOfMessagesVisible only for an idle queue, and an idle queue holds no messages, so it is not above the SLA depth.",
+	"ApproximateAgeOfOldestMessage is published only while a message waits, so a missing datapoint is an empty queue, whose oldest message is not late.",
+	"without the depth datapoint the queue is idle and empty, so its projected depth is not above the SLA depth either.",
+	"the metrics are missing only while the queue is idle and empty, when there is no backlog to drain.",
+	"the metrics are missing only while the queue is idle and empty, when there is no backlog that fails to drain (a queue holding messages is active and publishes them).",
+}
+
+const missingDeadLetter = "an empty dead-letter queue that nothing reads goes idle and stops publishing; one holding messages is active and publishes them, so a missing datapoint is an empty dead-letter queue."
 
 // checkPeriod accepts CloudWatch's alarm periods: 10, 20, 30, or a
 // multiple of 60 seconds.

@@ -1,6 +1,7 @@
 package capacity_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
@@ -97,5 +98,45 @@ func TestAlarmThresholdsInvalid(t *testing.T) {
 	// Zero lag is valid: consumers that start at once.
 	if _, err := capacity.AlarmThresholds(valid); err != nil {
 		t.Errorf("zero provisioning lag: %v", err)
+	}
+}
+
+// Retried messages arrive again: the SLA depth counts λ_eff, as the
+// headroom formula does, and every alarm says how it treats missing data.
+func TestAlarmThresholdsRetries(t *testing.T) {
+	cases := []struct {
+		name              string
+		retries           capacity.Retries
+		wantEff, wantDeep float64
+	}{
+		{"none", capacity.Retries{}, 5000, 50000},
+		{"a fifth retried twice", capacity.Retries{Rate: 0.2, Average: 2}, 7000, 70000},
+		{"every message once", capacity.Retries{Rate: 1, Average: 1}, 10000, 100000},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := capacity.AlarmThresholds(capacity.AlarmInput{ArrivalRate: 5000, Retries: tc.retries, SLASeconds: 10, PerConsumerRate: 10,
+				RTOSeconds: 1800, PeriodSeconds: 60, DeadLetterQueueName: "dlq"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			assertClose(t, "EffectiveArrivalRate", p.EffectiveArrivalRate, tc.wantEff)
+			assertClose(t, "MaxDepth", p.MaxDepth, tc.wantDeep)
+			assertClose(t, "depth_above_sla threshold", p.Alarms[0].Threshold, tc.wantDeep)
+			assertClose(t, "projected_depth_above_sla threshold", p.Alarms[2].Threshold, tc.wantDeep)
+			for _, a := range p.Alarms {
+				if a.TreatMissingData != capacity.MissingNotBreaching || a.MissingDataReason == "" ||
+					!strings.Contains(a.Description, "Missing data is treated as notBreaching: ") {
+					t.Errorf("alarm %s: treat_missing_data %q, reason %q, description %q", a.Name, a.TreatMissingData, a.MissingDataReason, a.Description)
+				}
+			}
+		})
+	}
+	for _, bad := range []struct {
+		retries capacity.Retries
+		field   string
+	}{{capacity.Retries{Rate: 1.5}, "retry_rate"}, {capacity.Retries{Rate: 0.5, Average: -1}, "avg_retries"}} {
+		_, err := capacity.AlarmThresholds(capacity.AlarmInput{ArrivalRate: 1, Retries: bad.retries, SLASeconds: 1, PerConsumerRate: 1, RTOSeconds: 1, PeriodSeconds: 60})
+		assertInputError(t, err, bad.field)
 	}
 }

@@ -11,6 +11,7 @@
 package capacity
 
 import (
+	"errors"
 	"fmt"
 	"math"
 )
@@ -34,6 +35,17 @@ type InputError struct {
 
 // Error reads as a sentence: "arrival_rate must be at least 0, got -1".
 func (e *InputError) Error() string { return e.Field + " " + e.Reason }
+
+// Within states err as an error of one attribute of an object argument:
+// "inputs.max_backlog must be …", or "inputs: No … is set" for an error
+// that names no attribute.
+func Within(object string, err error) string {
+	var ie *InputError
+	if errors.As(err, &ie) && ie.Field == "" {
+		return object + ": " + ie.Reason
+	}
+	return object + "." + err.Error()
+}
 
 func inputErr(field, format string, args ...any) error {
 	return &InputError{Field: field, Reason: fmt.Sprintf(format, args...)}

@@ -127,11 +127,28 @@ type Input struct {
 	// set, returning the value it used among its outputs' values, so
 	// that state holds it (drain's completion_rate).
 	Computed bool
+	// PassThrough marks a string that only labels the result (a queue's
+	// name in metric dimensions): an object function given it unknown
+	// still computes, with Placeholder(name) in its place, and every
+	// string of the result holding the placeholder is unknown.
+	PassThrough bool
 	// Description says what the input is; Note follows the range and
 	// default, for how it interacts with other inputs.
 	Description string
 	Note        string
 }
+
+// placeholderMark brackets a PassThrough input's placeholder; no name a
+// configuration gives holds these bytes.
+const placeholderMark = "\x00queuecap-unknown\x00"
+
+// Placeholder is what stands for an unknown PassThrough input while its
+// formula computes.
+func Placeholder(name string) string { return placeholderMark + name + placeholderMark }
+
+// HoldsPlaceholder reports whether a result string was built from an
+// unknown PassThrough input, and so is itself unknown.
+func HoldsPlaceholder(s string) bool { return strings.Contains(s, placeholderMark) }
 
 // Doc is the input's full description: what it is, its range and default,
 // then its note. Every description of the input, in the provider's schema

@@ -255,9 +255,13 @@ var (
 		Attr{Name: "name", Type: String, Description: "Short name of the alarm, unique within the list: use it in `alarm_name`."},
 		Attr{Name: "description", Type: String, Description: "Why the alarm exists, with its numbers: use it as `alarm_description`."},
 		Attr{Name: "comparison_operator", Type: String, Description: "`comparison_operator` of the alarm."},
-		Attr{Name: "threshold", Type: Number, Description: "`threshold` of the alarm."},
+		Attr{Name: "threshold", Type: Number, Description: "`threshold` of the alarm, in the unit of what it compares: messages for `depth_above_sla`, `projected_depth_above_sla` and `dead_letter_queue_not_empty`, " +
+			"seconds for `oldest_message_above_sla` and `drain_slower_than_rto`, and `1` (a true condition) for `not_draining`."},
 		Attr{Name: "evaluation_periods", Type: Whole, Description: "`evaluation_periods` of the alarm."},
 		Attr{Name: "datapoints_to_alarm", Type: Whole, Description: "`datapoints_to_alarm` of the alarm."},
+		Attr{Name: "treat_missing_data", Type: String, Description: "`treat_missing_data` of the alarm: `\"notBreaching\"` for every alarm, because SQS publishes a queue's metrics only while it is active " +
+			"(it holds messages, or an API call touched it in the last six hours) and `ApproximateAgeOfOldestMessage` only while a message waits, so a missing datapoint is an empty, idle queue. " +
+			"`\"missing\"` would leave such an alarm in `INSUFFICIENT_DATA`, `\"breaching\"` would page for an idle queue. The alarm's `description` says why for that alarm."},
 		Attr{Name: "metric_name", Type: String, Description: "`metric_name` of a single-metric alarm; null for metric math."},
 		Attr{Name: "namespace", Type: String, Description: "`namespace` of a single-metric alarm; null for metric math."},
 		Attr{Name: "statistic", Type: String, Description: "`statistic` of a single-metric alarm; null for metric math."},
@@ -271,24 +275,33 @@ var (
 var AlarmThresholdsFormula = &Formula{
 	Name: "alarm_thresholds",
 	Description: "CloudWatch alarm thresholds and metric math for an SQS queue, derived from declared rates instead of hand-picked constants. " +
-		"`alarms` lists one object per recommended `aws_cloudwatch_metric_alarm`, shaped so that `for_each` over it with a `dynamic \"metric_query\"` block builds the alarms without glue code.\n\n" +
+		"`alarms` lists one object per recommended `aws_cloudwatch_metric_alarm`, shaped so that `for_each` over it with a `dynamic \"metric_query\"` block builds the alarms without glue code. " +
+		"Give `queue_name` a name known at plan: Terraform and OpenTofu defer reading a data source until apply whenever any of its arguments is unknown, " +
+		"so with `queue_name = aws_sqs_queue.q.name` of a queue not yet created every output is unknown at plan and `for_each` over `alarms` fails. " +
+		"The `alarm_plan` function returns the same result with the queue names unknown and everything else known.\n\n" +
 		"The alarms and why each exists:\n\n" +
-		"* `depth_above_sla`: `ApproximateNumberOfMessagesVisible` above `arrival_rate × sla_seconds`. By Little's law a message arriving behind that many messages waits longer than the SLA.\n" +
+		"* `depth_above_sla`: `ApproximateNumberOfMessagesVisible` above `effective_arrival_rate × sla_seconds`, where `effective_arrival_rate = arrival_rate × (1 + retry_rate × avg_retries)` counts retried messages again, as `queuecap_consumers` does. By Little's law a message arriving behind that many messages waits longer than the SLA.\n" +
 		"* `oldest_message_above_sla`: `ApproximateAgeOfOldestMessage` above `sla_seconds`: the SLA is breached for at least one message.\n" +
 		"* `projected_depth_above_sla`: depth projected by the provisioning lag, `depth + RATE(depth) × provisioning_lag_seconds`, above the SLA depth. Depth alone is too late by construction: consumers started when it crosses the threshold arrive `provisioning_lag_seconds` later.\n" +
 		"* `drain_slower_than_rto`: the backlog over the net drain rate, `depth × PERIOD(deleted) / (deleted − sent)`, above `rto_seconds` for three periods. The expression is 0 while completions do not beat arrivals; `not_draining` covers that case.\n" +
 		"* `not_draining`: completions (`NumberOfMessagesDeleted`) not above arrivals (`NumberOfMessagesSent`) for 15 minutes while more than `not_draining_depth_floor` messages wait.\n" +
 		"* `dead_letter_queue_not_empty` (with `dead_letter_queue_name`): any visible message in the dead-letter queue; `NumberOfMessagesSent` does not count redrives.\n\n" +
+		"Every alarm sets `treat_missing_data = \"notBreaching\"`: SQS publishes a queue's metrics only while it is active (it holds messages, or an API call touched it in the last six hours), " +
+		"so a missing datapoint is an empty, idle queue; each alarm's `description` says what that means for it.\n\n" +
 		"The metric math uses only documented CloudWatch metric math: arithmetic, comparison and logical operators (`<=`, `>`, `AND`), `IF`, `RATE` (per-second rate of change) and `PERIOD` (a metric's period in seconds).",
 	Inputs: []Input{
 		inArrivalRate, inSLASeconds, inPerConsumerRate,
 		{Name: "rto_seconds", Type: Number, Unit: "seconds", Range: AboveZero, Required: true,
 			Description: "Time allowed to clear a backlog, in seconds.", Note: "The threshold of `drain_slower_than_rto`."},
+		withNote(inRetryRate, "With `avg_retries` it raises the arrival rate the SLA depth counts to `arrival_rate × (1 + retry_rate × avg_retries)`: retried messages arrive again."),
+		inAvgRetries,
 		withNote(inTTLSeconds, "Enables `sla_exceeds_ttl`."),
 		{Name: "provisioning_lag_seconds", Type: Number, Unit: "seconds", Range: AtLeastZero, Default: float64(DefaultProvisioningLagSeconds),
 			Description: "Time for a new consumer to start taking work, in seconds.", Note: "How far ahead `projected_depth_expression` projects."},
-		{Name: "queue_name", Type: String, Description: "Name of the SQS queue, the `QueueName` dimension of every metric. Without it the metrics carry no dimensions."},
-		{Name: "dead_letter_queue_name", Type: String, Description: "Name of the queue's dead-letter queue. Adds the `dead_letter_queue_not_empty` alarm."},
+		{Name: "queue_name", Type: String, PassThrough: true, Description: "Name of the SQS queue, the `QueueName` dimension of every metric. Without it the metrics carry no dimensions. " +
+			"The `alarm_plan` function accepts it unknown (`aws_sqs_queue.q.name` before apply): only the dimensions are then unknown."},
+		{Name: "dead_letter_queue_name", Type: String, PassThrough: true, Description: "Name of the queue's dead-letter queue. Adds the `dead_letter_queue_not_empty` alarm. " +
+			"The `alarm_plan` function accepts it unknown: the alarm is then listed, with unknown dimensions."},
 		{Name: "fleet", Type: String, OneOf: []string{FleetEC2, FleetECS}, Default: FleetEC2,
 			Description: "The consumer fleet's kind, `\"ec2\"` (an auto scaling group) or `\"ecs\"` (a service).",
 			Note:        "Picks the consumer count metric of `backlog_per_consumer_metric`: `GroupInServiceInstances` or `RunningTaskCount`."},
@@ -296,21 +309,22 @@ var AlarmThresholdsFormula = &Formula{
 			Description: "Period of every metric, in seconds: 10, 20, 30 or a multiple of 60 up to 86400."},
 	},
 	Outputs: []Output{
-		{Name: "max_depth", Type: Number, Description: "Deepest the queue may be under the SLA, `arrival_rate × sla_seconds`, in messages: the depth alarm's threshold."},
-		{Name: "oldest_message_age_seconds", Type: Number, Description: "Threshold of the age alarm on `ApproximateAgeOfOldestMessage`: `sla_seconds`."},
+		{Name: "effective_arrival_rate", Type: Number, Description: effectiveArrivalDoc},
+		{Name: "max_depth", Type: Number, Description: "Deepest the queue may be under the SLA, `effective_arrival_rate × sla_seconds`, in messages: the depth alarm's threshold. Without retries it is `arrival_rate × sla_seconds`."},
+		{Name: "oldest_message_age_seconds", Type: Number, Description: "Threshold of the age alarm on `ApproximateAgeOfOldestMessage`, in seconds: `sla_seconds`."},
 		{Name: "sla_exceeds_ttl", Type: Bool, Description: "Whether `sla_seconds` is at or beyond `ttl_seconds`: messages then expire before the age alarm fires. Null without `ttl_seconds`."},
 		{Name: "backlog_per_consumer_target", Type: Number, Description: "Target value for target tracking on backlog per consumer, `sla_seconds × per_consumer_rate` messages per consumer (AWS's acceptable latency over processing time per message)."},
 		{Name: "backlog_per_consumer_metric", Type: String, Description: "Consumer count metric to divide `ApproximateNumberOfMessagesVisible` by for backlog per consumer: `GroupInServiceInstances` (namespace `AWS/AutoScaling`) or `RunningTaskCount` (namespace `ECS/ContainerInsights`)."},
 		{Name: "projected_depth_expression", Type: String, Description: "Metric math projecting depth by the provisioning lag, over the query ID `depth`: `depth + RATE(depth) * provisioning_lag_seconds`."},
-		{Name: "projected_depth_threshold", Type: Number, Description: "Threshold of `projected_depth_expression`: `max_depth`."},
+		{Name: "projected_depth_threshold", Type: Number, Description: "Threshold of `projected_depth_expression`, in messages: `max_depth`."},
 		{Name: "drain_seconds_expression", Type: String, Description: "Metric math for the seconds to drain the backlog at the current net rate, over the query IDs `depth`, `sent` and `deleted`; 0 while the queue is not draining."},
-		{Name: "drain_seconds_threshold", Type: Number, Description: "Threshold of `drain_seconds_expression`: `rto_seconds`."},
+		{Name: "drain_seconds_threshold", Type: Number, Description: "Threshold of `drain_seconds_expression`, in seconds: `rto_seconds`."},
 		{Name: "not_draining_expression", Type: String, Description: "Metric math that is 1 while completions do not exceed arrivals and more than `not_draining_depth_floor` messages wait, else 0."},
-		{Name: "not_draining_depth_floor", Type: Number, Description: "Depth below which not draining is noise: what one consumer clears in one period, `per_consumer_rate × period_seconds`."},
+		{Name: "not_draining_depth_floor", Type: Number, Description: "Depth below which not draining is noise, in messages: what one consumer clears in one period, `per_consumer_rate × period_seconds`."},
 		{Name: "alarms", Type: ListOf(alarmObject), Description: "The recommended alarms, one object each. Single-metric alarms set `metric_name`, `namespace`, `statistic`, `period` and `dimensions`, and have no `metric_queries`; metric math alarms leave those null and list `metric_queries`."},
 	},
 	Compute: func(a Args) (Result, error) {
-		p, err := AlarmThresholds(AlarmInput{ArrivalRate: a.Num("arrival_rate"), SLASeconds: a.Num("sla_seconds"),
+		p, err := AlarmThresholds(AlarmInput{ArrivalRate: a.Num("arrival_rate"), Retries: retriesOf(a), SLASeconds: a.Num("sla_seconds"),
 			PerConsumerRate: a.Num("per_consumer_rate"), RTOSeconds: a.Num("rto_seconds"), TTLSeconds: a.Num("ttl_seconds"),
 			ProvisioningLagSeconds: a.Num("provisioning_lag_seconds"), PeriodSeconds: a.Num("period_seconds"),
 			QueueName: a.Str("queue_name"), DeadLetterQueueName: a.Str("dead_letter_queue_name"), Fleet: a.Str("fleet")})
@@ -322,7 +336,7 @@ var AlarmThresholdsFormula = &Formula{
 			alarms[i] = alarmValue(al)
 		}
 		return Result{Values: Values{
-			"max_depth": p.MaxDepth, "oldest_message_age_seconds": p.OldestMessageAgeSeconds, "sla_exceeds_ttl": optional(p.SLAExceedsTTL),
+			"effective_arrival_rate": p.EffectiveArrivalRate, "max_depth": p.MaxDepth, "oldest_message_age_seconds": p.OldestMessageAgeSeconds, "sla_exceeds_ttl": optional(p.SLAExceedsTTL),
 			"backlog_per_consumer_target": p.BacklogPerConsumerTarget, "backlog_per_consumer_metric": p.ConsumerCountMetric,
 			"projected_depth_expression": p.ProjectedDepthExpression, "projected_depth_threshold": p.ProjectedDepthThreshold,
 			"drain_seconds_expression": p.DrainSecondsExpression, "drain_seconds_threshold": p.DrainSecondsThreshold,
@@ -343,7 +357,7 @@ func alarmValue(a Alarm) map[string]any {
 	}
 	v := map[string]any{
 		"name": a.Name, "description": a.Description, "comparison_operator": a.ComparisonOperator, "threshold": a.Threshold,
-		"evaluation_periods": a.EvaluationPeriods, "datapoints_to_alarm": a.DatapointsToAlarm,
+		"evaluation_periods": a.EvaluationPeriods, "datapoints_to_alarm": a.DatapointsToAlarm, "treat_missing_data": a.TreatMissingData,
 		"metric_name": nil, "namespace": nil, "statistic": nil, "period": nil, "dimensions": nil, "metric_queries": queries,
 	}
 	if m := a.Metric; m != nil {
@@ -543,7 +557,7 @@ var ReplayBudgetFormula = &Formula{
 // Formulas are the catalog's formulas, one data source each, in the order
 // the provider lists them.
 var Formulas = []*Formula{Consumers, DrainFormula, SLADepth, TTLBacklogFormula, AlarmThresholdsFormula, RetryStorm, WaitTimeFormula, ReplayBudgetFormula,
-	FleetFormula, PrometheusRulesFormula}
+	FleetFormula, PrometheusRulesFormula, QueueSettingsFormula}
 
 // FormulaNamed returns the formula of a data source name without its
 // provider prefix ("consumers"), or nil.
@@ -643,6 +657,13 @@ var Functions = []*Function{
 		[]string{"downstream_limit", "live_usage", "retry_usage", "calls_per_job", "safety_margin"}, "replay_jobs_per_second", nil),
 	fleetPlanFunction,
 	prometheusRulesFunction,
+	AlarmPlanFunction,
+	DrainPlan,
+	RetryStormPlan,
+	WaitTimePlan,
+	TTLBacklogPlan,
+	ReplayBudgetPlan,
+	QueueSettingsFunction,
 }
 
 func required(in Input) Input { in.Required, in.Default = true, nil; return in }

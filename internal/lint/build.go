@@ -629,6 +629,7 @@ func (b *builder) addAlarm(in *instance, addr string, r *Resource, n *node) {
 	a := &Alarm{Addr: addr, DefRange: r.DefRange, Metrics: MetricSet{Known: true}}
 	a.Comparison = knownString(evalAttr(in, n, "comparison_operator"))
 	a.Threshold = evalNum(in, n, "threshold")
+	a.ThresholdRates = b.dataSourceRates(a.Threshold)
 	var dims []cty.Value
 	var dimRefs []ref // where each dimensions map is written, to say why it links no queue
 	addDims := func(r ref) {

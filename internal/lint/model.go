@@ -246,8 +246,12 @@ type Alarm struct {
 	Metrics    MetricSet
 	Comparison string
 	Threshold  Num
-	Queues     []*Queue
-	Policies   []*Policy
+	// ThresholdRates are the arguments of the queuecap data sources or
+	// provider functions the threshold was computed from: their retries
+	// count in the SLA depth when the queue declares none.
+	ThresholdRates Rates
+	Queues         []*Queue
+	Policies       []*Policy
 	// Simple is true for an alarm on one metric (metric_name), not metric
 	// math: its threshold compares the metric itself.
 	Simple bool

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -85,31 +86,48 @@ func (root *instance) providerFunction(fn *capacity.Function) function.Function 
 }
 
 // objectFunction is an object function (capacity_plan): the formula's
-// arguments as one object or map, its whole result as one object.
+// arguments as one object or map, its whole result as one object. The
+// result carries the marks of the arguments, except that a PassThrough
+// input's (a queue name's origin) marks only the strings built from it:
+// alarm_plan's thresholds do not come from the queue it names, and a
+// depth alarm's dimensions lead to that queue alone, not also to the
+// dead-letter queue named beside it.
 func (root *instance) objectFunction(fn *capacity.Function) function.Function {
 	f := fn.Object
 	retType := ctyType(f.ObjectType())
 	return function.New(&function.Spec{
-		Params: []function.Parameter{{Name: "inputs", Type: cty.DynamicPseudoType, AllowUnknown: true}},
+		Params: []function.Parameter{{Name: "inputs", Type: cty.DynamicPseudoType, AllowUnknown: true, AllowMarked: true}},
 		Type:   function.StaticReturnType(retType),
 		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-			obj := args[0]
+			obj, objMarks := args[0].Unmark()
+			marks := []cty.ValueMarks{objMarks}
 			if !obj.IsKnown() {
-				return cty.UnknownVal(retType), nil
+				return cty.UnknownVal(retType).WithMarks(marks...), nil
 			}
 			if !obj.Type().IsObjectType() && !obj.Type().IsMapType() {
 				return cty.NilVal, function.NewArgErrorf(0, "inputs must be an object or a map of queuecap_%s arguments, got %s", f.Name, obj.Type().FriendlyName())
 			}
 			given := map[string]any{}
+			labels := map[string]label{}
 			for it := obj.ElementIterator(); it.Next(); {
 				k, v := it.Element()
 				input := f.Input(k.AsString())
 				if input == nil {
 					return cty.NilVal, function.NewArgErrorf(0, "inputs has no argument %q", k.AsString())
 				}
-				a, ok := catalogArg(input, v)
+				plain, vMarks := v.UnmarkDeep()
+				a, ok := catalogArg(input, plain)
+				if input.PassThrough && (!ok || a != nil) {
+					// Only labels: computed with a placeholder, which
+					// becomes the value (or unknown) with its own marks.
+					s, _ := a.(string)
+					labels[input.Name] = label{value: s, known: ok, marks: vMarks}
+					given[input.Name] = capacity.Placeholder(input.Name)
+					continue
+				}
+				marks = append(marks, vMarks)
 				if !ok {
-					return cty.UnknownVal(retType), nil
+					return cty.UnknownVal(retType).WithMarks(marks...), nil
 				}
 				if a != nil {
 					given[input.Name] = a
@@ -117,10 +135,46 @@ func (root *instance) objectFunction(fn *capacity.Function) function.Function {
 			}
 			res, bound, err := f.Run(given)
 			if err != nil {
-				return cty.NilVal, function.NewArgErrorf(0, "inputs.%s", err)
+				return cty.NilVal, function.NewArgErrorf(0, "%s", capacity.Within("inputs", err))
 			}
-			return formulaObject(f, bound, res).Mark(origin(root.recordCall(fn.Name, given))), nil
+			out, err := withLabels(formulaObject(f, bound, res), labels)
+			if err != nil {
+				return cty.NilVal, err
+			}
+			return out.WithMarks(marks...).Mark(origin(root.recordCall(fn.Name, given))), nil
 		},
+	})
+}
+
+// label is a PassThrough argument: its value when known, and its marks.
+type label struct {
+	value string
+	known bool
+	marks cty.ValueMarks
+}
+
+// withLabels puts each PassThrough argument in the strings of a result
+// built from its placeholder: the value with the argument's marks, or an
+// unknown string when the argument is unknown.
+func withLabels(v cty.Value, labels map[string]label) (cty.Value, error) {
+	if len(labels) == 0 {
+		return v, nil
+	}
+	return cty.Transform(v, func(_ cty.Path, v cty.Value) (cty.Value, error) {
+		if !v.Type().Equals(cty.String) || !v.IsKnown() || v.IsNull() || !capacity.HoldsPlaceholder(v.AsString()) {
+			return v, nil
+		}
+		s, known := v.AsString(), true
+		var marks []cty.ValueMarks
+		for name, l := range labels {
+			if p := capacity.Placeholder(name); strings.Contains(s, p) {
+				s, known, marks = strings.ReplaceAll(s, p, l.value), known && l.known, append(marks, l.marks)
+			}
+		}
+		if !known {
+			return cty.UnknownVal(cty.String).WithMarks(marks...), nil
+		}
+		return cty.StringVal(s).WithMarks(marks...), nil
 	})
 }
 

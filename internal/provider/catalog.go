@@ -80,6 +80,9 @@ func tfValue(t capacity.Type, v any) tftypes.Value {
 	case capacity.KindNumber:
 		return tftypes.NewValue(typ, bigNumber(v))
 	case capacity.KindBool, capacity.KindString:
+		if s, ok := v.(string); ok && capacity.HoldsPlaceholder(s) {
+			return tftypes.NewValue(typ, tftypes.UnknownValue)
+		}
 		return tftypes.NewValue(typ, v)
 	case capacity.KindList:
 		items, _ := v.([]any)

@@ -187,10 +187,16 @@ func (f *formulaFunction) runObject(ctx context.Context, req function.RunRequest
 		}
 		v, ok, ierr := readInput(in, given[name])
 		if ierr != nil {
-			fail("inputs.%s", ierr.Error())
+			fail("%s", capacity.Within("inputs", ierr))
 			return
 		}
 		if !ok {
+			if in.PassThrough {
+				// A label such as a queue name: the numbers do not depend
+				// on it, so they stay known and only its strings are not.
+				args[name] = capacity.Placeholder(name)
+				continue
+			}
 			known = false
 			continue
 		}
@@ -206,7 +212,7 @@ func (f *formulaFunction) runObject(ctx context.Context, req function.RunRequest
 	}
 	for _, r := range formula.Rules {
 		if ierr := r.Check(presence(given)); ierr != nil {
-			fail("inputs.%s", ierr.Error())
+			fail("%s", capacity.Within("inputs", ierr))
 			return
 		}
 	}
@@ -217,7 +223,7 @@ func (f *formulaFunction) runObject(ctx context.Context, req function.RunRequest
 	args = formula.WithDefaults(args)
 	res, cerr := formula.Compute(args)
 	if cerr != nil {
-		fail("inputs.%s", cerr.Error())
+		fail("%s", capacity.Within("inputs", cerr))
 		return
 	}
 	values := make(map[string]any, len(formula.Inputs)+len(formula.Outputs))

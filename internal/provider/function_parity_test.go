@@ -54,17 +54,29 @@ func TestFunctionDataSourceParity(t *testing.T) {
 		{"queuecap_replay_budget", "downstream_limit = 1000\nlive_usage = 333.3\nretry_usage = 0.1", "replay_jobs_per_second", "replay_jobs_per_second(1000, 333.3, 0.1, 1, 0.1)"},
 		{"queuecap_replay_budget", "downstream_limit = 1000\nlive_usage = 850\nretry_usage = 50", "replay_jobs_per_second", "replay_jobs_per_second(1000, 850, 50, 1, 0.1)"},
 	}
-	// capacity_plan against every attribute queuecap_consumers has.
-	plans := []string{
-		"arrival_rate = 10000\nper_consumer_rate = 400\nmax_backlog = 5000000\nrto_seconds = 1800",
-		"arrival_rate = 1000\nper_consumer_rate = 100\nretry_rate = 0.5\navg_retries = 2\nmin_headroom = 0.25",
-		"arrival_rate = 0\nper_consumer_rate = 400",
-		"arrival_rate = 10000\nper_consumer_rate = 400\nmax_backlog = 5000000\nrto_seconds = 1800\nprovisioning_lag_seconds = 180\nmin_consumers = 30",
-	}
-	// fleet_plan against every attribute queuecap_fleet has, nested blocks included.
-	fleets := []string{
-		"arrival_rate = 10000\nper_consumer_rate = 400\nsla_seconds = 10\nmax_backlog = 5000000\nrto_seconds = 1800\nmin_headroom = 0.2\nprovisioning_lag_seconds = 180\nqueue_name = \"orders\"\nautoscaling_group_name = \"workers\"",
-		"arrival_rate = 19995\nper_consumer_rate = 10\nsla_seconds = 0.5\necs_cluster_name = \"main\"\necs_service_name = \"orders\"",
+	// Each object function against every attribute its data source has.
+	plans := []struct{ dataSource, fn, body string }{
+		{"queuecap_consumers", "capacity_plan", "arrival_rate = 10000\nper_consumer_rate = 400\nmax_backlog = 5000000\nrto_seconds = 1800"},
+		{"queuecap_consumers", "capacity_plan", "arrival_rate = 1000\nper_consumer_rate = 100\nretry_rate = 0.5\navg_retries = 2\nmin_headroom = 0.25"},
+		{"queuecap_consumers", "capacity_plan", "arrival_rate = 0\nper_consumer_rate = 400"},
+		{"queuecap_alarm_thresholds", "alarm_plan", "arrival_rate = 5000\nsla_seconds = 10\nper_consumer_rate = 10\nrto_seconds = 1800\nttl_seconds = 3600\nqueue_name = \"orders\"\ndead_letter_queue_name = \"orders-dlq\""},
+		{"queuecap_alarm_thresholds", "alarm_plan", "arrival_rate = 200\nsla_seconds = 900\nper_consumer_rate = 2\nrto_seconds = 3600\nretry_rate = 0.2\navg_retries = 2\nfleet = \"ecs\"\nperiod_seconds = 300"},
+		{"queuecap_drain", "drain_plan", "backlog = 380000\narrival_rate = 380\ncompletion_rate = 520"},
+		{"queuecap_drain", "drain_plan", "backlog = 3600000\narrival_rate = 10000\nconsumers = 32\nper_consumer_rate = 400\nretry_rate = 0.1\navg_retries = 1\nttl_seconds = 600\narrival_forecast = [9000, 8000, 7000]"},
+		{"queuecap_drain", "drain_plan", "backlog = 180000\narrival_rate = 1200\ncompletion_rate = 1000"},
+		{"queuecap_retry_storm", "retry_storm_plan", "arrival_rate = 10000\nper_consumer_rate = 400\nconsumers = 32\nbacklog = 3600000\nretries_per_timeout = 0\nrto_seconds = 1800"},
+		{"queuecap_retry_storm", "retry_storm_plan", "arrival_rate = 3\nper_consumer_rate = 2\nconsumers = 0\nbacklog = 50\nretries_per_timeout = 2\ntimeout_window_seconds = 5"},
+		{"queuecap_wait_time", "wait_time_plan", "arrival_rate = 2\nper_consumer_rate = 1\nconsumers = 3\ntarget_wait_seconds = 0.5"},
+		{"queuecap_wait_time", "wait_time_plan", "arrival_rate = 10000\nper_consumer_rate = 400\nconsumers = 25"},
+		{"queuecap_ttl_backlog", "ttl_backlog_plan", "arrival_rate = 1200\nincident_seconds = 900\nttl_seconds = 86400\ndegraded_completion_rate = 1000\nretry_rate = 0.5\navg_retries = 1"},
+		{"queuecap_replay_budget", "replay_budget_plan", "downstream_limit = 1000\nlive_usage = 700\nretry_usage = 100\ncalls_per_job = 2\nsafety_margin = 0\ndlq_depth = 50000"},
+		{"queuecap_replay_budget", "replay_budget_plan", "downstream_limit = 1000\nlive_usage = 850\nretry_usage = 50"},
+		{"queuecap_queue_settings", "queue_settings", "arrival_rate = 10000\nper_consumer_rate = 400\nconsumers = 32\nmax_backlog = 5000000\nlambda_timeout_seconds = 30"},
+		{"queuecap_queue_settings", "queue_settings", "arrival_rate = 10000\nper_consumer_rate = 400\nconsumers = 64\nmax_backlog = 1e9\nretry_rate = 0.1\navg_retries = 7.5\nmax_processing_seconds = 45\nmin_retention_seconds = 60"},
+		{"queuecap_consumers", "capacity_plan", "arrival_rate = 10000\nper_consumer_rate = 400\nmax_backlog = 5000000\nrto_seconds = 1800\nprovisioning_lag_seconds = 180\nmin_consumers = 30"},
+		// fleet_plan against every attribute queuecap_fleet has, nested blocks included.
+		{"queuecap_fleet", "fleet_plan", "arrival_rate = 10000\nper_consumer_rate = 400\nsla_seconds = 10\nmax_backlog = 5000000\nrto_seconds = 1800\nmin_headroom = 0.2\nprovisioning_lag_seconds = 180\nqueue_name = \"orders\"\nautoscaling_group_name = \"workers\""},
+		{"queuecap_fleet", "fleet_plan", "arrival_rate = 19995\nper_consumer_rate = 10\nsla_seconds = 0.5\necs_cluster_name = \"main\"\necs_service_name = \"orders\""},
 	}
 
 	var config strings.Builder
@@ -74,17 +86,11 @@ func TestFunctionDataSourceParity(t *testing.T) {
 			p.dataSource, i, p.body, i, p.call, p.dataSource, i, p.attr)
 		checks = append(checks, statecheck.ExpectKnownOutputValue(fmt.Sprintf("p%d", i), knownvalue.Bool(true)))
 	}
-	for i, body := range plans {
-		object := "{ " + strings.ReplaceAll(body, "\n", ", ") + " }"
-		fmt.Fprintf(&config, "data \"queuecap_consumers\" \"c%d\" {\n%s\n}\n\noutput \"c%d\" {\n  value = alltrue([for k, v in provider::queuecap::capacity_plan(%s) : v == data.queuecap_consumers.c%d[k]])\n}\n\n",
-			i, body, i, object, i)
+	for i, p := range plans {
+		object := "{ " + strings.ReplaceAll(p.body, "\n", ", ") + " }"
+		fmt.Fprintf(&config, "data %q \"c%d\" {\n%s\n}\n\noutput \"c%d\" {\n  value = alltrue([for k, v in provider::queuecap::%s(%s) : v == data.%s.c%d[k]])\n}\n\n",
+			p.dataSource, i, p.body, i, p.fn, object, p.dataSource, i)
 		checks = append(checks, statecheck.ExpectKnownOutputValue(fmt.Sprintf("c%d", i), knownvalue.Bool(true)))
-	}
-	for i, body := range fleets {
-		object := "{ " + strings.ReplaceAll(body, "\n", ", ") + " }"
-		fmt.Fprintf(&config, "data \"queuecap_fleet\" \"f%d\" {\n%s\n}\n\noutput \"f%d\" {\n  value = alltrue([for k, v in provider::queuecap::fleet_plan(%s) : v == data.queuecap_fleet.f%d[k]])\n}\n\n",
-			i, body, i, object, i)
-		checks = append(checks, statecheck.ExpectKnownOutputValue(fmt.Sprintf("f%d", i), knownvalue.Bool(true)))
 	}
 	functionTest(t, resource.TestStep{Config: config.String(), ConfigStateChecks: checks})
 }

@@ -68,6 +68,16 @@ func TestFunctionsKnown(t *testing.T) {
 		{"replay_jobs_per_second(1000, 700, 100, 1, 0.1)", num(100)},
 		// No room: 0, where the data source also warns.
 		{"replay_jobs_per_second(1000, 850, 50, 1, 0.1)", num(0)},
+		// The object functions, one attribute each (parity with the data
+		// sources is TestFunctionDataSourceParity's).
+		{"alarm_plan({ arrival_rate = 5000, sla_seconds = 10, per_consumer_rate = 10, rto_seconds = 1800, retry_rate = 0.2, avg_retries = 2 }).max_depth", num(70000)},
+		{"drain_plan({ backlog = 380000, arrival_rate = 380, completion_rate = 520 }).net_rate", num(140)},
+		{"retry_storm_plan({ arrival_rate = 10000, per_consumer_rate = 400, consumers = 32, backlog = 3600000, retries_per_timeout = 1.5 }).min_consumers_to_drain", knownvalue.Int64Exact(63)},
+		{"wait_time_plan({ arrival_rate = 2, per_consumer_rate = 1, consumers = 3, target_wait_seconds = 0.5 }).min_consumers_for_target", knownvalue.Int64Exact(6)},
+		{"ttl_backlog_plan({ arrival_rate = 10000, incident_seconds = 3600, ttl_seconds = 600 }).ttl_bounded_backlog", num(6e6)},
+		{"replay_budget_plan({ downstream_limit = 1000, live_usage = 700, retry_usage = 100, calls_per_job = 2, safety_margin = 0, dlq_depth = 50000 }).replay_seconds", num(500)},
+		{"queue_settings({ arrival_rate = 10000, per_consumer_rate = 400, consumers = 32, max_backlog = 5000000, lambda_timeout_seconds = 30 }).visibility_timeout_seconds", knownvalue.Int64Exact(180)},
+		{"queue_settings({ arrival_rate = 10000, per_consumer_rate = 400, consumers = 32, max_backlog = 5000000, lambda_timeout_seconds = 30 }).dead_letter_message_retention_seconds", knownvalue.Int64Exact(1209600)},
 	}
 	for _, tc := range cases {
 		t.Run(tc.call, func(t *testing.T) {
@@ -142,6 +152,18 @@ func TestFunctionsInvalid(t *testing.T) {
 		{"replay_jobs_per_second(1000, 700, 100, 0, 0)", `value must be greater than 0, got: 0`},
 		{"replay_jobs_per_second(1000, 700, 100, 2, 1.5)", `value must be between 0 and 1, got: 1.5`},
 		{"replay_jobs_per_second(null, 700, 100, 2, 0)", `argument must not be null`},
+		{"alarm_plan({ arrival_rate = 1, per_consumer_rate = 1, rto_seconds = 60 })", `inputs.sla_seconds is required`},
+		{"alarm_plan({ arrival_rate = 1, sla_seconds = 1, per_consumer_rate = 1, rto_seconds = 60, retry_rate = 2 })", `inputs.retry_rate value must be between 0 and 1, got: 2`},
+		{"alarm_plan({ arrival_rate = 1, sla_seconds = 1, per_consumer_rate = 1, rto_seconds = 60, period_seconds = 45 })", `inputs.period_seconds must be 10, 20, 30 or a multiple of 60`},
+		{"drain_plan({ backlog = 1, arrival_rate = 1 })", `inputs: No completion rate is set`},
+		{"retry_storm_plan({ arrival_rate = 1, per_consumer_rate = 1, consumers = 1.5, backlog = 0, retries_per_timeout = 0 })", `inputs.consumers must be a whole number, got: 1.5`},
+		{"wait_time_plan({ arrival_rate = 1, per_consumer_rate = 1, consumers = 0 })", `inputs.consumers value must be between 1 and 10000000, got: 0`},
+		{"ttl_backlog_plan({ arrival_rate = 1, incident_seconds = 1 })", `inputs.ttl_seconds is required`},
+		{"replay_budget_plan({ downstream_limit = 0, live_usage = 0, retry_usage = 0 })", `inputs.downstream_limit value must be greater than 0, got: 0`},
+		{"queue_settings({ arrival_rate = 10000, per_consumer_rate = 400, consumers = 32, max_backlog = 5e9, lambda_timeout_seconds = 30 })",
+			`inputs.max_backlog needs a message_retention_seconds of 2679922`},
+		{"queue_settings({ arrival_rate = 10000, per_consumer_rate = 400, consumers = 32, lambda_timeout_seconds = 30, max_processing_seconds = 9 })",
+			`inputs.lambda_timeout_seconds is set together with max_processing_seconds`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.call, func(t *testing.T) {
@@ -160,6 +182,12 @@ func TestFunctionsUnknown(t *testing.T) {
 		"min_consumers_to_drain(10000, 400, 3600000, 1.5, 30, terraform_data.n.output)",
 		"percentile_wait_seconds(2, 1, terraform_data.n.output, 0.99)",
 		"replay_jobs_per_second(1000, 700, terraform_data.n.output, 2, 0)",
+		"drain_plan({ backlog = terraform_data.n.output, arrival_rate = 1, completion_rate = 2 })",
+		"retry_storm_plan({ arrival_rate = 1, per_consumer_rate = 1, consumers = terraform_data.n.output, backlog = 0, retries_per_timeout = 0 })",
+		"wait_time_plan({ arrival_rate = 1, per_consumer_rate = 1, consumers = terraform_data.n.output })",
+		"ttl_backlog_plan({ arrival_rate = 1, incident_seconds = terraform_data.n.output, ttl_seconds = 60 })",
+		"replay_budget_plan({ downstream_limit = 1000, live_usage = terraform_data.n.output, retry_usage = 0 })",
+		"queue_settings({ arrival_rate = 10000, per_consumer_rate = 400, consumers = terraform_data.n.output, lambda_timeout_seconds = 30 })",
 	} {
 		t.Run(call, func(t *testing.T) {
 			functionTest(t, resource.TestStep{

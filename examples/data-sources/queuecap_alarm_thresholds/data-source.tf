@@ -19,6 +19,7 @@ resource "aws_cloudwatch_metric_alarm" "orders" {
   threshold           = each.value.threshold
   evaluation_periods  = each.value.evaluation_periods
   datapoints_to_alarm = each.value.datapoints_to_alarm
+  treat_missing_data  = each.value.treat_missing_data
   metric_name         = each.value.metric_name
   namespace           = each.value.namespace
   statistic           = each.value.statistic

@@ -9,14 +9,16 @@ import (
 )
 
 // depthAlarmAfterSLA flags a depth alarm whose threshold exceeds the SLA
-// depth λ × SLA (Little's law): it fires only once the SLA is breached.
+// depth λ_eff × SLA (Little's law; retried messages arrive again, as the
+// headroom formula and queuecap_alarm_thresholds count them): it fires
+// only once the SLA is breached.
 type depthAlarmAfterSLA struct{ meta }
 
 func newDepthAlarmAfterSLA() lint.Rule {
 	return depthAlarmAfterSLA{meta{
 		name:     "queuecap_depth_alarm_after_sla",
 		severity: lint.Warning,
-		summary:  "A depth alarm on a queue with a declared SLA has a threshold above arrival_rate × sla_seconds, so it fires only after the SLA is already breached.",
+		summary:  "A depth alarm on a queue with a declared SLA has a threshold above arrival_rate × sla_seconds (with retries, the effective arrival rate), so it fires only after the SLA is already breached.",
 	}}
 }
 
@@ -43,18 +45,57 @@ func (depthAlarmAfterSLA) Check(m *lint.Model, r lint.Reporter) {
 			}
 			continue
 		}
-		depth, err := capacity.SLAMaxDepth(lambda.V, sla.V)
-		depth = capacity.Clean(depth) // judged as stated: 0.7 × 3 is 2.1, not 2.0999999999999996
-		if err != nil || a.Threshold.V <= depth || lambda.V == 0 {
+		rate, terms, retryFacts, ok := slaArrival(q, a, r)
+		if !ok {
 			continue
 		}
-		wait, _, err := capacity.WaitSeconds(a.Threshold.V, lambda.V)
+		depth, err := capacity.SLAMaxDepth(rate, sla.V)
+		depth = capacity.Clean(depth) // judged as stated: 0.7 × 3 is 2.1, not 2.0999999999999996
+		if err != nil || a.Threshold.V <= depth || rate == 0 {
+			continue
+		}
+		wait, _, err := capacity.WaitSeconds(a.Threshold.V, rate)
 		if err != nil {
 			continue
 		}
 		summary := fmt.Sprintf("threshold %s fires after the %s s SLA is already missed: lower it to %s, the SLA depth", n(a.Threshold.V), n(sla.V), n(depth))
 		r.Report(a.Threshold.Range, summary, fmt.Sprintf("threshold %s exceeds the SLA depth %s msg/s × %s s = %s (Little's law): when it fires, a message arriving behind %s already waits %s / %s = %s s, over the %s s SLA",
-			num(a.Threshold.V), num(lambda.V), num(sla.V), messages(depth), messages(a.Threshold.V), num(a.Threshold.V), num(lambda.V), num(wait), num(sla.V)),
-			fact("threshold", a.Threshold.V), fact("arrival_rate", lambda.V), fact("sla_seconds", sla.V), fact("sla_max_depth", depth), fact("wait_seconds", wait))
+			num(a.Threshold.V), terms, num(sla.V), messages(depth), messages(a.Threshold.V), num(a.Threshold.V), num(rate), num(wait), num(sla.V)),
+			append(append([]lint.Fact{fact("threshold", a.Threshold.V), fact("arrival_rate", lambda.V)}, retryFacts...),
+				fact("sla_seconds", sla.V), fact("sla_max_depth", depth), fact("wait_seconds", wait))...)
 	}
+}
+
+// slaArrival is the arrival rate the SLA depth counts: the declared one,
+// amplified to λ_eff by the retries the queue declares, else by those of
+// the queuecap call the threshold came from (alarm_plan with retry_rate).
+// It says how it was formed, and returns false (with a skip) when a
+// declared retry rate is not known.
+func slaArrival(q *lint.Queue, a *lint.Alarm, r lint.Reporter) (float64, string, []lint.Fact, bool) {
+	lambda := q.Rates.ArrivalRate.V
+	rate, average := q.Rates.RetryRate, q.Rates.AvgRetries
+	if !rate.Set && !average.Set {
+		rate, average = a.ThresholdRates.RetryRate, a.ThresholdRates.AvgRetries
+	}
+	for _, x := range []struct {
+		name string
+		n    lint.Num
+	}{{"retry_rate", rate}, {"avg_retries", average}} {
+		if x.n.Set && !x.n.Known {
+			r.Skip(x.n.Range, x.name+" of "+q.Addr+" is not known before apply")
+			return 0, "", nil, false
+		}
+	}
+	retries := capacity.Retries{Rate: rate.V, Average: average.V}
+	if retries.Rate == 0 || retries.Average == 0 {
+		return lambda, num(lambda), nil, true
+	}
+	eff, err := capacity.EffectiveArrivalRate(lambda, retries)
+	if err != nil {
+		r.Skip(q.DefRange, "declared rates of "+q.Addr+" are invalid: "+err.Error())
+		return 0, "", nil, false
+	}
+	eff = capacity.Clean(eff)
+	return eff, fmt.Sprintf("%s × (1 + %s × %s) = %s", num(lambda), num(retries.Rate), num(retries.Average), num(eff)),
+		[]lint.Fact{fact("retry_rate", retries.Rate), fact("avg_retries", retries.Average), fact("effective_arrival_rate", eff)}, true
 }

@@ -37,6 +37,23 @@ data "queuecap_alarm_thresholds" "orders" {
 }
 `
 
+// alarmPlan is the alarm_plan function given the queue's name before
+// apply, with optional retries.
+func alarmPlan(retries string) string {
+	return `
+locals {
+  plan = provider::queuecap::alarm_plan({
+    arrival_rate      = 5000
+    sla_seconds       = 10
+    per_consumer_rate = 100
+    rto_seconds       = 1800
+    queue_name        = aws_sqs_queue.orders.name` + retries + `
+  })
+  alarms = { for a in local.plan.alarms : a.name => a }
+}
+`
+}
+
 func TestDepthAlarmAfterSLA(t *testing.T) {
 	sla := `"queuecap:arrival_rate" = 5000, "queuecap:sla_seconds" = 10`
 	ref := "aws_sqs_queue.orders.name"
@@ -79,6 +96,48 @@ data "queuecap_sla_depth" "orders" {
 			name:   "twice the queuecap_alarm_thresholds threshold",
 			files:  map[string]string{"main.tf": depthAlarmOn(sla, "GreaterThanThreshold", "2 * data.queuecap_alarm_thresholds.orders.max_depth", ref) + alarmThresholds},
 			issues: []issue{{Summary: "threshold 100,000 fires after the 10 s SLA is already missed: lower it to 50,000, the SLA depth", Message: late.Message, Start: at(10, 3), End: at(10, 76), Facts: late.Facts}},
+		},
+		{
+			name:  "threshold from alarm_plan",
+			files: map[string]string{"main.tf": depthAlarmOn(sla, "GreaterThanThreshold", `local.alarms["depth_above_sla"].threshold`, ref) + alarmPlan("")},
+		},
+		{
+			name:   "twice the alarm_plan threshold",
+			files:  map[string]string{"main.tf": depthAlarmOn(sla, "GreaterThanThreshold", "2 * local.plan.max_depth", ref) + alarmPlan("")},
+			issues: []issue{{Message: late.Message, Start: at(10, 3), End: at(10, 49), Facts: late.Facts}},
+		},
+		{
+			// 5,000 × (1 + 0.2 × 2) = 7,000 msg/s: the call declares the
+			// retries, and its threshold counts them as the rule does.
+			name:  "threshold from alarm_plan with retries",
+			files: map[string]string{"main.tf": depthAlarmOn(sla, "GreaterThanThreshold", `local.alarms["depth_above_sla"].threshold`, ref) + alarmPlan("\n    retry_rate        = 0.2\n    avg_retries       = 2")},
+		},
+		{
+			name:  "twice the alarm_plan threshold with retries",
+			files: map[string]string{"main.tf": depthAlarmOn(sla, "GreaterThanThreshold", "2 * local.plan.max_depth", ref) + alarmPlan("\n    retry_rate        = 0.2\n    avg_retries       = 2")},
+			issues: []issue{{
+				Message: "threshold 140,000 exceeds the SLA depth 5,000 × (1 + 0.2 × 2) = 7,000 msg/s × 10 s = 70,000 messages (Little's law): when it fires, a message arriving behind 140,000 messages already waits 140,000 / 7,000 = 20 s, over the 10 s SLA",
+				Start:   at(10, 3), End: at(10, 49),
+				Facts: facts("threshold", 140000, "arrival_rate", 5000, "retry_rate", 0.2, "avg_retries", 2, "effective_arrival_rate", 7000, "sla_seconds", 10, "sla_max_depth", 70000, "wait_seconds", 20),
+			}},
+		},
+		{
+			// The dimension comes from alarm_plan, which also names the
+			// dead-letter queue (unknown before apply): it leads to the
+			// queue alone.
+			name: "dimensions from alarm_plan beside an unknown dead-letter queue name",
+			files: map[string]string{"main.tf": depthAlarmOn(sla, "GreaterThanThreshold", "2 * local.plan.max_depth", `local.alarms["depth_above_sla"].dimensions.QueueName`) +
+				alarmPlan("\n    dead_letter_queue_name = aws_sqs_queue.dlq.name") + "\nresource \"aws_sqs_queue\" \"dlq\" {\n  name_prefix = \"orders-dlq-\"\n}\n"},
+			issues: []issue{{Message: late.Message, Start: at(10, 3), End: at(10, 49), Facts: late.Facts}},
+		},
+		{
+			name:  "retries declared, threshold without them",
+			files: map[string]string{"main.tf": depthAlarmOn(sla+`, "queuecap:retry_rate" = 0.2, "queuecap:avg_retries" = 2`, "GreaterThanThreshold", "100000", ref)},
+			issues: []issue{{
+				Message: "threshold 100,000 exceeds the SLA depth 5,000 × (1 + 0.2 × 2) = 7,000 msg/s × 10 s = 70,000 messages (Little's law): when it fires, a message arriving behind 100,000 messages already waits 100,000 / 7,000 = 14.29 s, over the 10 s SLA",
+				Start:   at(10, 3), End: at(10, 31),
+				Facts: facts("threshold", 100000, "arrival_rate", 5000, "retry_rate", 0.2, "avg_retries", 2, "effective_arrival_rate", 7000, "sla_seconds", 10, "sla_max_depth", 70000, "wait_seconds", 14.2857142857143),
+			}},
 		},
 		{
 			name:   "queue named literally",

@@ -1,6 +1,9 @@
 package rules_test
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 func TestRetentionShorterThanDrain(t *testing.T) {
 	backlog := `"queuecap:arrival_rate" = 10000, "queuecap:max_backlog" = 3600000`
@@ -17,6 +20,23 @@ func TestRetentionShorterThanDrain(t *testing.T) {
 				Message: "message_retention_seconds 1,200 is shorter than the 3,600,000 / (12,800 − 10,000) = 1,285.71 s it takes max_size 32 × 400 msg/s = 12,800 msg/s to drain max_backlog 3,600,000: messages expire during recovery",
 				Start:   at(4, 3), End: at(4, 35),
 				Facts: facts("arrival_rate", 10000, "effective_arrival_rate", 10000, "per_consumer_rate", 400, "max_consumers", 32, "capacity", 12800, "surplus", 2800, "max_backlog", 3600000, "message_retention_seconds", 1200, "drain_seconds", 1285.71428571429),
+			}},
+		},
+		{
+			// ceil((1,285.71 + 5 × 180) × 1.5) = 3,279 s outlives the drain.
+			name:  "retention from queue_settings",
+			files: map[string]string{"main.tf": tagged(backlog, "message_retention_seconds = "+queueSettings(32, 30), "32")},
+		},
+		{
+			// Settings computed for a fleet of 1,000 and a 1 s timeout need
+			// ceil((9.23 + 5 × 6) × 1.5) = 59 s, so the least of 60 s; the
+			// fleet of 32 takes 1,285.71 s.
+			name:  "retention from queue_settings for another fleet",
+			files: map[string]string{"main.tf": tagged(backlog, "message_retention_seconds = "+queueSettings(1000, 1), "32")},
+			issues: []issue{{Summary: "message_retention_seconds 60 expires messages before max_backlog drains in 1,285.71 s: raise it to at least 1,286",
+				Message: "message_retention_seconds 60 is shorter than the 3,600,000 / (12,800 − 10,000) = 1,285.71 s it takes max_size 32 × 400 msg/s = 12,800 msg/s to drain max_backlog 3,600,000: messages expire during recovery",
+				Start:   at(4, 3), End: at(4, 239),
+				Facts: facts("arrival_rate", 10000, "effective_arrival_rate", 10000, "per_consumer_rate", 400, "max_consumers", 32, "capacity", 12800, "surplus", 2800, "max_backlog", 3600000, "message_retention_seconds", 60, "drain_seconds", 1285.71428571429),
 			}},
 		},
 		{
@@ -61,4 +81,12 @@ func TestRetentionShorterThanDrain(t *testing.T) {
 			}},
 		},
 	})
+}
+
+// queueSettings is the queue_settings function's retention for a fleet of
+// that many consumers of 400 msg/s against 10,000 msg/s and a backlog of
+// 3.6 M, consumed by a Lambda function with that timeout.
+func queueSettings(consumers, lambdaTimeout int) string {
+	return fmt.Sprintf("provider::queuecap::queue_settings({ arrival_rate = 10000, per_consumer_rate = 400, consumers = %d, max_backlog = 3600000, lambda_timeout_seconds = %d, min_retention_seconds = 60 }).message_retention_seconds",
+		consumers, lambdaTimeout)
 }
