@@ -15,8 +15,8 @@
 # completes 400 msg/s and takes at most 5 s for a message; a message must
 # wait at most 10 s (SLA) and a backlog of 5 M must clear within 30 min
 # (RTO). Provider functions need Terraform 1.8+ or OpenTofu 1.7+.
-# `queuecap lint examples/fleet` reports nothing here, and says it could
-# not check the scaling policy's metric, built in dynamic blocks.
+# `queuecap lint examples/fleet` reports nothing here, and skips nothing:
+# it expands the dynamic blocks as Terraform does.
 
 terraform {
   required_version = ">= 1.8"

@@ -180,7 +180,7 @@ func (b *builder) addResource(in *instance, r *Resource, schema *blockSchema, re
 	outer := in.rep
 	in.rep = rep
 	defer func() { in.rep = outer }()
-	n := decode(r.Body, schema, r.DefRange)
+	n := decode(in.expandDynamic(r.Body, schema), schema, r.DefRange)
 	addr := in.absAddr(r.LocalAddr()) + rep.suffix()
 	switch r.Type {
 	case "aws_sqs_queue":
@@ -509,10 +509,12 @@ func readCustomMetric(in *instance, cm *node) (MetricSet, []cty.Value) {
 	var queries []metricQuery
 	for _, m := range cm.blocks["metrics"] {
 		q := metricQuery{id: knownString(evalAttr(in, m, "id")), returnData: evalAttr(in, m, "return_data")}
-		q.expression, q.hasExpression = evalAttr(in, m, "expression"), m.attrs["expression"] != nil
+		q.expression = evalAttr(in, m, "expression")
+		q.hasExpression = setTo(q.expression, m.attrs["expression"] != nil)
 		if ms := m.first("metric_stat"); ms != nil {
 			if metric := ms.first("metric"); metric != nil {
-				q.metricName, q.hasMetric = evalAttr(in, metric, "metric_name"), metric.attrs["metric_name"] != nil
+				q.metricName = evalAttr(in, metric, "metric_name")
+				q.hasMetric = setTo(q.metricName, metric.attrs["metric_name"] != nil)
 				q.namespace = evalAttr(in, metric, "namespace")
 				for _, d := range metric.blocks["dimensions"] {
 					if knownString(evalAttr(in, d, "name")) == "QueueName" {
@@ -597,8 +599,12 @@ func (m *MetricSet) addQueries(queries []metricQuery) {
 	}
 }
 
+// setTo reports whether an attribute that is present sets a value: one
+// set to null, as a dynamic block's content often sets one, is unset.
+func setTo(v cty.Value, present bool) bool { return present && (!v.IsKnown() || !v.IsNull()) }
+
 func (m *MetricSet) addName(v cty.Value, set bool) {
-	if !set {
+	if !setTo(v, set) {
 		return
 	}
 	if s := knownString(v); s != "" {
@@ -615,7 +621,7 @@ func (m *MetricSet) addNamespace(v cty.Value) {
 }
 
 func (m *MetricSet) addExpression(v cty.Value, set bool) {
-	if !set {
+	if !setTo(v, set) {
 		return
 	}
 	if s := knownString(v); s != "" {
@@ -647,9 +653,11 @@ func (b *builder) addAlarm(in *instance, addr string, r *Resource, n *node) {
 	var queries []metricQuery
 	for _, mq := range n.blocks["metric_query"] {
 		q := metricQuery{id: knownString(evalAttr(in, mq, "id")), returnData: evalAttr(in, mq, "return_data")}
-		q.expression, q.hasExpression = evalAttr(in, mq, "expression"), mq.attrs["expression"] != nil
+		q.expression = evalAttr(in, mq, "expression")
+		q.hasExpression = setTo(q.expression, mq.attrs["expression"] != nil)
 		if m := mq.first("metric"); m != nil {
-			q.metricName, q.hasMetric = evalAttr(in, m, "metric_name"), m.attrs["metric_name"] != nil
+			q.metricName = evalAttr(in, m, "metric_name")
+			q.hasMetric = setTo(q.metricName, m.attrs["metric_name"] != nil)
 			q.namespace = evalAttr(in, m, "namespace")
 			addDims(refOf(in, m, "dimensions"))
 		}

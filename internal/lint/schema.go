@@ -4,6 +4,8 @@ import (
 	"sync"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/ext/dynblock"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 )
 
 // blockSchema is the part of a resource type's schema the rules read.
@@ -162,4 +164,43 @@ var dataSchemas = map[string]*blockSchema{
 	"aws_iam_policy_document": withBlocks(attrs("source_policy_documents", "override_policy_documents"), map[string]*blockSchema{
 		"statement": attrs("effect", "actions", "not_actions", "resources", "not_resources"),
 	}),
+}
+
+// expandDynamic is body with its dynamic blocks expanded as Terraform
+// expands them, their for_each evaluated as instance in; within each
+// generated block the iterator is in scope of every expression. A body
+// without a dynamic block is returned as it is.
+func (in *instance) expandDynamic(body hcl.Body, s *blockSchema) hcl.Body {
+	if !hasDynamic(body) {
+		return body
+	}
+	return dynblock.Expand(body, in.contextFor(forEachVariables(dynblock.WalkExpandVariables(body), s)))
+}
+
+// forEachVariables are the traversals the for_each and labels of a body's
+// dynamic blocks read, nested ones included.
+func forEachVariables(node dynblock.WalkVariablesNode, s *blockSchema) []hcl.Traversal {
+	if s == nil {
+		s = &blockSchema{}
+	}
+	vars, children := node.Visit(s.bodySchema())
+	for _, c := range children {
+		vars = append(vars, forEachVariables(c.Node, s.blocks[c.BlockTypeName])...)
+	}
+	return vars
+}
+
+// hasDynamic reports whether a native-syntax body holds a dynamic block at
+// any depth; a body of another syntax (JSON) may, so it is expanded.
+func hasDynamic(body hcl.Body) bool {
+	sb, ok := body.(*hclsyntax.Body)
+	if !ok {
+		return true
+	}
+	for _, b := range sb.Blocks {
+		if b.Type == "dynamic" || hasDynamic(b.Body) {
+			return true
+		}
+	}
+	return false
 }
