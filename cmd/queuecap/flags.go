@@ -7,6 +7,8 @@ import (
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/queuecap/terraform-provider-queuecap/internal/textfmt"
 )
 
 // command is one subcommand's flags, parsed one way for every subcommand:
@@ -175,33 +177,5 @@ func (c *command) usage(w io.Writer) {
 // enough to be a misspelling of it (at most a third of its letters, and
 // at least one, off), or "".
 func closest(s string, candidates []string) string {
-	best, bestDist := "", max(1, len(s)/3)+1
-	for _, c := range slices.Sorted(slices.Values(candidates)) {
-		if d := editDistance(s, c); d < bestDist {
-			best, bestDist = c, d
-		}
-	}
-	return best
-}
-
-// editDistance is the Levenshtein distance between a and b.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur := make([]int, len(rb)+1)
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(rb)]
+	return textfmt.Closest(s, slices.Sorted(slices.Values(candidates)), max(1, len(s)/3)+1)
 }

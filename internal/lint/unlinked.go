@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+
+	"github.com/queuecap/terraform-provider-queuecap/internal/textfmt"
 )
 
 // The linter never passes over silently what it cannot check: a module it
@@ -177,38 +179,12 @@ func resourceTypeOf(addr string) string {
 	return ""
 }
 
-// suggest is ", did you mean X?" for the closest of candidates, or "".
+// suggest is "; did you mean X?" for the closest of candidates, or "".
 func suggest(name string, candidates []string) string {
-	best, bestD := "", len(name)/2+2
-	for _, c := range candidates {
-		if d := editDistance(name, c); d < bestD {
-			best, bestD = c, d
-		}
+	if best := textfmt.Closest(name, candidates, len(name)/2+2); best != "" {
+		return fmt.Sprintf("; did you mean %s?", best)
 	}
-	if best == "" {
-		return ""
-	}
-	return fmt.Sprintf("; did you mean %s?", best)
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
+	return ""
 }
 
 // unknownBecause says why an expression is not known before apply when one

@@ -89,3 +89,37 @@ func Wrap(text, indent string, width int) string {
 	}
 	return b.String()
 }
+
+// Closest is the candidate nearest to s by edit distance when that is
+// under limit, the first of equals in candidates' order; else "". It is
+// how a misspelled name is answered with "did you mean".
+func Closest(s string, candidates []string, limit int) string {
+	best := ""
+	for _, c := range candidates {
+		if d := EditDistance(s, c); d < limit {
+			best, limit = c, d
+		}
+	}
+	return best
+}
+
+// EditDistance is the Levenshtein distance between a and b, in characters.
+func EditDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev, cur := make([]int, len(rb)+1), make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}

@@ -49,3 +49,24 @@ func TestGroup(t *testing.T) {
 		}
 	}
 }
+
+func TestClosest(t *testing.T) {
+	names := []string{"recursive", "format", "force", "config"}
+	for _, tc := range []struct {
+		s     string
+		limit int
+		want  string
+	}{
+		{"recusive", 4, "recursive"}, {"fromat", 3, "format"}, {"forc", 2, "force"}, {"xyz", 2, ""}, {"", 1, ""},
+	} {
+		if got := Closest(tc.s, names, tc.limit); got != tc.want {
+			t.Errorf("Closest(%q, %d) = %q, want %q", tc.s, tc.limit, got, tc.want)
+		}
+	}
+	if d := EditDistance("kitten", "sitting"); d != 3 {
+		t.Errorf("EditDistance(kitten, sitting) = %d, want 3", d)
+	}
+	if d := EditDistance("×", "x"); d != 1 {
+		t.Errorf("EditDistance(×, x) = %d, want 1: characters, not bytes", d)
+	}
+}
