@@ -212,10 +212,14 @@ func (in *instance) unknownBecause(expr hcl.Expression) string {
 					return fmt.Sprintf("comes from var.%s, which has no value here (set it with --var, a tfvars file or TF_VAR_%s)", name, name)
 				}
 			} else if v := in.variable(name); !v.IsWhollyKnown() {
-				if arg, ok := in.call.Args[name]; ok {
-					if why := in.parent.unknownBecause(arg.Expr); why != "" {
-						return why
-					}
+				arg, ok := in.call.Args[name]
+				if !ok {
+					// A required input the call leaves out: Terraform would
+					// refuse to plan it.
+					return fmt.Sprintf("comes from var.%s, which %s does not set and which has no default", name, in.addr)
+				}
+				if why := in.parent.unknownBecause(arg.Expr); why != "" {
+					return why
 				}
 			}
 		case "data":

@@ -1,6 +1,7 @@
 package lint_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -252,5 +253,37 @@ resource "aws_ecs_service" "customer_service_order_cancelled_worker" {
 	}
 	if len(got) != 1 || !strings.HasPrefix(got[0], "module.customer_order_cancelled_queue.aws_sqs_queue.q has a consumer (aws_ecs_service.customer_service_order_cancelled_worker) but no declared arrival_rate") {
 		t.Errorf("coverage skips %q, want the one naming the consumer", got)
+	}
+}
+
+// TestSkipNamesAnUnsetModuleInput: a module input the call leaves out (a
+// required variable Terraform would refuse to plan without) is named in
+// the skip, not passed over as "not known before apply".
+func TestSkipNamesAnUnsetModuleInput(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"main.tf": "module \"example\" {\n  source = \"./mod\"\n}\n",
+		"mod/main.tf": `variable "queue_name" {}
+
+resource "aws_cloudwatch_metric_alarm" "deep" {
+  namespace           = "AWS/SQS"
+  metric_name         = "ApproximateNumberOfMessagesVisible"
+  dimensions          = { QueueName = var.queue_name }
+  threshold           = 100
+  comparison_operator = "GreaterThanThreshold"
+  evaluation_periods  = 1
+  period              = 60
+  statistic           = "Average"
+}
+`,
+	})
+	res := lintDir(t, lint.Options{Dirs: []string{dir}, Config: &lint.Config{}})
+	want := "alarm module.example.aws_cloudwatch_metric_alarm.deep reads SQS metrics, but its queue comes from var.queue_name, which module.example does not set and which has no default, so it is not checked against the queue"
+	var got []string
+	for _, s := range res.Skipped {
+		got = append(got, s.Reason)
+	}
+	if !slices.Contains(got, want) {
+		t.Errorf("skips %q, want %q", got, want)
 	}
 }
