@@ -274,16 +274,34 @@ func Run(opts Options) (*Result, error) {
 func dedupeSkips(skips []Skip) []Skip {
 	best := map[string]int{}
 	var out []Skip
+	// others are the other reasons of the same rank merged into each kept
+	// skip: the instances of one module that a place stands for.
+	others := map[int]map[string]bool{}
 	for _, s := range skips {
 		key := fmt.Sprintf("%s\x00%s:%d:%d", s.Rule, s.Range.Filename, s.Range.Start.Line, s.Range.Start.Column)
-		if i, ok := best[key]; ok {
-			if skipRank(s) < skipRank(out[i]) || (skipRank(s) == skipRank(out[i]) && len(s.Reason) < len(out[i].Reason)) {
-				out[i] = s
-			}
+		i, ok := best[key]
+		if !ok {
+			best[key] = len(out)
+			out = append(out, s)
 			continue
 		}
-		best[key] = len(out)
-		out = append(out, s)
+		switch r, kept := skipRank(s), skipRank(out[i]); {
+		case r < kept:
+			out[i], others[i] = s, nil
+		case r == kept && s.Reason != out[i].Reason:
+			if len(s.Reason) < len(out[i].Reason) {
+				s, out[i] = out[i], s
+			}
+			if others[i] == nil {
+				others[i] = map[string]bool{}
+			}
+			others[i][s.Reason] = true
+		}
+	}
+	for i, o := range others {
+		if n := len(o); n > 0 {
+			out[i].Reason += fmt.Sprintf(" (and %d more like it at this place, for other instances of its module)", n)
+		}
 	}
 	return out
 }

@@ -287,3 +287,35 @@ resource "aws_cloudwatch_metric_alarm" "deep" {
 		t.Errorf("skips %q, want %q", got, want)
 	}
 }
+
+// TestSkipAtOnePlaceCountsItsInstances: the instances of a for_each module
+// skipped alike at one place are one skip that names the first and counts
+// the others, not one that passes over them.
+func TestSkipAtOnePlaceCountsItsInstances(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"main.tf": "module \"q\" {\n  for_each = toset([\"a\", \"b\", \"c\"])\n  source   = \"./mod\"\n  name     = each.key\n}\n",
+		"mod/main.tf": `variable "name" {}
+
+resource "aws_sqs_queue" "q" {
+  name = var.name
+}
+
+resource "aws_lambda_event_source_mapping" "m" {
+  event_source_arn = aws_sqs_queue.q.arn
+  function_name    = "worker"
+}
+`,
+	})
+	res := lintDir(t, lint.Options{Dirs: []string{dir}, Config: &lint.Config{}})
+	var coverage []string
+	for _, s := range res.Skipped {
+		if s.Rule == "coverage" {
+			coverage = append(coverage, s.Reason)
+		}
+	}
+	if len(coverage) != 1 || !strings.HasPrefix(coverage[0], `no consumer of module.q["a"].aws_sqs_queue.q is linked`) ||
+		!strings.HasSuffix(coverage[0], "(and 2 more like it at this place, for other instances of its module)") {
+		t.Errorf("coverage skips %q, want one for module.q[\"a\"] counting the 2 others", coverage)
+	}
+}
