@@ -240,3 +240,8 @@ func MinDrainingConsumers(effectiveArrival, perConsumerRate float64) (int64, err
 	}
 	return c, nil
 }
+
+// RetentionToOutlast is the shortest message_retention_seconds, a whole
+// number of seconds as SQS takes it, that keeps the messages of a backlog
+// until a drain of drainSeconds has reached them.
+func RetentionToOutlast(drainSeconds float64) float64 { return math.Ceil(drainSeconds) }

@@ -238,3 +238,11 @@ func TestMinDrainingConsumers(t *testing.T) {
 		}
 	}
 }
+
+func TestRetentionToOutlast(t *testing.T) {
+	for drain, want := range map[float64]float64{1285.71: 1286, 7200: 7200, 0.2: 1} {
+		if got := capacity.RetentionToOutlast(drain); got != want {
+			t.Errorf("RetentionToOutlast(%v) = %v, want %v", drain, got, want)
+		}
+	}
+}

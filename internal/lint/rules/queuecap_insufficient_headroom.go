@@ -36,7 +36,7 @@ func (insufficientHeadroom) Check(m *lint.Model, r lint.Reporter) {
 // checkBacklogWithinRTO reports a fleet that clears max_backlog only after
 // rto_seconds. It returns true when it reported.
 func checkBacklogWithinRTO(s *supply, r lint.Reporter) bool {
-	b, rto := s.rates.MaxBacklog, s.rates.RTOSeconds
+	b, rto := s.queue.Rates.MaxBacklog, s.queue.Rates.RTOSeconds
 	switch {
 	case !b.Set || (b.Known && b.V == 0):
 		return false
@@ -85,7 +85,7 @@ func checkBacklogWithinRTO(s *supply, r lint.Reporter) bool {
 // provider, its functions and the CLI: a fleet sized exactly by
 // queuecap_consumers is never reported for headroom it was not asked for.
 func checkMinHeadroom(s *supply, r lint.Reporter) {
-	h := s.rates.MinHeadroom
+	h := s.queue.Rates.MinHeadroom
 	switch {
 	case !h.Set:
 		h = lint.Num{V: capacity.DefaultMinHeadroom, Set: true, Known: true}

@@ -41,7 +41,7 @@ func (metastableRetryStorm) Check(m *lint.Model, r lint.Reporter) {
 		if !ok || s.surplus <= 0 {
 			continue // no surplus even without retries: queuecap_zero_surplus
 		}
-		b, w := s.rates.MaxBacklog, s.rates.TimeoutWindowSeconds
+		b, w := s.queue.Rates.MaxBacklog, s.queue.Rates.TimeoutWindowSeconds
 		switch {
 		case !k.Known:
 			r.Skip(k.Range, "retries_per_timeout of "+q.Addr+" is not known before apply")

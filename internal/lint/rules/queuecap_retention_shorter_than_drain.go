@@ -2,7 +2,6 @@ package rules
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
@@ -55,7 +54,7 @@ func (retentionShorterThanDrain) Check(m *lint.Model, r lint.Reporter) {
 		if s.drain.seconds <= ret.V {
 			continue
 		}
-		fix := "raise it to at least " + n(math.Ceil(s.drain.seconds))
+		fix := "raise it to at least " + n(capacity.RetentionToOutlast(s.drain.seconds))
 		if s.drain.seconds >= capacity.MaxRetentionSeconds {
 			fix = "add consumers: the SQS maximum of 14 days is shorter"
 		}

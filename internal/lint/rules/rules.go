@@ -110,18 +110,15 @@ type fleetSupply struct {
 // and the drain time from here, decimal-clean, so that the findings on a
 // queue state one number for each.
 type supply struct {
-	queue       *lint.Queue
-	rates       lint.Rates
-	retries     capacity.Retries
-	arrival     float64 // λ
-	effective   float64 // λ_eff
-	fleets      []fleetSupply
-	capacity    float64 // Σ c·μ
-	surplus     float64
-	consumers   float64 // Σ c
-	drain       *backlogDrain
-	at          hcl.Range
-	fromRetries bool
+	queue     *lint.Queue
+	retries   capacity.Retries
+	arrival   float64 // λ
+	effective float64 // λ_eff
+	fleets    []fleetSupply
+	capacity  float64 // Σ c·μ
+	surplus   float64
+	drain     *backlogDrain
+	at        hcl.Range
 }
 
 // backlogDrain is how the declared max_backlog clears at the surplus; a
@@ -139,7 +136,7 @@ func supplyOf(q *lint.Queue, r lint.Reporter) (*supply, bool) {
 	if len(q.Consumers) == 0 || !q.Rates.ArrivalRate.Set {
 		return nil, false
 	}
-	s := &supply{queue: q, rates: q.Rates}
+	s := &supply{queue: q}
 	if !q.Rates.ArrivalRate.Known {
 		r.Skip(q.Rates.ArrivalRate.Range, "arrival_rate of "+q.Addr+" is not known before apply")
 		return nil, false
@@ -147,15 +144,14 @@ func supplyOf(q *lint.Queue, r lint.Reporter) (*supply, bool) {
 	for _, rate := range []struct {
 		name string
 		n    lint.Num
-	}{{"retry_rate", s.rates.RetryRate}, {"avg_retries", s.rates.AvgRetries}} {
+	}{{"retry_rate", s.queue.Rates.RetryRate}, {"avg_retries", s.queue.Rates.AvgRetries}} {
 		if rate.n.Set && !rate.n.Known {
 			r.Skip(rate.n.Range, rate.name+" of "+q.Addr+" is not known before apply")
 			return nil, false
 		}
 	}
 	s.arrival = q.Rates.ArrivalRate.V
-	s.retries = capacity.Retries{Rate: s.rates.RetryRate.V, Average: s.rates.AvgRetries.V}
-	s.fromRetries = s.retries.Rate > 0 && s.retries.Average > 0
+	s.retries = capacity.Retries{Rate: s.queue.Rates.RetryRate.V, Average: s.queue.Rates.AvgRetries.V}
 	eff, err := capacity.EffectiveArrivalRate(s.arrival, s.retries)
 	if err != nil {
 		r.Skip(q.DefRange, "declared rates of "+q.Addr+" are invalid: "+err.Error())
@@ -186,7 +182,6 @@ func supplyOf(q *lint.Queue, r lint.Reporter) (*supply, bool) {
 		}
 		s.fleets = append(s.fleets, fleetSupply{fleet: f, size: f.MaxSize.V, rate: mu.V})
 		capacities = append(capacities, c)
-		s.consumers += f.MaxSize.V
 	}
 	total, err := capacity.TotalCapacity(capacities...)
 	if err != nil {
@@ -235,10 +230,10 @@ func consumer(q *lint.Queue, f *lint.Fleet) string {
 // arrivalTerms says where the effective arrival rate comes from.
 func (s *supply) arrivalTerms() string {
 	var of string
-	if via := s.rates.ArrivalRate.Via; via != "" {
+	if via := s.queue.Rates.ArrivalRate.Via; via != "" {
 		of = " of " + via
 	}
-	if !s.fromRetries {
+	if !s.fromRetries() {
 		return "the declared arrival rate " + num(s.arrival) + " msg/s" + of
 	}
 	return fmt.Sprintf("the effective arrival rate %s × (1 + %s × %s) = %s msg/s%s", num(s.arrival), num(s.retries.Rate), num(s.retries.Average), num(s.effective), of)
@@ -270,10 +265,10 @@ func (s *supply) sizeFix() (int64, bool) {
 		return 0, false
 	}
 	in := capacity.SizingInput{ArrivalRate: s.arrival, PerConsumerRate: mu, Retries: s.retries}
-	if b, rto := s.rates.MaxBacklog, s.rates.RTOSeconds; b.Set && b.Known && rto.Set && rto.Known {
+	if b, rto := s.queue.Rates.MaxBacklog, s.queue.Rates.RTOSeconds; b.Set && b.Known && rto.Set && rto.Known {
 		in.MaxBacklog, in.RTOSeconds = b.V, rto.V
 	}
-	if h := s.rates.MinHeadroom; h.Set && h.Known {
+	if h := s.queue.Rates.MinHeadroom; h.Set && h.Known {
 		in.MinHeadroom = h.V
 	}
 	if sized, err := capacity.Size(in); err == nil {
@@ -282,12 +277,24 @@ func (s *supply) sizeFix() (int64, bool) {
 	return c, true
 }
 
+// consumers is Σ c, the fleets' maximum sizes.
+func (s *supply) consumers() float64 {
+	total := 0.0
+	for _, f := range s.fleets {
+		total += f.size
+	}
+	return total
+}
+
+// fromRetries reports whether retries raise the effective arrival rate.
+func (s *supply) fromRetries() bool { return s.retries.Rate > 0 && s.retries.Average > 0 }
+
 // facts are the numbers every capacity finding carries.
 func (s *supply) facts(extra ...lint.Fact) []lint.Fact {
 	out := []lint.Fact{fact("arrival_rate", s.arrival), fact("effective_arrival_rate", s.effective)}
 	if len(s.fleets) == 1 {
 		out = append(out, fact("per_consumer_rate", s.fleets[0].rate))
 	}
-	out = append(out, fact("max_consumers", s.consumers), fact("capacity", s.capacity), fact("surplus", s.surplus))
+	out = append(out, fact("max_consumers", s.consumers()), fact("capacity", s.capacity), fact("surplus", s.surplus))
 	return append(out, extra...)
 }
