@@ -3,6 +3,7 @@ package lint
 import (
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -110,25 +111,10 @@ func LoadConfig(path string, required bool) (*Config, hcl.Diagnostics) {
 			}
 			cfg.Rules[b.Labels[0]] = rc
 		case "queue":
-			qc := QueueConfig{Range: b.DefRange}
 			attrs, d := b.Body.Content(queueBlockSchema)
 			diags = append(diags, d...)
-			for name, a := range attrs.Attributes {
-				if name == "consumer" {
-					v, d := literal(a, cty.String)
-					diags = append(diags, d...)
-					if d == nil {
-						qc.Consumer = v.AsString()
-					}
-					continue
-				}
-				v, d := literal(a, cty.Number)
-				diags = append(diags, d...)
-				if d == nil {
-					f, _ := v.AsBigFloat().Float64()
-					*qc.Rates.field(name) = knownNum(f, a.Range, path+" queue block")
-				}
-			}
+			qc, d := DecodeQueue(path, attrs.Attributes, b.DefRange)
+			diags = append(diags, d...)
 			cfg.Queues[b.Labels[0]] = qc
 		}
 	}
@@ -136,6 +122,47 @@ func LoadConfig(path string, required bool) (*Config, hcl.Diagnostics) {
 		return nil, diags
 	}
 	return cfg, nil
+}
+
+// QueueAttributes are the attributes a queue block may set: consumer and
+// every declared rate.
+func QueueAttributes() []string {
+	names := make([]string, len(queueBlockSchema.Attributes))
+	for i, a := range queueBlockSchema.Attributes {
+		names[i] = a.Name
+	}
+	return names
+}
+
+// DecodeQueue reads a queue block's attributes, each a constant: consumer
+// a string, the rates numbers. source names the file in the rates'
+// provenance.
+func DecodeQueue(source string, attrs hcl.Attributes, rng hcl.Range) (QueueConfig, hcl.Diagnostics) {
+	qc := QueueConfig{Range: rng}
+	var diags hcl.Diagnostics
+	for name, a := range attrs {
+		if name == "consumer" {
+			v, d := literal(a, cty.String)
+			diags = append(diags, d...)
+			if d == nil {
+				qc.Consumer = v.AsString()
+			}
+			continue
+		}
+		field := qc.Rates.field(name)
+		if field == nil {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unsupported argument",
+				Detail: fmt.Sprintf("a queue block has no argument %q; it takes %s", name, strings.Join(QueueAttributes(), ", ")), Subject: a.NameRange.Ptr()})
+			continue
+		}
+		v, d := literal(a, cty.Number)
+		diags = append(diags, d...)
+		if d == nil {
+			f, _ := v.AsBigFloat().Float64()
+			*field = knownNum(f, a.Range, source+" queue block")
+		}
+	}
+	return qc, diags
 }
 
 func (cfg *Config) readConfigBlock(b *hcl.Block) hcl.Diagnostics {

@@ -71,6 +71,8 @@ type instance struct {
 	// expansions memoizes what count and for_each make of each resource
 	// and module call, by local address.
 	expansions map[string]*expansionMemo
+	// host (root only) is the tool the linter runs inside, nil for none.
+	host Host
 }
 
 type expansionMemo struct {
@@ -148,19 +150,19 @@ func (in *instance) eval(expr hcl.Expression) cty.Value {
 	in.root.evalRange = expr.Range()
 	v, diags := expr.Value(ctx)
 	in.root.evalRange = outer
-	if diags.HasErrors() {
+	switch {
+	case diags.HasErrors():
 		// Unknown, but still derived from what it references: a redrive
 		// policy built with templatefile() names its dead-letter queue.
-		return cty.DynamicVal.WithMarks(contextMarks(ctx, traversals))
-	}
-	if !v.IsWhollyKnown() && len(origins(v)) == 0 {
+		v = cty.DynamicVal.WithMarks(contextMarks(ctx, traversals))
+	case !v.IsWhollyKnown() && len(origins(v)) == 0:
 		// try() and some other functions return a bare unknown for an
 		// unknown argument, dropping its marks:
 		// try(aws_autoscaling_group.this[0].name, "") still names the
 		// group.
-		return v.WithMarks(contextMarks(ctx, traversals))
+		v = v.WithMarks(contextMarks(ctx, traversals))
 	}
-	return v
+	return in.hostValue(expr, traversals, v)
 }
 
 // contextMarks are the origins of the values an expression's traversals

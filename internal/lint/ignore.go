@@ -36,8 +36,10 @@ func ignores(anns []annotation, rule string, line int) bool {
 // annotations finds the ignore comments of a native-syntax file through
 // the HCL lexer's comment tokens, so text inside strings or heredocs that
 // merely looks like a comment is never taken for one. JSON files have no
-// comments and so no annotations.
-func annotations(pf *parsedFile) []annotation {
+// comments and so no annotations. With tflint, tflint's own
+// `# tflint-ignore: rule` and `# tflint-ignore-file: rule` count too
+// (tflint applies them itself only in the root module's files).
+func annotations(pf *parsedFile, tflint bool) []annotation {
 	if pf == nil || pf.src == nil || strings.HasSuffix(pf.path, ".json") {
 		return nil
 	}
@@ -47,7 +49,7 @@ func annotations(pf *parsedFile) []annotation {
 	for _, t := range tokens {
 		switch t.Type {
 		case hclsyntax.TokenComment:
-			if a, ok := parseAnnotation(string(t.Bytes), t.Range.Start.Line, leading); ok {
+			if a, ok := parseAnnotation(string(t.Bytes), t.Range.Start.Line, leading, tflint); ok {
 				out = append(out, a)
 			}
 		case hclsyntax.TokenNewline, hclsyntax.TokenEOF:
@@ -58,7 +60,7 @@ func annotations(pf *parsedFile) []annotation {
 	return out
 }
 
-func parseAnnotation(text string, line int, leading bool) (annotation, bool) {
+func parseAnnotation(text string, line int, leading, tflint bool) (annotation, bool) {
 	body := strings.TrimSpace(text)
 	switch {
 	case strings.HasPrefix(body, "#"):
@@ -70,13 +72,17 @@ func parseAnnotation(text string, line int, leading bool) (annotation, bool) {
 	}
 	body = strings.TrimSpace(body)
 	a := annotation{line: line}
+	prefix := "queuecap-ignore"
+	if tflint && strings.HasPrefix(body, "tflint-ignore") {
+		prefix = "tflint-ignore"
+	}
 	var ok bool
-	if body, ok = strings.CutPrefix(body, "queuecap-ignore-file:"); ok {
+	if body, ok = strings.CutPrefix(body, prefix+"-file:"); ok {
 		if !leading {
 			return annotation{}, false
 		}
 		a.file = true
-	} else if body, ok = strings.CutPrefix(body, "queuecap-ignore:"); !ok {
+	} else if body, ok = strings.CutPrefix(body, prefix+":"); !ok {
 		return annotation{}, false
 	}
 	if i := strings.Index(body, "#"); i >= 0 {

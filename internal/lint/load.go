@@ -39,7 +39,7 @@ type parsedFile struct {
 
 // sourceCache keeps, for the whole run, the bytes of the configuration
 // files that may hold ignore comments: those whose text has
-// "queuecap-ignore" in it. Any other file's bytes live only as long as its
+// "queuecap-ignore" (or, for tflint, "tflint-ignore") in it. Any other file's bytes live only as long as its
 // module's declarations (Module.sources). Safe for concurrent use.
 type sourceCache struct {
 	mu    sync.Mutex
@@ -48,11 +48,12 @@ type sourceCache struct {
 
 func newSourceCache() *sourceCache { return &sourceCache{files: make(map[string][]byte)} }
 
-// ignoreMark is the text every ignore comment holds (see parseAnnotation).
-var ignoreMark = []byte("queuecap-ignore")
+// ignoreMarks are the texts every ignore comment holds (see
+// parseAnnotation): queuecap's, and tflint's, which count under tflint.
+var ignoreMarks = [][]byte{[]byte("queuecap-ignore"), []byte("tflint-ignore")}
 
 func (c *sourceCache) put(path string, src []byte) {
-	if !bytes.Contains(src, ignoreMark) {
+	if !bytes.Contains(src, ignoreMarks[0]) && !bytes.Contains(src, ignoreMarks[1]) {
 		return
 	}
 	c.mu.Lock()
@@ -92,7 +93,18 @@ func parseFile(path string) *parsedFile {
 	if err != nil {
 		return fail("Cannot read file", err.Error())
 	}
-	pf.src = src
+	return parseSource(path, src)
+}
+
+// parseSource parses a configuration file's bytes.
+func parseSource(path string, src []byte) *parsedFile {
+	pf := &parsedFile{path: path, src: src}
+	if len(src) > maxFileBytes {
+		pf.diags = hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "File too large",
+			Detail:  fmt.Sprintf("%d bytes is more than the %d bytes a configuration file may have", len(src), maxFileBytes),
+			Subject: &hcl.Range{Filename: path, Start: hcl.InitialPos, End: hcl.InitialPos}}}
+		return pf
+	}
 	if !utf8.Valid(src) {
 		line, col := firstInvalidUTF8(src)
 		pf.diags = hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid UTF-8",
@@ -285,6 +297,8 @@ type ModuleCall struct {
 	// directory. Nil for remote modules terraform init has not installed.
 	Child    *Module
 	ChildDir string
+	// NotLoaded is why the Host did not load the module, when it did not.
+	NotLoaded string
 }
 
 var fileSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
@@ -322,6 +336,8 @@ type loader struct {
 	// listings are the configuration files of the directories the walk
 	// for root modules found, each kept until the directory is read.
 	listings sync.Map // directory → []string
+	// host, when set, supplies the files instead of the disk (Host).
+	host Host
 	// errs collects problems; the caller turns them into ErrorEntries.
 	mu   sync.Mutex
 	errs hcl.Diagnostics
@@ -376,6 +392,11 @@ func (l *loader) loadModule(dir, rootDir, key string, callers []string, manifest
 		if call.ChildDir == "" || len(callers) >= maxModuleDepth {
 			continue
 		}
+		if l.host != nil && !l.hostLoaded(call.ChildDir) {
+			call.NotLoaded = l.host.NotLoaded(call.Source)
+			call.ChildDir = ""
+			continue
+		}
 		// A module that calls itself, directly or through others, would
 		// be instantiated without end (and, with two such calls, in
 		// exponentially many copies): Terraform rejects it, so do we.
@@ -408,7 +429,14 @@ func (l *loader) moduleDecl(dir string) (*Module, error) {
 		m := &Module{Dir: dir, Variables: map[string]*Variable{}, Locals: map[string]*hcl.Attribute{}, Outputs: map[string]*hcl.Attribute{},
 			sources: make(map[string][]byte, len(paths))}
 		for _, p := range paths {
-			pf := parseFile(p)
+			var pf *parsedFile
+			if l.host == nil {
+				pf = parseFile(p)
+			} else if hpf, ok := l.hostParse(p); ok {
+				pf = hpf
+			} else {
+				continue // a file the host did not load
+			}
 			l.addDiags(pf.diags)
 			if pf.src != nil {
 				m.sources[p] = pf.src
@@ -426,6 +454,9 @@ func (l *loader) moduleDecl(dir string) (*Module, error) {
 // configFiles is configFiles(dir), from the walk's listing when it has
 // one; read drops that listing, for a directory being read.
 func (l *loader) configFiles(dir string, read bool) ([]string, error) {
+	if l.host != nil {
+		return hostFiles(dir)
+	}
 	var files any
 	var ok bool
 	if read {

@@ -45,6 +45,9 @@ type Options struct {
 	// configuration directory it was planned from, read (when present)
 	// only for the places findings point at and their ignore comments.
 	Plan *Plan
+	// Host, when set, is the tool the linter runs inside (Host): its
+	// files and values stand for the disk's and the linter's own.
+	Host Host
 }
 
 // UsageError is a mistake in the options themselves (an unknown rule ID, a
@@ -164,6 +167,7 @@ func Run(opts Options) (*Result, error) {
 	}
 
 	l := newLoader()
+	l.host = opts.Host
 	roots, errs := rootsToLint(opts.Dirs, opts.Recursive, l.listed)
 	res.Errors = append(res.Errors, errs...)
 	configs := make([]*Config, len(roots))
@@ -218,7 +222,7 @@ func Run(opts Options) (*Result, error) {
 	ignored := func(rule string, rng Range) bool {
 		a, ok := anns[rng.Filename]
 		if !ok {
-			a = annotations(l.sources.lookup(rng.Filename))
+			a = annotations(l.sources.lookup(rng.Filename), opts.Host != nil && opts.Host.Name() == "tflint")
 			anns[rng.Filename] = a
 		}
 		return ignores(a, rule, rng.Start.Line)
@@ -415,6 +419,7 @@ func buildRoot(l *loader, dir string, opts Options, flags []assignment) (*builde
 	}
 	b := newBuilder(dir, opts.Config)
 	root := newInstance(mod, "", nil, vars)
+	root.host = opts.Host
 	b.dataArgs = root.dataArgs
 	b.walk(root)
 	b.link()

@@ -32,6 +32,8 @@ func (b *builder) skipModule(in *instance, c *ModuleCall) {
 	addr := in.absAddr("module." + c.Name)
 	var reason string
 	switch {
+	case c.NotLoaded != "":
+		reason = fmt.Sprintf("%s (source %q) was not loaded: %s, so nothing it declares was checked", addr, c.Source, c.NotLoaded)
 	case c.Source == "":
 		reason = fmt.Sprintf("%s has no source the linter can read, so nothing it declares was checked", addr)
 	case isLocalSource(c.Source):
@@ -200,6 +202,9 @@ func (in *instance) unknownBecause(expr hcl.Expression) string {
 				continue
 			}
 			if c := in.calls[name]; c != nil && c.Child == nil {
+				if c.NotLoaded != "" {
+					return fmt.Sprintf("comes from module.%s, which was not loaded: %s", name, c.NotLoaded)
+				}
 				return fmt.Sprintf("comes from module.%s, which is not installed: run terraform init, or lint a plan", name)
 			}
 		case "var":

@@ -1,0 +1,204 @@
+// Package tflintplugin is tflint-ruleset-queuecap: queuecap's rules inside
+// tflint, on tflint-plugin-sdk.
+//
+// The linter's engine runs as it does for `queuecap lint`, with tflint as
+// its lint.Host: it lints the files tflint loaded (GetFiles, GetFile),
+// follows the module calls tflint's call_module_type loads, and takes
+// tflint's value (EvaluateExpr) of every root module expression that
+// refers only to variables, locals, path and terraform.workspace, so that
+// tflint's --var, --var-file and varfile settings count. The links between
+// queues, fleets, policies and alarms follow references to resources and
+// module outputs, which tflint's evaluator leaves unknown, so the engine
+// resolves those itself, across module calls, once, from the root module's
+// runner; a module's own runner (one per call instance) sees only that
+// module, and tflint keeps its issues only where a module input caused
+// them, so the ruleset does nothing there.
+package tflintplugin
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/terraform-linters/tflint-plugin-sdk/hclext"
+	"github.com/terraform-linters/tflint-plugin-sdk/tflint"
+
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint/rules"
+)
+
+// Name is the ruleset's name: tflint's `plugin "queuecap"` block, the
+// binary tflint-ruleset-queuecap.
+const Name = "queuecap"
+
+// NotChecked is the rule that reports what queuecap could not check (a
+// skip of `queuecap lint`), at notice severity: tflint has no other way to
+// say that a clean run checked less than it seems.
+const NotChecked = "queuecap_not_checked"
+
+// RuleSet is the plugin's tflint.RuleSet.
+type RuleSet struct {
+	tflint.BuiltinRuleSet
+	config *lint.Config // the plugin block's queue blocks
+}
+
+// New is the ruleset of this build, version as tflint reports it.
+func New(version string) *RuleSet {
+	rs := &RuleSet{config: &lint.Config{Rules: map[string]lint.RuleConfig{}, Queues: map[string]lint.QueueConfig{}}}
+	for _, r := range rules.All() {
+		rs.Rules = append(rs.Rules, newRule(r.Name(), r.DefaultSeverity(), r.EnabledByDefault(), r.Link()))
+	}
+	rs.Rules = append(rs.Rules, newRule(NotChecked, lint.Notice, true, notCheckedLink()))
+	rs.Name = Name
+	rs.Version = strings.TrimPrefix(version, "v")
+	rs.Constraint = ">= 0.46.0"
+	return rs
+}
+
+func notCheckedLink() string {
+	link := rules.All()[0].Link()
+	return link[:strings.LastIndex(link, "/rules/")] + "/tflint.md#what-was-not-checked"
+}
+
+// ConfigSchema is the body of `plugin "queuecap" {}` beyond tflint's own
+// attributes: queue blocks, as .queuecap.hcl has them.
+func (rs *RuleSet) ConfigSchema() *hclext.BodySchema {
+	queue := &hclext.BodySchema{}
+	for _, name := range lint.QueueAttributes() {
+		queue.Attributes = append(queue.Attributes, hclext.AttributeSchema{Name: name})
+	}
+	return &hclext.BodySchema{Blocks: []hclext.BlockSchema{{Type: "queue", LabelNames: []string{"address"}, Body: queue}}}
+}
+
+// ApplyConfig reads the plugin block's queue blocks.
+func (rs *RuleSet) ApplyConfig(content *hclext.BodyContent) error {
+	var diags hcl.Diagnostics
+	for _, b := range content.Blocks {
+		if b.Type != "queue" {
+			continue
+		}
+		attrs := hcl.Attributes{}
+		for name, a := range b.Body.Attributes {
+			attrs[name] = &hcl.Attribute{Name: a.Name, Expr: a.Expr, Range: a.Range, NameRange: a.NameRange}
+		}
+		qc, d := lint.DecodeQueue(".tflint.hcl", attrs, b.DefRange)
+		diags = append(diags, d...)
+		rs.config.Queues[b.Labels[0]] = qc
+	}
+	if diags.HasErrors() {
+		return diags
+	}
+	return nil
+}
+
+// NewRunner gives each module's runner its own lint run, made once
+// whichever rule asks first.
+func (rs *RuleSet) NewRunner(r tflint.Runner) (tflint.Runner, error) {
+	return &runner{Runner: r, rs: rs}, nil
+}
+
+// runner is a tflint runner with the lint result of its module.
+type runner struct {
+	tflint.Runner
+	rs     *RuleSet
+	once   sync.Once
+	result *lint.Result // nil for a called module's runner
+	err    error
+}
+
+func (r *runner) lint() (*lint.Result, error) {
+	r.once.Do(func() { r.result, r.err = r.rs.lint(r.Runner) })
+	return r.result, r.err
+}
+
+// moduleDir is the directory of the module r inspects, as tflint names
+// its files: from the directory tflint was started in, which --chdir and
+// --recursive leave (tflint runs there, and so does the plugin it starts,
+// but names every file from where it was started). The plugin moves back
+// there, so that the linter's paths are tflint's: the place of a finding,
+// the file an expression tflint evaluates lies in.
+func moduleDir(r tflint.Runner) (string, error) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	orig, err := r.GetOriginalwd()
+	if err != nil {
+		return "", err
+	}
+	dir, err := filepath.Rel(orig, wd)
+	if err != nil {
+		return "", err
+	}
+	if err := os.Chdir(orig); err != nil {
+		return "", err
+	}
+	return dir, nil
+}
+
+// ruleOptions are a rule block's options beyond tflint's enabled.
+type ruleOptions struct {
+	Severity string `hclext:"severity,optional"`
+}
+
+// lint runs the engine on the module r inspects, when it is the root.
+func (rs *RuleSet) lint(r tflint.Runner) (*lint.Result, error) {
+	path, err := r.GetModulePath()
+	if err != nil {
+		return nil, err
+	}
+	if !path.IsRoot() {
+		return nil, nil
+	}
+	h, err := newHost(r)
+	if err != nil {
+		return nil, err
+	}
+	cfg := *rs.config
+	cfg.Rules = map[string]lint.RuleConfig{}
+	enabled := map[string]bool{}
+	for _, rule := range rs.EnabledRules {
+		enabled[rule.Name()] = true
+	}
+	var enable, disable []string
+	for _, rule := range rs.Rules {
+		qr := rule.(*queuecapRule) //nolint:forcetypeassert // rs.Rules holds only *queuecapRule
+		if !enabled[qr.name] {
+			if qr.name != NotChecked {
+				disable = append(disable, qr.name)
+			}
+			continue
+		}
+		var opts ruleOptions
+		if err := r.DecodeRuleConfig(qr.name, &opts); err != nil {
+			return nil, err
+		}
+		qr.severity = qr.defaultSeverity
+		if opts.Severity != "" {
+			s, err := lint.ParseSeverity(opts.Severity)
+			if err != nil {
+				return nil, fmt.Errorf("rule %q: severity: %w", qr.name, err)
+			}
+			qr.severity = s
+		}
+		if qr.name != NotChecked {
+			enable = append(enable, qr.name)
+		}
+	}
+	dir, err := moduleDir(r)
+	if err != nil {
+		return nil, err
+	}
+	return lint.Run(lint.Options{
+		Dirs:    []string{dir},
+		Environ: os.Environ(),
+		Config:  &cfg,
+		Rules:   rules.All(),
+		Enable:  enable,
+		Disable: disable,
+		Host:    h,
+	})
+}
