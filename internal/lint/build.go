@@ -79,7 +79,7 @@ type redriveRef struct {
 
 func newBuilder(dir string, cfg *Config) *builder {
 	return &builder{
-		model: &Model{Dir: dir}, config: cfg,
+		model: &Model{Dir: dir, ConfigFile: cfg.FileName()}, config: cfg,
 		queues: map[string]*Queue{}, fleets: map[string]*Fleet{}, targets: map[string]*scalingTarget{}, policies: map[string]*Policy{},
 		policyRefs: map[*Policy]cty.Value{}, alarmDims: map[*Alarm][]cty.Value{}, alarmActs: map[*Alarm]cty.Value{},
 		policyDims: map[*Policy][]cty.Value{}, mappingRefs: map[*EventSourceMapping][2]cty.Value{},

@@ -66,19 +66,19 @@ func (b *builder) subjects() []subject {
 	m := b.model
 	out := make([]subject, 0, len(m.Queues)+len(m.Fleets)+len(m.Alarms)+len(m.Mappings)+len(m.Policies))
 	for _, q := range m.Queues {
-		out = append(out, subject{&Model{Queues: []*Queue{q}, Dir: m.Dir}, q.Addr})
+		out = append(out, subject{&Model{Queues: []*Queue{q}, Dir: m.Dir, ConfigFile: m.ConfigFile}, q.Addr})
 	}
 	for _, f := range m.Fleets {
-		out = append(out, subject{&Model{Fleets: []*Fleet{f}, Dir: m.Dir}, f.Addr})
+		out = append(out, subject{&Model{Fleets: []*Fleet{f}, Dir: m.Dir, ConfigFile: m.ConfigFile}, f.Addr})
 	}
 	for _, p := range m.Policies {
-		out = append(out, subject{&Model{Policies: []*Policy{p}, Dir: m.Dir}, p.Addr})
+		out = append(out, subject{&Model{Policies: []*Policy{p}, Dir: m.Dir, ConfigFile: m.ConfigFile}, p.Addr})
 	}
 	for _, a := range m.Alarms {
-		out = append(out, subject{&Model{Alarms: []*Alarm{a}, Dir: m.Dir}, a.Addr})
+		out = append(out, subject{&Model{Alarms: []*Alarm{a}, Dir: m.Dir, ConfigFile: m.ConfigFile}, a.Addr})
 	}
 	for _, mp := range m.Mappings {
-		out = append(out, subject{&Model{Mappings: []*EventSourceMapping{mp}, Dir: m.Dir}, mp.Addr})
+		out = append(out, subject{&Model{Mappings: []*EventSourceMapping{mp}, Dir: m.Dir, ConfigFile: m.ConfigFile}, mp.Addr})
 	}
 	return out
 }

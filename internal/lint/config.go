@@ -23,6 +23,17 @@ type Config struct {
 	Recursive              *bool
 	Rules                  map[string]RuleConfig
 	Queues                 map[string]QueueConfig // by the queue's address
+	// File names the file the queue blocks are in, for messages:
+	// DefaultConfigFile when empty, ".tflint.hcl" for the tflint plugin.
+	File string
+}
+
+// FileName is the file the configuration's queue blocks are in.
+func (cfg *Config) FileName() string {
+	if cfg == nil || cfg.File == "" {
+		return DefaultConfigFile
+	}
+	return cfg.File
 }
 
 // RuleConfig is a `rule "id" {}` block.

@@ -275,6 +275,9 @@ type Model struct {
 	Mappings []*EventSourceMapping
 	// Dir is the root module's directory.
 	Dir string
+	// ConfigFile is the file queue blocks are written in, for messages:
+	// .queuecap.hcl, or .tflint.hcl under tflint.
+	ConfigFile string
 }
 
 // Metric names the rules recognise.

@@ -47,7 +47,7 @@ type RuleSet struct {
 
 // New is the ruleset of this build, version as tflint reports it.
 func New(version string) *RuleSet {
-	rs := &RuleSet{config: &lint.Config{Rules: map[string]lint.RuleConfig{}, Queues: map[string]lint.QueueConfig{}}}
+	rs := &RuleSet{config: &lint.Config{Rules: map[string]lint.RuleConfig{}, Queues: map[string]lint.QueueConfig{}, File: ".tflint.hcl"}}
 	for _, r := range rules.All() {
 		rs.Rules = append(rs.Rules, newRule(r.Name(), r.DefaultSeverity(), r.EnabledByDefault(), r.Link()))
 	}

@@ -22,7 +22,7 @@ func newInsufficientHeadroom() lint.Rule {
 
 func (insufficientHeadroom) Check(m *lint.Model, r lint.Reporter) {
 	for _, q := range m.Queues {
-		s, ok := supplyOf(q, r)
+		s, ok := supplyOf(m, q, r)
 		if !ok || s.surplus <= 0 {
 			continue // no surplus at all is queuecap_zero_surplus
 		}

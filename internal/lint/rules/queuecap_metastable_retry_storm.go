@@ -37,7 +37,7 @@ func (metastableRetryStorm) Check(m *lint.Model, r lint.Reporter) {
 		if !k.Set || (k.Known && k.V == 0) {
 			continue // no retry storm declared
 		}
-		s, ok := supplyOf(q, r)
+		s, ok := supplyOf(m, q, r)
 		if !ok || s.surplus <= 0 {
 			continue // no surplus even without retries: queuecap_zero_surplus
 		}

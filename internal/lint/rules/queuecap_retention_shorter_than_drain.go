@@ -25,7 +25,7 @@ func (retentionShorterThanDrain) Check(m *lint.Model, r lint.Reporter) {
 		if !b.Set || (b.Known && b.V == 0) {
 			continue
 		}
-		s, ok := supplyOf(q, r)
+		s, ok := supplyOf(m, q, r)
 		if !ok {
 			continue
 		}

@@ -16,7 +16,7 @@ func newZeroSurplus() lint.Rule {
 
 func (zeroSurplus) Check(m *lint.Model, r lint.Reporter) {
 	for _, q := range m.Queues {
-		s, ok := supplyOf(q, r)
+		s, ok := supplyOf(m, q, r)
 		if !ok || s.surplus > 0 {
 			continue
 		}

@@ -1,0 +1,427 @@
+package tflintplugin_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint/rules"
+	"github.com/queuecap/terraform-provider-queuecap/internal/tflintplugin"
+)
+
+// The tests here run the real tflint (TFLINT, else tflint on PATH; `make
+// test` sets TFLINT to the 0.64.0 that tools/install-cli.sh builds) with
+// the plugin built from this tree in a TFLINT_PLUGIN_DIR, as a user installs
+// a local build without `tflint --init`, and compare what it reports with
+// what `queuecap lint` finds in the same directory.
+
+var plugin struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+// tflint returns the tflint CLI and a plugin directory holding this
+// tree's tflint-ruleset-queuecap, built once; it skips without tflint.
+func tflint(t *testing.T) (cli, pluginDir string) {
+	t.Helper()
+	cli = os.Getenv("TFLINT")
+	if cli == "" {
+		var err error
+		if cli, err = exec.LookPath("tflint"); err != nil {
+			t.Skip("no tflint: set TFLINT (make test installs tflint 0.64.0 with tools/install-cli.sh)")
+		}
+	}
+	plugin.once.Do(func() {
+		dir, err := os.MkdirTemp("", "queuecap-tflint-plugins")
+		if err != nil {
+			plugin.err = err
+			return
+		}
+		plugin.dir = dir
+		out, err := exec.Command("go", "build", "-o", filepath.Join(dir, "tflint-ruleset-queuecap"), "../../cmd/tflint-ruleset-queuecap").CombinedOutput()
+		if err != nil {
+			plugin.err = fmt.Errorf("go build: %v: %s", err, out)
+		}
+	})
+	if plugin.err != nil {
+		t.Fatal(plugin.err)
+	}
+	return cli, plugin.dir
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if plugin.dir != "" {
+		_ = os.RemoveAll(plugin.dir)
+	}
+	os.Exit(code)
+}
+
+// finding is one line of either tool's report, comparable across both:
+// the rule, the file (absolute), the line and column, the message.
+type finding struct {
+	Rule     string
+	Severity string
+	File    string
+	Line    int
+	Column  int
+	Message string
+}
+
+func (f finding) String() string {
+	return fmt.Sprintf("%s %s:%d:%d %s: %s", f.Rule, f.File, f.Line, f.Column, f.Severity, f.Message)
+}
+
+// tflintReport is `tflint --format json`.
+type tflintReport struct {
+	Issues []struct {
+		Rule struct {
+			Name     string `json:"name"`
+			Severity string `json:"severity"`
+		} `json:"rule"`
+		Message string `json:"message"`
+		Range   struct {
+			Filename string `json:"filename"`
+			Start    struct {
+				Line   int `json:"line"`
+				Column int `json:"column"`
+			} `json:"start"`
+		} `json:"range"`
+	} `json:"issues"`
+	Errors []struct {
+		Message string `json:"message"`
+	} `json:"errors"`
+}
+
+// run is one tflint run in dir with a .tflint.hcl of config.
+type run struct {
+	dir       string
+	config    string
+	args      []string
+	recursive bool
+	env       []string
+}
+
+// runTflint runs tflint and returns its queuecap findings, each rule's
+// severity, and its errors. Exit status 2 (issues found) is success.
+func runTflint(t *testing.T, r run) (found []finding, severities map[string]string, errs []string) {
+	t.Helper()
+	cli, plugins := tflint(t)
+	cfg := filepath.Join(t.TempDir(), "tflint.hcl")
+	if err := os.WriteFile(cfg, []byte(r.config), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	args := append([]string{"--format", "json", "--config", cfg}, r.args...)
+	if r.recursive {
+		args = append(args, "--recursive")
+	}
+	cmd := exec.Command(cli, args...)
+	cmd.Dir = r.dir
+	cmd.Env = append(os.Environ(), "TFLINT_PLUGIN_DIR="+plugins, "TFLINT_LOG=")
+	cmd.Env = append(cmd.Env, r.env...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	var exit *exec.ExitError
+	if err != nil && (!errors.As(err, &exit) || exit.ExitCode() != 2) {
+		var rep tflintReport
+		if json.Unmarshal(stdout.Bytes(), &rep) == nil && len(rep.Errors) > 0 {
+			for _, e := range rep.Errors {
+				errs = append(errs, e.Message)
+			}
+			return nil, nil, errs
+		}
+		t.Fatalf("tflint %s in %s: %v\nstdout: %s\nstderr: %s", strings.Join(args, " "), r.dir, err, stdout.String(), stderr.String())
+	}
+	var rep tflintReport
+	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
+		t.Fatalf("tflint output is not JSON: %v\n%s", err, stdout.String())
+	}
+	severities = map[string]string{}
+	for _, is := range rep.Issues {
+		if !strings.HasPrefix(is.Rule.Name, "queuecap_") {
+			continue
+		}
+		severity := is.Rule.Severity
+		if severity == "info" { // tflint's JSON name for notice
+			severity = "notice"
+		}
+		severities[is.Rule.Name] = severity
+		found = append(found, finding{Rule: is.Rule.Name, Severity: severity, File: filepath.Join(r.dir, is.Range.Filename),
+			Line: is.Range.Start.Line, Column: is.Range.Start.Column, Message: is.Message})
+	}
+	for _, e := range rep.Errors {
+		errs = append(errs, e.Message)
+	}
+	return found, severities, errs
+}
+
+// runQueuecap is `queuecap lint` on dir with the .queuecap.hcl at cfgPath
+// (none when empty): its findings, and its skips and errors as the
+// plugin's queuecap_not_checked reports them.
+func runQueuecap(t *testing.T, dir, cfgPath string, recursive bool) []finding {
+	t.Helper()
+	cfg := &lint.Config{Rules: map[string]lint.RuleConfig{}, Queues: map[string]lint.QueueConfig{}}
+	if cfgPath != "" {
+		var diags hcl.Diagnostics
+		if cfg, diags = lint.LoadConfig(cfgPath, true); diags.HasErrors() {
+			t.Fatal(diags)
+		}
+	}
+	// Messages name the file queue blocks are in: under tflint, .tflint.hcl.
+	cfg.File = ".tflint.hcl"
+	res, err := lint.Run(lint.Options{Dirs: []string{dir}, Recursive: recursive, Config: cfg, Rules: rules.All(), Environ: os.Environ()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	abs := func(f string) string {
+		if filepath.IsAbs(f) {
+			return f
+		}
+		a, _ := filepath.Abs(f)
+		return a
+	}
+	var out []finding
+	for _, is := range res.Issues {
+		out = append(out, finding{Rule: is.Rule, Severity: is.Severity.String(), File: abs(is.Range.Filename), Line: is.Range.Start.Line, Column: is.Range.Start.Column, Message: is.Message})
+	}
+	for _, s := range res.Skipped {
+		out = append(out, finding{Rule: tflintplugin.NotChecked, Severity: "notice", File: abs(s.Range.Filename), Line: s.Range.Start.Line, Column: s.Range.Start.Column,
+			Message: "not checked (" + s.Rule + "): " + s.Reason})
+	}
+	for _, e := range res.Errors {
+		f := finding{Rule: tflintplugin.NotChecked, Severity: "notice", Message: "not checked (error): " + e.Message}
+		if e.Range != nil {
+			f.File, f.Line, f.Column = abs(e.Range.Filename), e.Range.Start.Line, e.Range.Start.Column
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// pluginConfig is the .tflint.hcl that carries a .queuecap.hcl: its queue
+// blocks inside the plugin block, its rule blocks as tflint's, and tflint's
+// bundled terraform ruleset off (these tests compare queuecap's rules).
+func pluginConfig(t *testing.T, queuecapHCL string, extra string) string {
+	t.Helper()
+	var queues, ruleBlocks []string
+	if queuecapHCL != "" {
+		src, err := os.ReadFile(queuecapHCL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, diags := hclsyntax.ParseConfig(src, queuecapHCL, hcl.InitialPos)
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		for _, b := range f.Body.(*hclsyntax.Body).Blocks { //nolint:forcetypeassert // a native-syntax file's body
+			text := string(b.Range().SliceBytes(src))
+			switch b.Type {
+			case "queue":
+				queues = append(queues, "  "+strings.ReplaceAll(text, "\n", "\n  "))
+			case "rule":
+				// tflint's rule blocks require enabled; queuecap's
+				// default it to the rule's default, on for every rule.
+				if _, ok := b.Body.Attributes["enabled"]; !ok {
+					text = strings.Replace(text, "{", "{\n  enabled = true", 1)
+				}
+				ruleBlocks = append(ruleBlocks, text)
+			}
+		}
+	}
+	return fmt.Sprintf("%s\nplugin \"terraform\" {\n  enabled = false\n}\n\nplugin \"queuecap\" {\n  enabled = true\n%s\n}\n\n%s\n",
+		extra, strings.Join(queues, "\n"), strings.Join(ruleBlocks, "\n\n"))
+}
+
+// difference is a finding one tool reports and the other does not, and
+// why: where tflint's loading or evaluation sees other than queuecap's.
+type difference struct {
+	only string // "queuecap" or "tflint"
+	// match is a substring of the finding's String(), its file relative
+	// to the case's directory.
+	match string
+	why   string
+}
+
+// compare checks that the two reports are the same but for the stated
+// differences, each of which must occur.
+func compare(t *testing.T, dir string, tf, qc []finding, stated []difference) {
+	t.Helper()
+	key := func(f finding) string {
+		rel, err := filepath.Rel(dir, f.File)
+		if err != nil || f.File == "" {
+			rel = f.File
+		}
+		f.File = rel
+		return f.String()
+	}
+	count := func(fs []finding) map[string]int {
+		m := map[string]int{}
+		for _, f := range fs {
+			m[key(f)]++
+		}
+		return m
+	}
+	tfm, qcm := count(tf), count(qc)
+	var onlyTF, onlyQC []string
+	for k, n := range tfm {
+		for range n - qcm[k] {
+			onlyTF = append(onlyTF, k)
+		}
+	}
+	for k, n := range qcm {
+		for range n - tfm[k] {
+			onlyQC = append(onlyQC, k)
+		}
+	}
+	sort.Strings(onlyTF)
+	sort.Strings(onlyQC)
+	used := make([]bool, len(stated))
+	explained := func(side, k string) bool {
+		for i, d := range stated {
+			if d.only == side && strings.Contains(k, d.match) {
+				used[i] = true
+				return true
+			}
+		}
+		return false
+	}
+	for _, k := range onlyTF {
+		if !explained("tflint", k) {
+			t.Errorf("only tflint reports: %s", k)
+		}
+	}
+	for _, k := range onlyQC {
+		if !explained("queuecap", k) {
+			t.Errorf("only queuecap lint reports: %s", k)
+		}
+	}
+	for i, d := range stated {
+		if !used[i] {
+			t.Errorf("stated difference did not occur: only %s reports %q (%s)", d.only, d.match, d.why)
+		}
+	}
+}
+
+func ruleIDs(fs []finding) []string {
+	var ids []string
+	for _, f := range fs {
+		if f.Rule != tflintplugin.NotChecked && !slices.Contains(ids, f.Rule) {
+			ids = append(ids, f.Rule)
+		}
+	}
+	sort.Strings(ids)
+	return ids
+}
+
+// TestExamples: examples/lint/bad has one finding of each of the eight
+// rules under tflint as under queuecap lint, and examples/lint/good none,
+// with examples/lint/queuecap.hcl's queue block carried in .tflint.hcl.
+func TestExamples(t *testing.T) {
+	t.Parallel()
+	cfg := pluginConfig(t, "../../examples/lint/queuecap.hcl", "")
+	for _, name := range []string{"bad", "good"} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			dir, _ := filepath.Abs("../../examples/lint/" + name)
+			tf, _, errs := runTflint(t, run{dir: dir, config: cfg})
+			if len(errs) > 0 {
+				t.Fatalf("tflint errors: %v", errs)
+			}
+			qc := runQueuecap(t, dir, "../../examples/lint/queuecap.hcl", false)
+			compare(t, dir, tf, qc, nil)
+			ids := ruleIDs(tf)
+			if name == "good" && len(ids) > 0 {
+				t.Errorf("examples/lint/good: tflint reports %v", ids)
+			}
+			if name == "bad" {
+				var want []string
+				for _, r := range rules.All() {
+					want = append(want, r.Name())
+				}
+				sort.Strings(want)
+				if !slices.Equal(ids, want) {
+					t.Errorf("examples/lint/bad: tflint reports rules %v, want all eight %v", ids, want)
+				}
+			}
+		})
+	}
+}
+
+// e2eDifferences are where tflint sees the end-to-end cases otherwise
+// than queuecap lint, and why.
+var e2eDifferences = map[string][]difference{
+	"opentofu_twins": {
+		// OpenTofu reads x.tofu in place of x.tf, and queuecap lint does
+		// too; tflint reads only .tf and .tf.json. The .tofu files set
+		// the redrive policy and visibility timeout the .tf files leave
+		// out, and the .tf twin of the mapping names no function.
+		{"queuecap", "queuecap_missing_dead_letter_queue main.tofu:4:1", "tflint reads main.tf, not its OpenTofu twin main.tofu"},
+		{"queuecap", "queuecap_visibility_timeout_too_short main.tofu:6:3", "tflint reads main.tf, not main.tofu"},
+		{"queuecap", "queuecap_not_checked main.tofu:4:1", "the same skip at main.tofu, where tflint reads main.tf"},
+		{"tflint", "queuecap_not_checked main.tf:4:1", "the same skip at main.tf, where queuecap lint reads main.tofu"},
+		{"tflint", "queuecap_not_checked mapping.tf.json:6:", "mapping.tf.json names no function; queuecap lint reads mapping.tofu.json, which does"},
+	},
+}
+
+// TestEndToEndCases runs every case of internal/lint/testdata/e2e, its
+// .queuecap.hcl carried into .tflint.hcl.
+func TestEndToEndCases(t *testing.T) {
+	t.Parallel()
+	cases, err := filepath.Glob("../lint/testdata/e2e/*")
+	if err != nil || len(cases) == 0 {
+		t.Fatalf("no e2e cases: %v", err)
+	}
+	for _, c := range cases {
+		name := filepath.Base(c)
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			dir, _ := filepath.Abs(c)
+			qcCfg := filepath.Join(dir, ".queuecap.hcl")
+			if _, err := os.Stat(qcCfg); err != nil {
+				qcCfg = ""
+			}
+			tf, _, errs := runTflint(t, run{dir: dir, config: pluginConfig(t, qcCfg, "")})
+			if name == "parse_error_keeps_going" {
+				// tflint stops at a file that does not parse; queuecap
+				// lint reports it and lints the others.
+				if len(errs) == 0 || !strings.Contains(strings.Join(errs, "\n"), "The JSON data ends prematurely") {
+					t.Fatalf("tflint errors %v, want the parse error of audit.tf.json", errs)
+				}
+				return
+			}
+			if len(errs) > 0 {
+				t.Fatalf("tflint errors: %v", errs)
+			}
+			compare(t, dir, tf, runQueuecap(t, dir, qcCfg, false), e2eDifferences[name])
+		})
+	}
+}
+
+// shared is ../shared/corpus/<which>, beside the repository; the test
+// skips without it.
+func shared(t *testing.T, which string) string {
+	t.Helper()
+	dir, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "corpus", which))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(dir); err != nil {
+		t.Skipf("no %s (the shared corpus beside the repository)", dir)
+	}
+	return dir
+}
