@@ -261,18 +261,41 @@ type difference struct {
 // differences, each of which must occur.
 func compare(t *testing.T, dir string, tf, qc []finding, stated []difference) {
 	t.Helper()
+	compareAs(t, dir, tf, qc, stated, false)
+}
+
+// compareRecursive compares the reports of a --recursive run. tflint lints
+// each directory in a process of its own, so what one module shows to two
+// root modules (the module's own directory and a root that calls it) is
+// reported once from each; queuecap lint merges it into one. So each
+// distinct finding and each place something was not checked count once,
+// and a not-checked notice is compared by its place, not by its words
+// (which name the module instance, and under queuecap lint how many more
+// instances the merged one stands for).
+func compareRecursive(t *testing.T, dir string, tf, qc []finding, stated []difference) {
+	t.Helper()
+	compareAs(t, dir, tf, qc, stated, true)
+}
+
+func compareAs(t *testing.T, dir string, tf, qc []finding, stated []difference, recursive bool) {
+	t.Helper()
 	key := func(f finding) string {
 		rel, err := filepath.Rel(dir, f.File)
 		if err != nil || f.File == "" {
 			rel = f.File
 		}
 		f.File = rel
+		if recursive && f.Rule == tflintplugin.NotChecked {
+			f.Message = ""
+		}
 		return f.String()
 	}
 	count := func(fs []finding) map[string]int {
 		m := map[string]int{}
 		for _, f := range fs {
-			m[key(f)]++
+			if k := key(f); !recursive || m[k] == 0 {
+				m[k]++
+			}
 		}
 		return m
 	}
@@ -424,4 +447,36 @@ func shared(t *testing.T, which string) string {
 		t.Skipf("no %s (the shared corpus beside the repository)", dir)
 	}
 	return dir
+}
+
+// wildDifferences are where tflint --recursive sees ../shared/corpus/wild
+// otherwise than queuecap lint --recursive, and why.
+var wildDifferences = map[string][]difference{}
+
+// TestCorpusWild runs tflint --recursive over each repository of
+// ../shared/corpus/wild (production layouts: Terragrunt roots, remote zip
+// and git modules, for_each modules) with tflint's default
+// call_module_type, "local", and compares it with queuecap lint
+// --recursive.
+func TestCorpusWild(t *testing.T) {
+	t.Parallel()
+	wild := shared(t, "wild")
+	repos, err := os.ReadDir(wild)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := pluginConfig(t, "", "")
+	for _, e := range repos {
+		if !e.IsDir() {
+			continue
+		}
+		t.Run(e.Name(), func(t *testing.T) {
+			dir := filepath.Join(wild, e.Name())
+			tf, _, errs := runTflint(t, run{dir: dir, config: cfg, recursive: true})
+			if len(errs) > 0 {
+				t.Fatalf("tflint errors: %v", errs)
+			}
+			compareRecursive(t, dir, tf, runQueuecap(t, dir, "", true), wildDifferences[e.Name()])
+		})
+	}
 }
