@@ -4,13 +4,16 @@
 # most of an hour on 2 CPUs), checked as the registry and a user take it:
 # the provider's zip, SHA256SUMS and manifest; the CLI's archive and
 # checksums file; the CLI installed from its archive reporting the
-# snapshot's version and commit and linting the examples. GoReleaser is
-# built into the cache by tools/install-cli.sh; nothing is signed or
-# published. With --check-only, stops after `goreleaser check`.
+# snapshot's version and commit and linting the examples; the tflint
+# plugin's zip and checksums.txt, the plugin installed as `tflint --init`
+# installs it and run by the real tflint over the examples. GoReleaser and
+# TFLint are built into the cache by tools/install-cli.sh; nothing is signed
+# or published. With --check-only, stops after `goreleaser check`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 goreleaser=$(tools/install-cli.sh goreleaser)
+tflint=$(tools/install-cli.sh tflint)
 "$goreleaser" check
 [ "${1:-}" = --check-only ] && exit 0
 
@@ -18,7 +21,7 @@ goos=$(go env GOOS)
 goarch=$(go env GOARCH)
 work=.cache/release
 mkdir -p "$work"
-# Both builds read their platforms from the anchors on these two lines.
+# Every build reads their platforms from the anchors on these two lines.
 sed -e "s/^\(    goos: &goos \).*/\1[$goos]/" -e "s/^\(    goarch: &goarch \).*/\1[$goarch]/" .goreleaser.yml >"$work/goreleaser.yml"
 grep -q "^    goos: &goos \[$goos\]$" "$work/goreleaser.yml" && grep -q "^    goarch: &goarch \[$goarch\]$" "$work/goreleaser.yml" ||
 	{ echo "release-check: cannot narrow the goos and goarch anchors of .goreleaser.yml to $goos/$goarch" >&2; exit 1; }
@@ -36,6 +39,10 @@ commit=$(git rev-parse HEAD)
 provider=terraform-provider-queuecap_$version
 cli=queuecap_${version}_${goos}_$goarch.tar.gz
 [ "$goos" = windows ] && cli=${cli%.tar.gz}.zip
+# tflint's names for plugin "queuecap" (plugin/install.go of TFLint 0.64).
+plugin=tflint-ruleset-queuecap_${goos}_$goarch.zip
+plugin_bin=tflint-ruleset-queuecap
+[ "$goos" = windows ] && plugin_bin=$plugin_bin.exe
 
 # The registry's files, exactly: the sums list the provider's zip and the
 # manifest, nothing of the CLI's.
@@ -44,8 +51,13 @@ listed=$(awk '{print $2}' "dist/${provider}_SHA256SUMS" | sort)
 [ "$listed" = "$expected" ] || fail "${provider}_SHA256SUMS lists:"$'\n'"$listed"$'\n'"want:"$'\n'"$expected"
 listed=$(awk '{print $2}' "dist/queuecap_${version}_SHA256SUMS")
 [ "$listed" = "$cli" ] || fail "queuecap_${version}_SHA256SUMS lists:"$'\n'"$listed"$'\n'"want $cli"
+listed=$(awk '{print $2}' dist/checksums.txt)
+[ "$listed" = "$plugin" ] || fail "checksums.txt lists:"$'\n'"$listed"$'\n'"want $plugin"
+# tflint takes the binary from the top of the zip; nothing else belongs there.
+inside=$(unzip -Z1 "dist/$plugin")
+[ "$inside" = "$plugin_bin" ] || fail "$plugin holds:"$'\n'"$inside"$'\n'"want $plugin_bin alone"
 # The manifest is uploaded under its release name from the repository root.
-(cd dist && grep -v '_manifest\.json$' "${provider}_SHA256SUMS" | sha256sum --quiet -c - && sha256sum --quiet -c "queuecap_${version}_SHA256SUMS")
+(cd dist && grep -v '_manifest\.json$' "${provider}_SHA256SUMS" | sha256sum --quiet -c - && sha256sum --quiet -c "queuecap_${version}_SHA256SUMS" && sha256sum --quiet -c checksums.txt)
 grep "  ${provider}_manifest.json$" "dist/${provider}_SHA256SUMS" | sed "s/  .*/  terraform-registry-manifest.json/" | sha256sum --quiet -c -
 
 # A user's install: the archive checked against its sums and unpacked.
@@ -60,4 +72,49 @@ set +e
 code=$?
 set -e
 [ "$code" = 2 ] || fail "queuecap lint examples/lint/bad exited $code, want 2"
-echo "release-check: $provider and $cli for $goos/$goarch are as the registry and a user want them"
+
+# A tflint user's install: the binary where `tflint --init` puts it,
+# <plugin dir>/<source>/<version>/tflint-ruleset-<name>, written as tflint
+# writes it (the zip entry's bytes, mode 0755). The block's version is only
+# that directory's name and the release tag v<version> tflint would download:
+# tflint neither parses it nor compares it with the version the plugin
+# reports, so the snapshot's 0.1.1-snapshot+abc1234 is installed as it is.
+source=github.com/queuecap/terraform-provider-queuecap
+export TFLINT_PLUGIN_DIR=$bin/tflint-plugins TFLINT_DISABLE_VERSION_CHECK=1
+mkdir -p "$TFLINT_PLUGIN_DIR/$source/$version"
+unzip -p "dist/$plugin" "$plugin_bin" >"$TFLINT_PLUGIN_DIR/$source/$version/$plugin_bin"
+chmod 0755 "$TFLINT_PLUGIN_DIR/$source/$version/$plugin_bin"
+# The plugin block takes the queue blocks examples/lint/queuecap.hcl has.
+{
+	printf 'plugin "queuecap" {\n  enabled = true\n  version = "%s"\n  source  = "%s"\n' "$version" "$source"
+	sed -n '/^queue /,/^}/s/^/  /p' examples/lint/queuecap.hcl
+	echo '}'
+} >"$bin/.tflint.hcl"
+# No network: through a proxy nothing listens on, any download tflint tried
+# would fail; --init finds the plugin installed and downloads nothing.
+offline=(env HTTPS_PROXY=http://127.0.0.1:9 https_proxy=http://127.0.0.1:9 HTTP_PROXY=http://127.0.0.1:9 http_proxy=http://127.0.0.1:9 NO_PROXY= no_proxy=)
+got=$("${offline[@]}" "$tflint" --config="$bin/.tflint.hcl" --init) || fail "tflint --init with the plugin installed failed: $got"
+[ "$got" = "All plugins are already installed" ] || fail "tflint --init with the plugin installed says: $got"
+got=$("${offline[@]}" "$tflint" --config="$bin/.tflint.hcl" --version | grep '^+ ruleset\.queuecap ' || true)
+[ "$got" = "+ ruleset.queuecap ($version)" ] || fail "tflint --version lists the plugin as: ${got:-nothing}"
+# The same findings at the same places as the CLI's (the rule and the start
+# of each queuecap issue; tflint adds the CLI's skipped check as a
+# queuecap_not_checked notice). The JSON holds no unescaped quote inside a
+# string, so these patterns match only its keys.
+findings() {
+	grep -o '"rule":\({"name":\)\{0,1\}"queuecap_[a-z_]*"\|"range":{"filename":"[^"]*","start":{"line":[0-9]*,"column":[0-9]*' |
+		awk '/^"rule"/ { r = $0; next } r != "" { print r $0; r = "" }' |
+		sed 's/.*"\(queuecap_[a-z_]*\)".*"filename":"\([^"]*\)".*"line":\([0-9]*\),"column":\([0-9]*\)$/\1 \2:\3:\4/' | sort
+}
+set +e
+tflint_json=$("${offline[@]}" "$tflint" --config="$bin/.tflint.hcl" --chdir=examples/lint/bad --format json)
+code=$?
+set -e
+[ "$code" = 2 ] || fail "tflint over examples/lint/bad exited $code, want 2 (issues found):"$'\n'"$tflint_json"
+grep -q '"errors":\[\]' <<<"$tflint_json" || fail "tflint over examples/lint/bad reports errors:"$'\n'"$tflint_json"
+got=$(findings <<<"$tflint_json" | grep -v '^queuecap_not_checked ' || true)
+want=$("$bin/queuecap" lint --config examples/lint/queuecap.hcl --force --format json examples/lint/bad | findings)
+[ "$(cut -d' ' -f1 <<<"$want" | sort -u | wc -l)" -ge 8 ] || fail "queuecap lint examples/lint/bad finds fewer than the eight rules:"$'\n'"$want"
+[ "$got" = "$want" ] || fail "tflint's queuecap issues over examples/lint/bad:"$'\n'"$got"$'\n'"the CLI's:"$'\n'"$want"
+echo "release-check: tflint ${tflint##*-} ran $plugin_bin $version from $plugin as installed for $source: $(wc -l <<<"$got") queuecap issues of $(cut -d' ' -f1 <<<"$got" | sort -u | wc -l) rules, the CLI's"
+echo "release-check: $provider, $cli and $plugin for $goos/$goarch are as the registry and a user want them"
