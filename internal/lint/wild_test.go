@@ -1,13 +1,11 @@
 package lint
 
 import (
-	"encoding/json"
-	"os"
-	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/queuecap/terraform-provider-queuecap/internal/corpustest"
 )
 
 // TestTerraformInitStandIn stands for `terraform init` on the NHS
@@ -56,53 +54,11 @@ func TestTerraformInitStandIn(t *testing.T) {
 
 // digitalLettersInstalled builds the digital-letters stack from a
 // temporary copy with the .terraform/modules/modules.json terraform init
-// would write for it; it skips without ../shared.
+// would write for it (corpustest.DigitalLetters); it skips without
+// ../shared.
 func digitalLettersInstalled(t *testing.T) *builder {
 	t.Helper()
-	wild := filepath.Join("..", "..", "..", "shared", "corpus", "wild")
-	stack := filepath.Join(wild, "NHSDigital__nhs-notify-digital-letters", "infrastructure", "terraform", "components", "dl")
-	shared, err := filepath.Abs(filepath.Join(wild, "NHSDigital__nhs-notify-shared-modules", "infrastructure", "terraform", "modules"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(stack); err != nil {
-		t.Skip("../shared/corpus/wild is not here")
-	}
-	root := filepath.Join(t.TempDir(), "dl")
-	if err := os.MkdirAll(filepath.Join(root, ".terraform", "modules"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	call := regexp.MustCompile(`(?s)module\s+"([^"]+)"\s*\{[^}]*?source\s*=\s*"([^"]*/terraform-([a-z0-9-]+)\.zip)"`)
-	type entry struct{ Key, Source, Dir string }
-	manifest := []entry{{Key: "", Source: "", Dir: "."}}
-	// install records every call of the module in dir, and of the modules
-	// those install, under nested keys (eventpub.s3bucket_event_cache), as
-	// terraform init does.
-	var install func(dir, prefix string, copyTo string)
-	install = func(dir, prefix, copyTo string) {
-		files, _ := filepath.Glob(filepath.Join(dir, "*.tf"))
-		for _, f := range files {
-			src, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if copyTo != "" {
-				if err := os.WriteFile(filepath.Join(copyTo, filepath.Base(f)), src, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			for _, m := range call.FindAllStringSubmatch(string(src), -1) {
-				key, childDir := prefix+m[1], filepath.Join(shared, m[3])
-				manifest = append(manifest, entry{Key: key, Source: m[2], Dir: childDir})
-				install(childDir, key+".", "")
-			}
-		}
-	}
-	install(stack, "", root)
-	data, _ := json.Marshal(map[string]any{"Modules": manifest})
-	if err := os.WriteFile(filepath.Join(root, ".terraform", "modules", "modules.json"), data, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	root := corpustest.DigitalLetters(t)
 	b, built := buildRoot(newLoader(), root, Options{Config: &Config{}}, nil)
 	if b == nil || len(built.errors) > 0 {
 		t.Fatalf("errors: %v", built.errors)

@@ -15,6 +15,9 @@ import (
 // tflint is inspecting.
 type host struct {
 	runner tflint.Runner
+	// base is the inspected module's directory from where tflint was
+	// started, which tflint joins to every path it loads.
+	base string
 	// root are the root module's files, as tflint's GetFiles gives them.
 	root map[string]*hcl.File
 
@@ -22,12 +25,12 @@ type host struct {
 	other map[string][]byte // files of called modules, nil when tflint has none
 }
 
-func newHost(r tflint.Runner) (*host, error) {
+func newHost(r tflint.Runner, base string) (*host, error) {
 	files, err := r.GetFiles()
 	if err != nil {
 		return nil, err
 	}
-	return &host{runner: r, root: files, other: map[string][]byte{}}, nil
+	return &host{runner: r, base: base, root: files, other: map[string][]byte{}}, nil
 }
 
 func (h *host) Name() string { return "tflint" }
@@ -49,6 +52,12 @@ func (h *host) File(path string) ([]byte, bool) {
 	// A file that does not parse as its suffix says still comes with its
 	// bytes (and an error): the linter reports the parse error itself.
 	f, _ := h.runner.GetFile(name)
+	if f == nil && filepath.IsAbs(name) {
+		// A module that modules.json records at an absolute directory:
+		// tflint joins it to its base too (filepath.Join(".", "/m") is
+		// "m"), and names its files so.
+		f, _ = h.runner.GetFile(filepath.Join(h.base, name))
+	}
 	var src []byte
 	if f != nil {
 		src = f.Bytes

@@ -153,10 +153,6 @@ func (rs *RuleSet) lint(r tflint.Runner) (*lint.Result, error) {
 	if !path.IsRoot() {
 		return nil, nil
 	}
-	h, err := newHost(r)
-	if err != nil {
-		return nil, err
-	}
 	cfg := *rs.config
 	cfg.Rules = map[string]lint.RuleConfig{}
 	enabled := map[string]bool{}
@@ -189,6 +185,10 @@ func (rs *RuleSet) lint(r tflint.Runner) (*lint.Result, error) {
 		}
 	}
 	dir, err := moduleDir(r)
+	if err != nil {
+		return nil, err
+	}
+	h, err := newHost(r, dir)
 	if err != nil {
 		return nil, err
 	}

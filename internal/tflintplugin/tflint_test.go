@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
+	"github.com/queuecap/terraform-provider-queuecap/internal/corpustest"
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint/rules"
 	"github.com/queuecap/terraform-provider-queuecap/internal/tflintplugin"
@@ -76,10 +77,10 @@ func TestMain(m *testing.M) {
 type finding struct {
 	Rule     string
 	Severity string
-	File    string
-	Line    int
-	Column  int
-	Message string
+	File     string
+	Line     int
+	Column   int
+	Message  string
 }
 
 func (f finding) String() string {
@@ -161,13 +162,30 @@ func runTflint(t *testing.T, r run) (found []finding, severities map[string]stri
 			severity = "notice"
 		}
 		severities[is.Rule.Name] = severity
-		found = append(found, finding{Rule: is.Rule.Name, Severity: severity, File: filepath.Join(r.dir, is.Range.Filename),
+		found = append(found, finding{Rule: is.Rule.Name, Severity: severity, File: tflintFile(r.dir, is.Range.Filename),
 			Line: is.Range.Start.Line, Column: is.Range.Start.Column, Message: is.Message})
 	}
 	for _, e := range rep.Errors {
 		errs = append(errs, e.Message)
 	}
 	return found, severities, errs
+}
+
+// tflintFile is the file a tflint issue names, absolute. tflint names a
+// file by its path from the directory it runs in, except that it prints a
+// module at an absolute directory (as modules.json may record one) without
+// its leading slash: filepath.Join(".", "/m") is "m".
+func tflintFile(dir, name string) string {
+	if filepath.IsAbs(name) {
+		return name
+	}
+	p := filepath.Join(dir, name)
+	if _, err := os.Stat(p); err != nil {
+		if _, err := os.Stat(string(filepath.Separator) + name); err == nil {
+			return string(filepath.Separator) + name
+		}
+	}
+	return p
 }
 
 // runQueuecap is `queuecap lint` on dir with the .queuecap.hcl at cfgPath
@@ -479,4 +497,64 @@ func TestCorpusWild(t *testing.T) {
 			compareRecursive(t, dir, tf, runQueuecap(t, dir, "", true), wildDifferences[e.Name()])
 		})
 	}
+}
+
+// TestTerraformInitStandIn lints the NHS digital-letters stack with its
+// remote zip modules installed (corpustest.DigitalLetters stands for
+// terraform init). With call_module_type = "all" tflint loads them from
+// .terraform/modules as queuecap lint does, and the two reports are the
+// same. With tflint's default, "local", tflint loads none of them, and the
+// plugin says so at each call instead of checking less in silence.
+func TestTerraformInitStandIn(t *testing.T) {
+	t.Parallel()
+	root := corpustest.DigitalLetters(t)
+	qc := runQueuecap(t, root, "", false)
+	var mappingSkips int
+	for _, f := range qc {
+		if strings.Contains(f.Message, "event source mapping aws_lambda_event_source_mapping.") {
+			mappingSkips++
+		}
+	}
+	if mappingSkips > 0 {
+		t.Fatalf("queuecap lint leaves %d of the stack's mappings unlinked: the stand-in did not install the modules", mappingSkips)
+	}
+
+	t.Run("all", func(t *testing.T) {
+		tf, _, errs := runTflint(t, run{dir: root, config: pluginConfig(t, "", "config {\n  call_module_type = \"all\"\n}\n")})
+		if len(errs) > 0 {
+			t.Fatalf("tflint errors: %v", errs)
+		}
+		compare(t, root, tf, qc, nil)
+	})
+
+	t.Run("local", func(t *testing.T) {
+		tf, _, errs := runTflint(t, run{dir: root, config: pluginConfig(t, "", "")})
+		if len(errs) > 0 {
+			t.Fatalf("tflint errors: %v", errs)
+		}
+		calls := map[string]bool{}
+		for _, f := range tf {
+			if f.Rule != tflintplugin.NotChecked {
+				t.Errorf("with the modules not loaded, tflint reports a finding: %s", f)
+				continue
+			}
+			if strings.HasPrefix(f.Message, "not checked (module): ") {
+				if !strings.Contains(f.Message, `was not loaded: tflint loads installed remote modules only with call_module_type = "all"`) {
+					t.Errorf("a module skip that does not name call_module_type: %s", f)
+				}
+				calls[fmt.Sprintf("%s:%d", f.File, f.Line)] = true
+			}
+		}
+		// Every call of a shared-modules zip in the stack's own files is
+		// one the plugin says tflint did not load.
+		want := 0
+		files, _ := filepath.Glob(filepath.Join(root, "*.tf"))
+		for _, file := range files {
+			src, _ := os.ReadFile(file)
+			want += strings.Count(string(src), "/terraform-") - strings.Count(string(src), "/terraform-aws")
+		}
+		if len(calls) == 0 || len(calls) != want {
+			t.Errorf("%d module calls reported as not loaded, want the stack's %d zip module calls", len(calls), want)
+		}
+	})
 }

@@ -1,0 +1,79 @@
+// Package corpustest gives tests the shared corpus of public Terraform
+// beside the repository (../shared/corpus), and stand-ins for what its
+// repositories need that has no network here. Tests that use it skip when
+// the corpus is absent, as in a clone on its own.
+package corpustest
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"testing"
+)
+
+// Dir is ../shared/corpus/<which> beside the repository, absolute; the
+// test skips without it.
+func Dir(t testing.TB, which string) string {
+	t.Helper()
+	_, file, _, _ := runtime.Caller(0)
+	dir := filepath.Join(filepath.Dir(file), "..", "..", "..", "shared", "corpus", which)
+	if _, err := os.Stat(dir); err != nil {
+		t.Skipf("no %s: the shared corpus is not beside the repository", dir)
+	}
+	return dir
+}
+
+// zipCall is a module call whose source is one of nhs-notify-shared-modules'
+// release zips (…/terraform-sqs.zip is its modules/sqs).
+var zipCall = regexp.MustCompile(`(?s)module\s+"([^"]+)"\s*\{[^}]*?source\s*=\s*"([^"]*/terraform-([a-z0-9-]+)\.zip)"`)
+
+// DigitalLetters stands for `terraform init` on the NHS digital-letters
+// stack of corpus/wild: a temporary copy of its root module (the dl
+// component) with the .terraform/modules/modules.json that terraform init
+// writes, every remote zip module (nested ones under keys such as
+// eventpub.s3bucket_event_cache) pointing at its folder of
+// nhs-notify-shared-modules 3.0.6, which the corpus holds. It returns the
+// copy's directory.
+func DigitalLetters(t testing.TB) string {
+	t.Helper()
+	wild := Dir(t, "wild")
+	stack := filepath.Join(wild, "NHSDigital__nhs-notify-digital-letters", "infrastructure", "terraform", "components", "dl")
+	shared := filepath.Join(wild, "NHSDigital__nhs-notify-shared-modules", "infrastructure", "terraform", "modules")
+	root := filepath.Join(t.TempDir(), "dl")
+	if err := os.MkdirAll(filepath.Join(root, ".terraform", "modules"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	type entry struct{ Key, Source, Dir string }
+	manifest := []entry{{Key: "", Source: "", Dir: "."}}
+	var install func(dir, prefix, copyTo string)
+	install = func(dir, prefix, copyTo string) {
+		files, _ := filepath.Glob(filepath.Join(dir, "*.tf"))
+		for _, f := range files {
+			src, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if copyTo != "" {
+				if err := os.WriteFile(filepath.Join(copyTo, filepath.Base(f)), src, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, m := range zipCall.FindAllStringSubmatch(string(src), -1) {
+				key, childDir := prefix+m[1], filepath.Join(shared, m[3])
+				manifest = append(manifest, entry{Key: key, Source: m[2], Dir: childDir})
+				install(childDir, key+".", "")
+			}
+		}
+	}
+	install(stack, "", root)
+	data, err := json.Marshal(map[string]any{"Modules": manifest})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, ".terraform", "modules", "modules.json"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
