@@ -191,7 +191,7 @@ func tflintFile(dir, name string) string {
 // runQueuecap is `queuecap lint` on dir with the .queuecap.hcl at cfgPath
 // (none when empty): its findings, and its skips and errors as the
 // plugin's queuecap_not_checked reports them.
-func runQueuecap(t *testing.T, dir, cfgPath string, recursive bool) []finding {
+func runQueuecap(t *testing.T, dir, cfgPath string, recursive bool, vars ...lint.VarFlag) []finding {
 	t.Helper()
 	cfg := &lint.Config{Rules: map[string]lint.RuleConfig{}, Queues: map[string]lint.QueueConfig{}}
 	if cfgPath != "" {
@@ -202,7 +202,7 @@ func runQueuecap(t *testing.T, dir, cfgPath string, recursive bool) []finding {
 	}
 	// Messages name the file queue blocks are in: under tflint, .tflint.hcl.
 	cfg.File = ".tflint.hcl"
-	res, err := lint.Run(lint.Options{Dirs: []string{dir}, Recursive: recursive, Config: cfg, Rules: rules.All(), Environ: os.Environ()})
+	res, err := lint.Run(lint.Options{Dirs: []string{dir}, Recursive: recursive, Config: cfg, Rules: rules.All(), Environ: os.Environ(), Vars: vars})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -557,4 +557,211 @@ func TestTerraformInitStandIn(t *testing.T) {
 			t.Errorf("%d module calls reported as not loaded, want the stack's %d zip module calls", len(calls), want)
 		}
 	})
+}
+
+// copyCase copies an e2e case into a temporary directory, applying each
+// edit (old text → new) to the file it names, and returns the copy.
+func copyCase(t *testing.T, name string, edits map[string][2]string, extra map[string]string) string {
+	t.Helper()
+	src := filepath.Join("..", "lint", "testdata", "e2e", name)
+	dst := filepath.Join(t.TempDir(), name)
+	if out, err := exec.Command("cp", "-r", src, dst).CombinedOutput(); err != nil {
+		t.Fatalf("cp: %v: %s", err, out)
+	}
+	for file, e := range edits {
+		p := filepath.Join(dst, file)
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Contains(b, []byte(e[0])) {
+			t.Fatalf("%s has no %q", file, e[0])
+		}
+		if err := os.WriteFile(p, bytes.Replace(b, []byte(e[0]), []byte(e[1]), 1), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for file, text := range extra {
+		if err := os.WriteFile(filepath.Join(dst, file), []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dst
+}
+
+func rulesOf(fs []finding) []string {
+	var out []string
+	for _, f := range fs {
+		out = append(out, f.Rule)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// TestVariables: a root module value is tflint's, so that tflint's --var,
+// --var-file and the varfile of its config block count as they do for
+// tflint's own rules. The workers' max_size comes from a variable without
+// a default: unset, the check is skipped under both tools; set through
+// tflint, the plugin checks it as queuecap lint does with the same value.
+func TestVariables(t *testing.T) {
+	t.Parallel()
+	dir := copyCase(t, "asg_zero_surplus", map[string][2]string{
+		"main.tf": {"  max_size            = 25\n", "  max_size            = var.max_size\n"},
+	}, map[string]string{
+		"variables.tf": "variable \"max_size\" {\n  type = number\n}\n",
+		"prod.tfvars":  "max_size = 25\n",
+		"big.tfvars":   "max_size = 40\n",
+	})
+	cfg := pluginConfig(t, "", "")
+	cases := []struct {
+		name      string
+		args      []string
+		config    string
+		vars      []lint.VarFlag
+		wantRules []string
+	}{
+		{"unset", nil, cfg, nil, []string{tflintplugin.NotChecked, tflintplugin.NotChecked}}, // zero surplus and headroom
+		{"--var", []string{"--var", "max_size=25"}, cfg, []lint.VarFlag{{Value: "max_size=25"}}, []string{"queuecap_zero_surplus"}},
+		{"--var-file", []string{"--var-file", "big.tfvars"}, cfg, []lint.VarFlag{{File: true, Value: filepath.Join(dir, "big.tfvars")}}, nil},
+		{"varfile", nil, pluginConfig(t, "", "config {\n  varfile = [\"prod.tfvars\"]\n}\n"), []lint.VarFlag{{File: true, Value: filepath.Join(dir, "prod.tfvars")}}, []string{"queuecap_zero_surplus"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			tf, _, errs := runTflint(t, run{dir: dir, config: c.config, args: c.args})
+			if len(errs) > 0 {
+				t.Fatalf("tflint errors: %v", errs)
+			}
+			if got := rulesOf(tf); !slices.Equal(got, c.wantRules) {
+				t.Errorf("tflint reports %v, want %v:\n%v", got, c.wantRules, tf)
+			}
+			compare(t, dir, tf, runQueuecap(t, dir, "", false, c.vars...), nil)
+		})
+	}
+}
+
+// TestIgnoreComments: `# tflint-ignore: rule` silences a finding in the
+// root module (tflint applies it) and in a module's file (the plugin
+// does: tflint applies annotations only to the files of the module whose
+// runner emits), and queuecap's own `# queuecap-ignore: rule` works under
+// tflint too.
+func TestIgnoreComments(t *testing.T) {
+	t.Parallel()
+	cfg := pluginConfig(t, "", "")
+	module := func(comment string) string {
+		return copyCase(t, "modules_headroom", map[string][2]string{
+			"modules/worker/main.tf": {"  max_size = ", comment + "\n  max_size = "},
+		}, nil)
+	}
+	root := func(comment string) string {
+		return copyCase(t, "asg_zero_surplus", map[string][2]string{
+			"main.tf": {"  max_size            = 25\n", comment + "\n  max_size            = 25\n"},
+		}, nil)
+	}
+	cases := []struct {
+		name, dir, rule string
+	}{
+		{"tflint-ignore in a module", module("  # tflint-ignore: queuecap_insufficient_headroom"), "queuecap_insufficient_headroom"},
+		{"tflint-ignore all in a module", module("  # tflint-ignore: all # the reason"), "queuecap_insufficient_headroom"},
+		{"queuecap-ignore in a module", module("  # queuecap-ignore: queuecap_insufficient_headroom"), "queuecap_insufficient_headroom"},
+		{"tflint-ignore in the root", root("  # tflint-ignore: queuecap_zero_surplus"), "queuecap_zero_surplus"},
+		{"queuecap-ignore in the root", root("  # queuecap-ignore: queuecap_zero_surplus"), "queuecap_zero_surplus"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			tf, _, errs := runTflint(t, run{dir: c.dir, config: cfg})
+			if len(errs) > 0 {
+				t.Fatalf("tflint errors: %v", errs)
+			}
+			if slices.Contains(rulesOf(tf), c.rule) {
+				t.Errorf("the ignore comment did not silence %s: %v", c.rule, tf)
+			}
+		})
+	}
+	// Without the comment the finding is there, at the line the comment
+	// would precede.
+	for _, c := range []struct{ dir, rule string }{{module(""), "queuecap_insufficient_headroom"}, {root(""), "queuecap_zero_surplus"}} {
+		tf, _, _ := runTflint(t, run{dir: c.dir, config: cfg})
+		if !slices.Contains(rulesOf(tf), c.rule) {
+			t.Errorf("%s: no %s without the comment: %v", c.dir, c.rule, tf)
+		}
+	}
+}
+
+// TestRuleConfig: tflint's rule blocks, --only, --disable-rule and
+// disabled_by_default switch queuecap's rules; a rule block's severity
+// sets the rule's; a bad severity or queue block stops tflint with the
+// place and the reason.
+func TestRuleConfig(t *testing.T) {
+	t.Parallel()
+	dir, _ := filepath.Abs("../../examples/lint/bad")
+	qcCfg := "../../examples/lint/queuecap.hcl"
+	all := rulesOf(runQueuecap(t, dir, qcCfg, false))
+	without := func(rs []string, drop ...string) []string {
+		return slices.DeleteFunc(slices.Clone(rs), func(r string) bool { return slices.Contains(drop, r) })
+	}
+	cases := []struct {
+		name   string
+		config string
+		args   []string
+		want   []string
+		sev    map[string]string
+	}{
+		{"defaults", pluginConfig(t, qcCfg, ""), nil, all, map[string]string{"queuecap_zero_surplus": "error", "queuecap_depth_only_scaling": "warning", tflintplugin.NotChecked: "notice"}},
+		{"rule block off", pluginConfig(t, qcCfg, "rule \"queuecap_zero_surplus\" {\n  enabled = false\n}\n"), nil, without(all, "queuecap_zero_surplus"), nil},
+		{"not checked off", pluginConfig(t, qcCfg, "rule \"queuecap_not_checked\" {\n  enabled = false\n}\n"), nil, without(all, tflintplugin.NotChecked), nil},
+		{"--disable-rule", pluginConfig(t, qcCfg, ""), []string{"--disable-rule", "queuecap_depth_only_scaling"}, without(all, "queuecap_depth_only_scaling"), nil},
+		{"--only", pluginConfig(t, qcCfg, ""), []string{"--only", "queuecap_zero_surplus"}, []string{"queuecap_zero_surplus"}, nil},
+		{"disabled_by_default", pluginConfig(t, qcCfg, "config {\n  disabled_by_default = true\n}\nrule \"queuecap_missing_dead_letter_queue\" {\n  enabled = true\n}\n"), nil, []string{"queuecap_missing_dead_letter_queue"}, nil},
+		{"severity", pluginConfig(t, qcCfg, "rule \"queuecap_zero_surplus\" {\n  enabled  = true\n  severity = \"warning\"\n}\n"), nil, all, map[string]string{"queuecap_zero_surplus": "warning"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			tf, sev, errs := runTflint(t, run{dir: dir, config: c.config, args: c.args})
+			if len(errs) > 0 {
+				t.Fatalf("tflint errors: %v", errs)
+			}
+			if got := rulesOf(tf); !slices.Equal(got, c.want) {
+				t.Errorf("tflint reports %v, want %v", got, c.want)
+			}
+			for rule, want := range c.sev {
+				if sev[rule] != want {
+					t.Errorf("%s has severity %q, want %q", rule, sev[rule], want)
+				}
+			}
+		})
+	}
+}
+
+// TestBadConfig: what the plugin cannot read stops tflint with the reason
+// and the place in .tflint.hcl.
+func TestBadConfig(t *testing.T) {
+	t.Parallel()
+	dir, _ := filepath.Abs("../../examples/lint/good")
+	cases := []struct{ name, config, want string }{
+		{"severity", "plugin \"queuecap\" {\n  enabled = true\n}\nrule \"queuecap_zero_surplus\" {\n  enabled  = true\n  severity = \"loud\"\n}\n",
+			`rule "queuecap_zero_surplus": severity: unknown severity "loud": want error, warning or notice`},
+		{"queue rate", "plugin \"queuecap\" {\n  enabled = true\n  queue \"aws_sqs_queue.orders\" {\n    arrival_rate = \"fast\"\n  }\n}\n",
+			"arrival_rate must be a number"},
+		{"queue argument", "plugin \"queuecap\" {\n  enabled = true\n  queue \"aws_sqs_queue.orders\" {\n    arival_rate = 10\n  }\n}\n",
+			`An argument named "arival_rate" is not expected here. Did you mean "arrival_rate"?`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cli, plugins := tflint(t)
+			cfg := filepath.Join(t.TempDir(), "tflint.hcl")
+			if err := os.WriteFile(cfg, []byte(c.config), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command(cli, "--config", cfg)
+			cmd.Dir = dir
+			cmd.Env = append(os.Environ(), "TFLINT_PLUGIN_DIR="+plugins)
+			out, err := cmd.CombinedOutput()
+			if err == nil {
+				t.Fatalf("tflint accepted the config:\n%s", out)
+			}
+			if !strings.Contains(string(out), c.want) {
+				t.Errorf("tflint says:\n%s\nwant it to say %q", out, c.want)
+			}
+		})
+	}
 }
