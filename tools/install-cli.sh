@@ -6,7 +6,7 @@
 #
 #   tools/install-cli.sh terraform      # Terraform 1.5.7, about 4 min cold
 #   tools/install-cli.sh tofu           # OpenTofu 1.12.6, about 10 min cold
-#   tools/install-cli.sh tflint         # TFLint 0.64.0 (make bench), a few min cold
+#   tools/install-cli.sh tflint         # TFLint 0.64.0 (the plugin tests, make bench), a few min cold
 #   tools/install-cli.sh golangci-lint  # golangci-lint 2.15.0 (make lint), a few min cold
 #   tools/install-cli.sh goreleaser     # GoReleaser 2.17.0 (make release-check), about 15 min cold
 #

@@ -191,7 +191,14 @@ func tflintFile(dir, name string) string {
 // runQueuecap is `queuecap lint` on dir with the .queuecap.hcl at cfgPath
 // (none when empty): its findings, and its skips and errors as the
 // plugin's queuecap_not_checked reports them.
-func runQueuecap(t *testing.T, dir, cfgPath string, recursive bool, vars ...lint.VarFlag) []finding {
+func runQueuecap(t *testing.T, dir, cfgPath string, recursive bool) []finding {
+	t.Helper()
+	return runQueuecapWith(t, dir, cfgPath, recursive, nil, nil)
+}
+
+// runQueuecapWith is runQueuecap with --var and --var-file flags and
+// environment variables.
+func runQueuecapWith(t *testing.T, dir, cfgPath string, recursive bool, vars []lint.VarFlag, env []string) []finding {
 	t.Helper()
 	cfg := &lint.Config{Rules: map[string]lint.RuleConfig{}, Queues: map[string]lint.QueueConfig{}}
 	if cfgPath != "" {
@@ -202,7 +209,7 @@ func runQueuecap(t *testing.T, dir, cfgPath string, recursive bool, vars ...lint
 	}
 	// Messages name the file queue blocks are in: under tflint, .tflint.hcl.
 	cfg.File = ".tflint.hcl"
-	res, err := lint.Run(lint.Options{Dirs: []string{dir}, Recursive: recursive, Config: cfg, Rules: rules.All(), Environ: os.Environ(), Vars: vars})
+	res, err := lint.Run(lint.Options{Dirs: []string{dir}, Recursive: recursive, Config: cfg, Rules: rules.All(), Environ: append(os.Environ(), env...), Vars: vars})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -624,17 +631,25 @@ func TestVariables(t *testing.T) {
 		{"--var", []string{"--var", "max_size=25"}, cfg, []lint.VarFlag{{Value: "max_size=25"}}, []string{"queuecap_zero_surplus"}},
 		{"--var-file", []string{"--var-file", "big.tfvars"}, cfg, []lint.VarFlag{{File: true, Value: filepath.Join(dir, "big.tfvars")}}, nil},
 		{"varfile", nil, pluginConfig(t, "", "config {\n  varfile = [\"prod.tfvars\"]\n}\n"), []lint.VarFlag{{File: true, Value: filepath.Join(dir, "prod.tfvars")}}, []string{"queuecap_zero_surplus"}},
+		{"variables", nil, pluginConfig(t, "", "config {\n  variables = [\"max_size=25\"]\n}\n"), []lint.VarFlag{{Value: "max_size=25"}}, []string{"queuecap_zero_surplus"}},
+		{"TF_VAR_", nil, cfg, nil, []string{"queuecap_zero_surplus"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			tf, _, errs := runTflint(t, run{dir: dir, config: c.config, args: c.args})
+			r := run{dir: dir, config: c.config, args: c.args}
+			if c.name == "TF_VAR_" {
+				// The environment both tools read: not t.Setenv, which
+				// the parallel tests of this package cannot share.
+				r.env = []string{"TF_VAR_max_size=25"}
+			}
+			tf, _, errs := runTflint(t, r)
 			if len(errs) > 0 {
 				t.Fatalf("tflint errors: %v", errs)
 			}
 			if got := rulesOf(tf); !slices.Equal(got, c.wantRules) {
 				t.Errorf("tflint reports %v, want %v:\n%v", got, c.wantRules, tf)
 			}
-			compare(t, dir, tf, runQueuecap(t, dir, "", false, c.vars...), nil)
+			compare(t, dir, tf, runQueuecapWith(t, dir, "", false, c.vars, r.env), nil)
 		})
 	}
 }
