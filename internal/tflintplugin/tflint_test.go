@@ -47,7 +47,7 @@ func tflint(t *testing.T) (cli, pluginDir string) {
 		}
 	}
 	plugin.once.Do(func() {
-		dir, err := os.MkdirTemp("", "queuecap-tflint-plugins")
+		dir, err := os.MkdirTemp("", "queuecap-tflint-plugins") //nolint:usetesting // one build for every test, removed by TestMain
 		if err != nil {
 			plugin.err = err
 			return
@@ -757,8 +757,8 @@ func TestBadConfig(t *testing.T) {
 			`rule "queuecap_zero_surplus": severity: unknown severity "loud": want error, warning or notice`},
 		{"queue rate", "plugin \"queuecap\" {\n  enabled = true\n  queue \"aws_sqs_queue.orders\" {\n    arrival_rate = \"fast\"\n  }\n}\n",
 			"arrival_rate must be a number"},
-		{"queue argument", "plugin \"queuecap\" {\n  enabled = true\n  queue \"aws_sqs_queue.orders\" {\n    arival_rate = 10\n  }\n}\n",
-			`An argument named "arival_rate" is not expected here. Did you mean "arrival_rate"?`},
+		{"queue argument", "plugin \"queuecap\" {\n  enabled = true\n  queue \"aws_sqs_queue.orders\" {\n    arrival_rat = 10\n  }\n}\n",
+			`An argument named "arrival_rat" is not expected here. Did you mean "arrival_rate"?`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
