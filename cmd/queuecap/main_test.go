@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -495,16 +496,23 @@ func TestLintPlan(t *testing.T) {
 	})
 }
 
-// queuecap lint collects garbage less often than Go's default, unless
-// GOGC says how often.
+// queuecap lint collects garbage less often than Go's default, within a
+// memory limit, unless GOGC and GOMEMLIMIT say otherwise.
 func TestTuneGC(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
 	tuneGC(func(string) (string, bool) { return "", false })
 	if got := debug.SetGCPercent(100); got != lintGCPercent {
 		t.Errorf("without GOGC: GC percent %d, want %d", got, lintGCPercent)
 	}
-	tuneGC(func(name string) (string, bool) { return "150", name == "GOGC" })
+	if got := debug.SetMemoryLimit(math.MaxInt64); got != lintMemoryLimit {
+		t.Errorf("without GOMEMLIMIT: memory limit %d, want %d", got, lintMemoryLimit)
+	}
+	tuneGC(func(name string) (string, bool) { return "150", name == "GOGC" || name == "GOMEMLIMIT" })
 	if got := debug.SetGCPercent(100); got != 100 {
 		t.Errorf("with GOGC set: GC percent %d, want it left alone (100)", got)
+	}
+	if got := debug.SetMemoryLimit(math.MaxInt64); got != math.MaxInt64 {
+		t.Errorf("with GOMEMLIMIT set: memory limit %d, want it left alone", got)
 	}
 }

@@ -94,7 +94,7 @@ func (root *instance) providerFunction(fn *capacity.Function) function.Function 
 // dead-letter queue named beside it.
 func (root *instance) objectFunction(fn *capacity.Function) function.Function {
 	f := fn.Object
-	retType := ctyType(f.ObjectType())
+	retType := objectTypeOf(f).cty
 	return function.New(&function.Spec{
 		Params: []function.Parameter{{Name: "inputs", Type: cty.DynamicPseudoType, AllowUnknown: true, AllowMarked: true}},
 		Type:   function.StaticReturnType(retType),

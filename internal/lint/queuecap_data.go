@@ -3,6 +3,7 @@ package lint
 import (
 	"math"
 	"strings"
+	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -104,7 +105,7 @@ func ratesOfArgs(args map[string]any, rng hcl.Range, from string) Rates {
 // formulaObject is a formula's whole result as Terraform sees it: its
 // inputs with defaults filled in, then its outputs.
 func formulaObject(f *capacity.Formula, args capacity.Args, res capacity.Result) cty.Value {
-	t := f.ObjectType()
+	t := objectTypeOf(f).catalog
 	values := make(map[string]any, len(t.Attrs))
 	for name, v := range args {
 		values[name] = v
@@ -118,6 +119,28 @@ func formulaObject(f *capacity.Formula, args capacity.Args, res capacity.Result)
 		values[out.Name] = res.Values[out.Name]
 	}
 	return ctyValue(t, values)
+}
+
+// objectType is a formula's whole result type, as the catalog and as cty
+// have it.
+type objectType struct {
+	catalog capacity.Type
+	cty     cty.Type
+}
+
+// objectTypes are the formulas' object types, each worked out once:
+// Formula.ObjectType writes every input's description, and each root
+// module builds the provider functions that return them.
+var objectTypes sync.Map // *capacity.Formula → objectType
+
+func objectTypeOf(f *capacity.Formula) objectType {
+	if t, ok := objectTypes.Load(f); ok {
+		return t.(objectType) //nolint:forcetypeassert // objectTypes holds only objectType
+	}
+	ct := f.ObjectType()
+	t := objectType{catalog: ct, cty: ctyType(ct)}
+	objectTypes.Store(f, t)
+	return t
 }
 
 // ctyType is the cty type of a catalog type.

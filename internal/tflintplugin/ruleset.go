@@ -51,16 +51,11 @@ func New(version string) *RuleSet {
 	for _, r := range rules.All() {
 		rs.Rules = append(rs.Rules, newRule(r.Name(), r.DefaultSeverity(), r.EnabledByDefault(), r.Link()))
 	}
-	rs.Rules = append(rs.Rules, newRule(NotChecked, lint.Notice, true, notCheckedLink()))
+	rs.Rules = append(rs.Rules, newRule(NotChecked, lint.Notice, true, rules.DocLink("docs/tflint.md#what-was-not-checked")))
 	rs.Name = Name
 	rs.Version = strings.TrimPrefix(version, "v")
 	rs.Constraint = ">= 0.46.0"
 	return rs
-}
-
-func notCheckedLink() string {
-	link := rules.All()[0].Link()
-	return link[:strings.LastIndex(link, "/rules/")] + "/tflint.md#what-was-not-checked"
 }
 
 // ConfigSchema is the body of `plugin "queuecap" {}` beyond tflint's own
