@@ -26,7 +26,7 @@
 #   BENCH_REPEAT   timed runs of each command; the median is shown (default 3)
 #   BENCH_TFLINT   0 skips both TFLint runs (with and without the plugin):
 #                  the linter against the parse only, in a minute instead
-#                  of most of an hour (default 1)
+#                  of an hour and a half (default 1)
 #
 # The bare parse is BenchmarkParseCorpus in internal/lint/bench_test.go, run
 # once per timing: the linter's walk, then read and parse each file, on one
@@ -40,8 +40,9 @@
 # tflint+queuecap run is the same command with a config holding only
 # `plugin "queuecap" { enabled = true }`, the plugin built from
 # ./cmd/tflint-ruleset-queuecap into a temporary TFLINT_PLUGIN_DIR: the
-# bundled ruleset plus queuecap's. A full run takes most of an hour on
-# 2 CPUs (BENCH_REPEAT=1 about a third of that), nearly all of it TFLint.
+# bundled ruleset plus queuecap's. A full run takes about an hour and a
+# half on 2 CPUs (BENCH_REPEAT=1 about 30 minutes: tflint about 12,
+# tflint+queuecap about 18), nearly all of it TFLint.
 #
 # Each repetition runs the commands one after the other, so that noise on
 # the machine falls on all of them alike. Exit status: 0 when every run
