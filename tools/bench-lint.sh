@@ -1,11 +1,19 @@
 #!/usr/bin/env bash
 # Benchmarks `queuecap lint --recursive` against a bare HCL parse of the same
-# files and against `tflint --recursive`, over a scaled copy of the shared
-# corpus (about 20,000 files), and prints wall time, peak memory and the
-# ratios the spec sets targets for:
+# files, against `tflint --recursive`, and against the same tflint run with
+# queuecap's tflint plugin enabled (tflint+queuecap), over a scaled copy of
+# the shared corpus (about 20,000 files), and prints wall time, peak memory
+# and the ratios the spec sets targets for:
 #
 #   linter within 2x the bare parse, at least 30x faster than tflint,
-#   peak memory under 1 GiB.
+#   peak memory under 1 GiB;
+#
+# and, for information, tflint+queuecap / tflint (what the plugin costs
+# inside tflint) and tflint+queuecap / queuecap lint. As a sanity line it
+# prints the queuecap findings of the plugin run (rules queuecap_*, not the
+# queuecap_not_checked notices) beside those of queuecap lint on the same
+# tree; they may differ, since tflint reads no .tofu files and loads remote
+# modules only with call_module_type = "all".
 #
 # The scaled copy is the corpus tree copied N times into numbered
 # subdirectories of $QUEUECAP_CACHE/bench (default $HOME/.cache/queuecap),
@@ -16,8 +24,9 @@
 #   BENCH_CORPUS   source corpus (default ../shared/corpus/real beside the repo)
 #   BENCH_FILES    files wanted in the scaled copy (default 20000)
 #   BENCH_REPEAT   timed runs of each command; the median is shown (default 3)
-#   BENCH_TFLINT   0 skips TFLint: the linter against the parse only, in a
-#                  minute instead of half an hour (default 1)
+#   BENCH_TFLINT   0 skips both TFLint runs (with and without the plugin):
+#                  the linter against the parse only, in a minute instead
+#                  of an hour and a half (default 1)
 #
 # The bare parse is BenchmarkParseCorpus in internal/lint/bench_test.go, run
 # once per timing: the linter's walk, then read and parse each file, on one
@@ -27,8 +36,13 @@
 # to lint may read it). The parse runs at Go's default GOGC of 100; queuecap
 # lint sets 400 unless GOGC is set (lintGCPercent in cmd/queuecap/main.go):
 # GOGC=100 tools/bench-lint.sh compares like with like. TFLint runs with an
-# empty config: only its bundled terraform ruleset, nothing downloaded. A
-# full run takes about 25 minutes on 2 CPUs, nearly all of it TFLint.
+# empty config: only its bundled terraform ruleset, nothing downloaded. The
+# tflint+queuecap run is the same command with a config holding only
+# `plugin "queuecap" { enabled = true }`, the plugin built from
+# ./cmd/tflint-ruleset-queuecap into a temporary TFLINT_PLUGIN_DIR: the
+# bundled ruleset plus queuecap's. A full run takes about an hour and a
+# half on 2 CPUs (BENCH_REPEAT=1 about 30 minutes: tflint about 12,
+# tflint+queuecap about 18), nearly all of it TFLint.
 #
 # Each repetition runs the commands one after the other, so that noise on
 # the machine falls on all of them alike. Exit status: 0 when every run
@@ -97,9 +111,21 @@ echo "building queuecap and the benchmark binary" >&2
 (cd "$root" && go build -trimpath -o "$work/queuecap" ./cmd/queuecap)
 (cd "$root" && go test -c -o "$work/lint.test" ./internal/lint)
 : >"$work/empty.tflint.hcl" # no plugins: the bundled terraform ruleset, offline
+if [ "$with_tflint" != 0 ]; then
+	# queuecap's plugin, found through TFLINT_PLUGIN_DIR: with no source or
+	# version in its block, tflint neither fetches nor verifies it.
+	echo "building the tflint plugin" >&2
+	mkdir -p "$work/plugins"
+	(cd "$root" && go build -trimpath -o "$work/plugins/tflint-ruleset-queuecap" ./cmd/tflint-ruleset-queuecap)
+	printf 'plugin "queuecap" {\n  enabled = true\n}\n' >"$work/queuecap.tflint.hcl"
+fi
 
 # A tiny JSON reader (both linters print {"issues": [...], "errors": [...]}),
-# so a run counts as linted only when its output is a whole report.
+# so a run counts as linted only when its output is a whole report. It
+# prints the issues, the errors, tflint's per-directory failures, the
+# queuecap findings (rule queuecap_*, the queuecap_not_checked notices
+# apart) and those notices. The rule is a name in queuecap's report, an
+# object {"name": ...} in tflint's.
 mkdir -p "$work/jsoncount"
 cat >"$work/jsoncount/main.go" <<'EOF'
 package main
@@ -108,11 +134,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strings"
 )
 
 func main() {
 	var doc struct {
-		Issues *[]json.RawMessage `json:"issues"`
+		Issues *[]struct {
+			Rule json.RawMessage `json:"rule"`
+		} `json:"issues"`
 		Errors []struct {
 			Message string `json:"message"`
 		} `json:"errors"`
@@ -123,11 +152,28 @@ func main() {
 	}
 	perDir := 0 // tflint's "Failed to run in DIR": one module it could not evaluate
 	for _, e := range doc.Errors {
-		if len(e.Message) > 17 && e.Message[:17] == "Failed to run in " {
+		if strings.HasPrefix(e.Message, "Failed to run in ") {
 			perDir++
 		}
 	}
-	fmt.Println(len(*doc.Issues), len(doc.Errors), perDir)
+	queuecap, notChecked := 0, 0
+	for _, issue := range *doc.Issues {
+		var name string
+		if json.Unmarshal(issue.Rule, &name) != nil {
+			var rule struct {
+				Name string `json:"name"`
+			}
+			_ = json.Unmarshal(issue.Rule, &rule)
+			name = rule.Name
+		}
+		switch {
+		case name == "queuecap_not_checked":
+			notChecked++
+		case strings.HasPrefix(name, "queuecap_"):
+			queuecap++
+		}
+	}
+	fmt.Println(len(*doc.Issues), len(doc.Errors), perDir, queuecap, notChecked)
 }
 EOF
 (cd "$work/jsoncount" && go build -o "$work/jsoncount.bin" main.go)
@@ -140,12 +186,13 @@ command_for() {
 	parse_par) cmd=(env "QUEUECAP_BENCH_CORPUS=$scaled" "$work/lint.test" -test.run '^$' -test.bench '^BenchmarkParseCorpus$/^par$' -test.benchtime 1x) ;;
 	parse_keep) cmd=(env "QUEUECAP_BENCH_CORPUS=$scaled" "$work/lint.test" -test.run '^$' -test.bench '^BenchmarkParseCorpus$/^par-keep$' -test.benchtime 1x) ;;
 	tflint) cmd=("$tflint" --recursive --config="$work/empty.tflint.hcl" --format json) ;;
+	tflint+queuecap) cmd=(env "TFLINT_PLUGIN_DIR=$work/plugins" "$tflint" --recursive --config="$work/queuecap.tflint.hcl" --format json) ;;
 	esac
 }
 
 # check NAME RC OUT ERR prints a note on a good run, or fails the benchmark.
 check() {
-	local name=$1 rc=$2 out=$3 err=$4 counts issues errors perdir
+	local name=$1 rc=$2 out=$3 err=$4 counts issues errors perdir queuecap notchecked
 	case $name in
 	lint)
 		# 0 clean, 2 findings, 1 errors in the configuration (still a full
@@ -156,7 +203,8 @@ check() {
 			head -c 3000 "$err" >&2
 			exit 1
 		fi
-		read -r issues errors perdir <<<"$counts"
+		read -r issues errors perdir queuecap notchecked <<<"$counts"
+		echo "$queuecap" >"$work/$name.queuecap"
 		echo "$issues issues, $errors errors"
 		;;
 	parse_seq | parse_par | parse_keep)
@@ -170,23 +218,30 @@ check() {
 		[ "${n%.*}" = "$tffiles" ] || die "the parse read ${n:-no} files, not $tffiles"
 		echo "$tffiles files"
 		;;
-	tflint)
-		# 0 clean, 2 issues; 1 also when a few modules could not be
+	tflint | tflint+queuecap)
+		# 0 clean, 2 issues (the plugin's findings and notices are issues,
+		# so 2 is the rule with it); 1 also when a few modules could not be
 		# evaluated ("Failed to run in DIR", at most 5% of them) and the
 		# rest were linted. A run that stops early (bad config, a plugin
-		# to fetch) fails everywhere or not per directory, and is not timed.
+		# to fetch or that fails to start) fails everywhere or not per
+		# directory, and is not timed.
 		counts=$("$work/jsoncount.bin" <"$out") || counts=invalid
 		if [ "$counts" != invalid ]; then
-			read -r issues errors perdir <<<"$counts"
+			read -r issues errors perdir queuecap notchecked <<<"$counts"
 		fi
 		if [ "$counts" = invalid ] || [ "$rc" -gt 2 ] ||
 			{ [ "$rc" = 1 ] && { [ "$errors" != "$perdir" ] || [ $((perdir * 20)) -gt "$moddirs" ]; }; }; then
-			echo "bench-lint: tflint failed (exit $rc):" >&2
+			echo "bench-lint: $name failed (exit $rc):" >&2
 			head -c 3000 "$out" >&2
 			head -c 3000 "$err" >&2
 			exit 1
 		fi
-		echo "$issues issues, $errors of $moddirs modules not evaluated"
+		if [ "$name" = tflint+queuecap ]; then
+			echo "$queuecap" >"$work/$name.queuecap"
+			echo "$issues issues ($queuecap queuecap, $notchecked not checked), $errors of $moddirs modules not evaluated"
+		else
+			echo "$issues issues, $errors of $moddirs modules not evaluated"
+		fi
 		;;
 	esac
 }
@@ -202,7 +257,7 @@ measure() {
 	cpu_s=$(awk -v u="$user_s" -v s="$sys_s" 'BEGIN {print u + s}')
 	echo "$wall_s $rss_kib $cpu_s" >>"$work/$name.runs"
 	echo "$note" >"$work/$name.note"
-	printf '  %-10s %7.2f s %8.1f MiB %7.2f cpu s  %s\n' "$name" "$wall_s" "$(awk -v k="$rss_kib" 'BEGIN {print k / 1024}')" "$cpu_s" "$note" >&2
+	printf '  %-15s %7.2f s %8.1f MiB %7.2f cpu s  %s\n' "$name" "$wall_s" "$(awk -v k="$rss_kib" 'BEGIN {print k / 1024}')" "$cpu_s" "$note" >&2
 }
 
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -211,7 +266,7 @@ find "$scaled" -type f -exec cat {} + >/dev/null
 
 names=(lint parse_seq parse_par parse_keep)
 if [ "$with_tflint" != 0 ]; then
-	names+=(tflint)
+	names+=(tflint tflint+queuecap)
 fi
 for r in $(seq 1 "$repeat"); do
 	echo "run $r of $repeat" >&2
@@ -238,6 +293,9 @@ lint_parse_seq=$(ratio "${wall[lint]}" "${wall[parse_seq]}")
 lint_parse_keep=$(ratio "${wall[lint]}" "${wall[parse_keep]}")
 lint_parse_cpu=$(ratio "${cpu[lint]}" "${cpu[parse_par]}")
 tflint_lint=$(ratio "${wall[tflint]:-0}" "${wall[lint]}")
+plugin_tflint=$(ratio "${wall[tflint+queuecap]:-0}" "${wall[tflint]:-0}")
+plugin_tflint_cpu=$(ratio "${cpu[tflint+queuecap]:-0}" "${cpu[tflint]:-0}")
+plugin_lint=$(ratio "${wall[tflint+queuecap]:-0}" "${wall[lint]}")
 
 cat <<EOF
 
@@ -245,8 +303,8 @@ queuecap lint benchmark: $scaled
   $copies copies of $corpus: $total files ($size MiB),
   $tffiles .tf/.tf.json in $moddirs directories; $cpus CPUs
   wall and CPU (user + system) seconds: median of $repeat runs; peak RSS: highest
-  of the runs (for tflint, its largest process: the bundled ruleset runs as a
-  child process). Load average before / after: $load_before / $(cut -d' ' -f1-3 /proc/loadavg)
+  of the runs (for tflint, its largest process: the bundled ruleset and the
+  queuecap plugin run as child processes). Load average before / after: $load_before / $(cut -d' ' -f1-3 /proc/loadavg)
   (with more than $cpus, other work shared the CPUs and wall times are noisy;
   the CPU-time ratio is the steadier one)
 
@@ -259,6 +317,7 @@ row "bare HCL parse, $cpus workers (GOMAXPROCS)" parse_par
 row "  the same, keeping every parsed file" parse_keep
 if [ "$with_tflint" != 0 ]; then
 	row "tflint --recursive --format json" tflint
+	row "tflint+queuecap (the plugin enabled)" tflint+queuecap
 fi
 cat <<EOF
 
@@ -270,7 +329,21 @@ printf '  %-40s %7sx   (info)\n' "linter / parse (1 worker)" "$lint_parse_seq"
 printf '  %-40s %7sx   (info)\n' "linter / parse keeping every file" "$lint_parse_keep"
 if [ "$with_tflint" != 0 ]; then
 	printf '  %-40s %7sx   >= 30x   %s\n' "tflint / linter" "$tflint_lint" "$(verdict "$tflint_lint" 30 '>=')"
+	printf '  %-40s %7sx   (info)\n' "tflint+queuecap / tflint" "$plugin_tflint"
+	printf '  %-40s %7sx   (info)\n' "tflint+queuecap / tflint, CPU time" "$plugin_tflint_cpu"
+	printf '  %-40s %7sx   (info)\n' "tflint+queuecap / linter" "$plugin_lint"
 else
 	printf '  %-40s %8s   >= 30x   %s\n' "tflint / linter" "-" "not measured (BENCH_TFLINT=0)"
+	printf '  %-40s %8s   (info)   %s\n' "tflint+queuecap / tflint" "-" "not measured (BENCH_TFLINT=0)"
+	printf '  %-40s %8s   (info)   %s\n' "tflint+queuecap / linter" "-" "not measured (BENCH_TFLINT=0)"
 fi
 printf '  %-40s %7s MiB < 1024  %s\n' "linter peak RSS" "${rss[lint]}" "$(verdict "${rss[lint]}" 1024 '<')"
+if [ "$with_tflint" != 0 ]; then
+	cat <<EOF
+
+  queuecap findings (rules queuecap_*, without queuecap_not_checked), last run:
+    tflint+queuecap: $(cat "$work/tflint+queuecap.queuecap"), queuecap lint --recursive: $(cat "$work/lint.queuecap")
+    (they may differ: tflint reads no .tofu files and loads remote modules
+    only with call_module_type = "all")
+EOF
+fi
