@@ -161,32 +161,36 @@ func lineOf(src []byte, n int) ([]byte, bool) {
 	return src, true
 }
 
-// mergeIssues keeps one finding per rule, place and module-local message:
-// a module reached from several roots or calls with the same result is one
-// finding listing every caller (with the message in the module's own
-// addresses); different results stay apart, each naming its caller.
-func mergeIssues(issues []Issue) []Issue {
-	at := map[string]int{}
-	var out []Issue
-	for _, is := range issues {
-		if is.key == "" {
-			is.key, is.local = issueKey(&is, is.Message), is.Message
-		}
-		i, seen := at[is.key]
-		if !seen {
-			at[is.key] = len(out)
-			out = append(out, is)
-			continue
-		}
-		kept := &out[i]
-		if kept.Message != is.Message {
-			kept.Message = kept.local
-		}
-		for _, c := range is.Callers {
-			if !slices.Contains(kept.Callers, c) {
-				kept.Callers = append(kept.Callers, c)
-			}
+// issueMerger keeps one finding per rule, place and module-local message,
+// taking them one at a time: a module reached from several roots or calls
+// with the same result is one finding listing every caller (with the
+// message in the module's own addresses); different results stay apart,
+// each naming its caller.
+type issueMerger struct {
+	at  map[string]int
+	out []Issue
+}
+
+func (m *issueMerger) add(is Issue) {
+	if m.at == nil {
+		m.at = map[string]int{}
+	}
+	if is.key == "" {
+		is.key, is.local = issueKey(&is, is.Message), is.Message
+	}
+	i, seen := m.at[is.key]
+	if !seen {
+		m.at[is.key] = len(m.out)
+		m.out = append(m.out, is)
+		return
+	}
+	kept := &m.out[i]
+	if kept.Message != is.Message {
+		kept.Message = kept.local
+	}
+	for _, c := range is.Callers {
+		if !slices.Contains(kept.Callers, c) {
+			kept.Callers = append(kept.Callers, c)
 		}
 	}
-	return out
 }

@@ -44,6 +44,9 @@ type parsedFile struct {
 type sourceCache struct {
 	mu    sync.Mutex
 	files map[string][]byte
+	// tflint keeps files with tflint's ignore comments too, which count
+	// only under tflint.
+	tflint bool
 }
 
 func newSourceCache() *sourceCache { return &sourceCache{files: make(map[string][]byte)} }
@@ -53,7 +56,7 @@ func newSourceCache() *sourceCache { return &sourceCache{files: make(map[string]
 var ignoreMarks = [][]byte{[]byte("queuecap-ignore"), []byte("tflint-ignore")}
 
 func (c *sourceCache) put(path string, src []byte) {
-	if !bytes.Contains(src, ignoreMarks[0]) && !bytes.Contains(src, ignoreMarks[1]) {
+	if !bytes.Contains(src, ignoreMarks[0]) && (!c.tflint || !bytes.Contains(src, ignoreMarks[1])) {
 		return
 	}
 	c.mu.Lock()
@@ -335,7 +338,7 @@ type loader struct {
 	retention *retention
 	// listings are the configuration files of the directories the walk
 	// for root modules found, each kept until the directory is read.
-	listings sync.Map // directory → []string
+	listings sync.Map // directory → its files' names, NUL-separated
 	// host, when set, supplies the files instead of the disk (Host).
 	host Host
 	// errs collects problems; the caller turns them into ErrorEntries.
@@ -465,13 +468,25 @@ func (l *loader) configFiles(dir string, read bool) ([]string, error) {
 		files, ok = l.listings.Load(dir)
 	}
 	if ok {
-		return files.([]string), nil //nolint:forcetypeassert // l.listings holds only []string
+		names := strings.Split(files.(string), "\x00") //nolint:forcetypeassert // l.listings holds only strings
+		paths := make([]string, len(names))
+		for i, n := range names {
+			paths[i] = filepath.Join(dir, n)
+		}
+		return paths, nil
 	}
 	return configFiles(dir)
 }
 
-// listed keeps the walk's listing of a root module directory.
-func (l *loader) listed(dir string, files []string) { l.listings.Store(dir, files) }
+// listed keeps the walk's listing of a root module directory, as the
+// files' names in one string: a tree of 100,000 files has as many paths.
+func (l *loader) listed(dir string, files []string) {
+	names := make([]string, len(files))
+	for i, f := range files {
+		names[i] = filepath.Base(f)
+	}
+	l.listings.Store(dir, strings.Join(names, "\x00"))
+}
 
 // entry is dir's place in the cache; with retention, a directory no root
 // module still to finish may read gets a place of its own, read for this

@@ -3,6 +3,7 @@ package lint
 import (
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -168,6 +169,7 @@ func Run(opts Options) (*Result, error) {
 
 	l := newLoader()
 	l.host = opts.Host
+	l.sources.tflint = opts.Host != nil && opts.Host.Name() == "tflint"
 	roots, errs := rootsToLint(opts.Dirs, opts.Recursive, l.listed)
 	res.Errors = append(res.Errors, errs...)
 	configs := make([]*Config, len(roots))
@@ -189,7 +191,45 @@ func Run(opts Options) (*Result, error) {
 		rootDirs[i] = r.dir
 	}
 	reads := l.predictReads(rootDirs)
+	// Each root's findings and skips are folded into the run's as soon as
+	// it and every root before it are done, in root order (so that which
+	// of two reasons for one place stands does not depend on timing), and
+	// then dropped: what a run holds is the roots in flight and the merged
+	// results, not every root's until the end.
 	outs := make([]rootResult, len(roots))
+	done := make([]bool, len(roots))
+	keepAddrs := make([]bool, len(roots)) // for unmatchedConfig's suggestions
+	for i := range roots {
+		keepAddrs[i] = len(configs[i].Queues) > 0 || opts.Explain
+	}
+	var issues issueMerger
+	var skips skipMerger
+	var declared []map[string]bool
+	var mu sync.Mutex
+	next := 0
+	fold := func(i int, out rootResult) {
+		mu.Lock()
+		defer mu.Unlock()
+		outs[i], done[i] = out, true
+		for ; next < len(outs) && done[next]; next++ {
+			o := &outs[next]
+			res.Errors = append(res.Errors, o.errors...)
+			for _, is := range o.issues {
+				issues.add(is)
+			}
+			for _, sk := range o.skips {
+				skips.add(sk)
+			}
+			res.Queues += len(o.queueAddrs)
+			if o.variables != nil && len(flags) > 0 {
+				declared = append(declared, o.variables)
+			}
+			o.errors, o.issues, o.skips, o.variables = nil, nil, nil, nil
+			if !keepAddrs[next] {
+				o.queueAddrs, o.fleetAddrs = nil, nil
+			}
+		}
+	}
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
 	for i, r := range roots {
@@ -200,50 +240,38 @@ func Run(opts Options) (*Result, error) {
 			defer func() { <-sem }()
 			rootOpts := opts
 			rootOpts.Config = configs[i]
-			outs[i] = lintRoot(l, r.dir, rootOpts, flags, active)
-			outs[i].config = configs[i]
+			out := lintRoot(l, r.dir, rootOpts, flags, active)
+			out.config = configs[i]
 			l.release(reads[i])
+			fold(i, out)
 		}()
 	}
 	wg.Wait()
-	var declared []map[string]bool
-	for _, out := range outs {
-		if out.variables != nil {
-			declared = append(declared, out.variables)
-		}
-	}
 	flagSkips, err := undeclaredFlags(flags, declared)
 	if err != nil {
 		return nil, err
 	}
-	res.Skipped = append(res.Skipped, flagSkips...)
+	for _, sk := range flagSkips {
+		skips.add(sk)
+	}
 
 	anns := map[string][]annotation{}
 	ignored := func(rule string, rng Range) bool {
 		a, ok := anns[rng.Filename]
 		if !ok {
-			a = annotations(l.sources.lookup(rng.Filename), opts.Host != nil && opts.Host.Name() == "tflint")
+			a = annotations(l.sources.lookup(rng.Filename), l.sources.tflint)
 			anns[rng.Filename] = a
 		}
 		return ignores(a, rule, rng.Start.Line)
 	}
-	var all []Issue
-	for _, out := range outs {
-		res.Errors = append(res.Errors, out.errors...)
-		all = append(all, out.issues...)
-	}
 	// A module reached from two root modules, or through two calls, with
 	// the same result is one finding.
-	for _, is := range mergeIssues(all) {
+	for _, is := range issues.out {
 		if !ignored(is.Rule, is.Range) && (is.ModuleRange == nil || !ignored(is.Rule, *is.ModuleRange)) {
 			res.Issues = append(res.Issues, is)
 		}
 	}
-	for _, out := range outs {
-		res.Skipped = append(res.Skipped, out.skips...)
-		res.Queues += len(out.queueAddrs)
-	}
-	res.Skipped = dedupeSkips(res.Skipped)
+	res.Skipped = append(res.Skipped, skips.result()...)
 	// A queue block is unmatched when no root reading its file has it.
 	seenConfig := map[*Config]bool{}
 	for _, cfg := range configs {
@@ -276,38 +304,66 @@ func Run(opts Options) (*Result, error) {
 // over the same queue with no consumer in the module's own root), then
 // the shortest, which names the module-local address.
 func dedupeSkips(skips []Skip) []Skip {
-	best := map[string]int{}
-	var out []Skip
+	var m skipMerger
+	for _, s := range skips {
+		m.add(s)
+	}
+	return m.result()
+}
+
+// skipMerger is dedupeSkips one skip at a time. A large tree has tens of
+// thousands of skips, many of them the same place reached again, so what
+// it keeps of the others is their count: each distinct other reason as a
+// hash, not the text.
+type skipMerger struct {
+	best map[skipPlace]int
+	out  []Skip
 	// others are the other reasons of the same rank merged into each kept
 	// skip: the instances of one module that a place stands for.
-	others := map[int]map[string]bool{}
-	for _, s := range skips {
-		key := fmt.Sprintf("%s\x00%s:%d:%d", s.Rule, s.Range.Filename, s.Range.Start.Line, s.Range.Start.Column)
-		i, ok := best[key]
-		if !ok {
-			best[key] = len(out)
-			out = append(out, s)
-			continue
-		}
-		switch r, kept := skipRank(s), skipRank(out[i]); {
-		case r < kept:
-			out[i], others[i] = s, nil
-		case r == kept && s.Reason != out[i].Reason:
-			if len(s.Reason) < len(out[i].Reason) {
-				s, out[i] = out[i], s
-			}
-			if others[i] == nil {
-				others[i] = map[string]bool{}
-			}
-			others[i][s.Reason] = true
-		}
+	others map[int]map[uint64]struct{}
+	seed   maphash.Seed
+}
+
+// skipPlace is what dedupeSkips keeps one skip of.
+type skipPlace struct {
+	rule, file   string
+	line, column int
+}
+
+func (m *skipMerger) add(s Skip) {
+	if m.best == nil {
+		m.best, m.others, m.seed = map[skipPlace]int{}, map[int]map[uint64]struct{}{}, maphash.MakeSeed()
 	}
-	for i, o := range others {
+	key := skipPlace{s.Rule, s.Range.Filename, s.Range.Start.Line, s.Range.Start.Column}
+	i, ok := m.best[key]
+	if !ok {
+		m.best[key] = len(m.out)
+		m.out = append(m.out, s)
+		return
+	}
+	switch r, kept := skipRank(s), skipRank(m.out[i]); {
+	case r < kept:
+		m.out[i] = s
+		delete(m.others, i)
+	case r == kept && s.Reason != m.out[i].Reason:
+		if len(s.Reason) < len(m.out[i].Reason) {
+			s, m.out[i] = m.out[i], s
+		}
+		if m.others[i] == nil {
+			m.others[i] = map[uint64]struct{}{}
+		}
+		m.others[i][maphash.String(m.seed, s.Reason)] = struct{}{}
+	}
+}
+
+func (m *skipMerger) result() []Skip {
+	for i, o := range m.others {
 		if n := len(o); n > 0 {
-			out[i].Reason += fmt.Sprintf(" (and %d more like it at this place, for other instances of its module)", n)
+			m.out[i].Reason += fmt.Sprintf(" (and %d more like it at this place, for other instances of its module)", n)
 		}
 	}
-	return out
+	m.others = nil
+	return m.out
 }
 
 // skipRank orders the reasons for one place, lower first: a coverage skip
