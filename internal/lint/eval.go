@@ -45,11 +45,10 @@ type instance struct {
 	inputs map[string]*memo
 	locals map[string]*memo
 	// outputs memoizes this instance's own outputs, read by its parent.
-	outputs   map[string]*memo
-	children  map[string]*instance
-	resources map[string]*Resource // by local address
-	data      map[string]*memo     // queuecap_* data source results
-	calls     map[string]*ModuleCall
+	outputs  map[string]*memo
+	children map[string]*instance
+	data     map[string]*memo // queuecap_* data source results
+	calls    map[string]*ModuleCall
 	// dataArgs, on the root instance only, holds the arguments of every
 	// queuecap data source and provider function call evaluated so far,
 	// by absolute address (or call key).
@@ -112,7 +111,6 @@ func newInstance(mod *Module, addr string, root *instance, vars map[string]cty.V
 		locals:     make(map[string]*memo),
 		outputs:    make(map[string]*memo),
 		children:   make(map[string]*instance),
-		resources:  make(map[string]*Resource, len(mod.Resources)),
 		data:       make(map[string]*memo),
 		calls:      make(map[string]*ModuleCall, len(mod.Calls)),
 		expansions: map[string]*expansionMemo{},
@@ -120,9 +118,6 @@ func newInstance(mod *Module, addr string, root *instance, vars map[string]cty.V
 	if root == nil {
 		in.root = in
 		in.dataArgs = make(map[string]Rates)
-	}
-	for _, r := range mod.Resources {
-		in.resources[r.LocalAddr()] = r
 	}
 	for _, c := range mod.Calls {
 		in.calls[c.Name] = c
@@ -298,7 +293,7 @@ func attrName(t hcl.Traversal, i int) (string, bool) {
 // unknown value (its attributes are known only after apply) marked with
 // where it came from.
 func (in *instance) resourceValue(local string) cty.Value {
-	r, ok := in.resources[local]
+	r, ok := in.mod.resource(local)
 	if !ok {
 		return cty.DynamicVal
 	}
@@ -315,7 +310,7 @@ func (in *instance) resourceValue(local string) cty.Value {
 // unknown and marked for any other.
 func (in *instance) dataValue(typ, name string) cty.Value {
 	local := "data." + typ + "." + name
-	r, ok := in.resources[local]
+	r, ok := in.mod.resource(local)
 	if !ok {
 		return cty.DynamicVal
 	}

@@ -221,6 +221,34 @@ type Module struct {
 	// sources are the bytes of the module's files by path, for findings
 	// moved out of the module (see variableOnly).
 	sources map[string][]byte
+	// byAddr indexes Resources by local address, built once for the
+	// declaration and shared by its copies (loadModule) and instances.
+	byAddr *resourceIndex
+}
+
+type resourceIndex struct {
+	once sync.Once
+	m    map[string]*Resource
+}
+
+// resource is the resource or data source at a local address.
+func (m *Module) resource(local string) (*Resource, bool) {
+	if m.byAddr == nil {
+		for _, r := range m.Resources {
+			if r.LocalAddr() == local {
+				return r, true
+			}
+		}
+		return nil, false
+	}
+	m.byAddr.once.Do(func() {
+		m.byAddr.m = make(map[string]*Resource, len(m.Resources))
+		for _, r := range m.Resources {
+			m.byAddr.m[r.LocalAddr()] = r
+		}
+	})
+	r, ok := m.byAddr.m[local]
+	return r, ok
 }
 
 // source is one of the module's files as read, or nil.
@@ -277,10 +305,19 @@ type Resource struct {
 	Repeated bool // has count or for_each
 	// Count and ForEach are the meta-arguments, nil when absent.
 	Count, ForEach hcl.Expression
+	// local is LocalAddr, worked out when the loader makes the resource.
+	local string
 }
 
 // LocalAddr is the resource's address within its module.
 func (r *Resource) LocalAddr() string {
+	if r.local != "" {
+		return r.local
+	}
+	return r.localAddr()
+}
+
+func (r *Resource) localAddr() string {
 	if r.Mode == "data" {
 		return "data." + r.Type + "." + r.Name
 	}
@@ -430,7 +467,7 @@ func (l *loader) moduleDecl(dir string) (*Module, error) {
 			return
 		}
 		m := &Module{Dir: dir, Variables: map[string]*Variable{}, Locals: map[string]*hcl.Attribute{}, Outputs: map[string]*hcl.Attribute{},
-			sources: make(map[string][]byte, len(paths))}
+			sources: make(map[string][]byte, len(paths)), byAddr: &resourceIndex{}}
 		for _, p := range paths {
 			var pf *parsedFile
 			if l.host == nil {
@@ -547,6 +584,7 @@ func (l *loader) readFile(m *Module, pf *parsedFile) {
 					}
 				}
 			}
+			r.local = r.localAddr()
 			m.Resources = append(m.Resources, r)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -50,6 +51,28 @@ func (in *instance) evalFunctions() map[string]function.Function {
 	return fns
 }
 
+// signature is a number function's parameters and result type.
+type signature struct {
+	params []function.Parameter
+	result cty.Type
+}
+
+// signatures are worked out once: each root module builds its own provider
+// functions (their calls record rates in it), with the same signatures.
+var signatures sync.Map // *capacity.Function → signature
+
+func signatureOf(fn *capacity.Function) signature {
+	if s, ok := signatures.Load(fn); ok {
+		return s.(signature) //nolint:forcetypeassert // signatures holds only signature
+	}
+	s := signature{result: ctyType(fn.Result.Type)}
+	for _, p := range fn.Params {
+		s.params = append(s.params, function.Parameter{Name: p.Name, Type: cty.Number})
+	}
+	signatures.Store(fn, s)
+	return s
+}
+
 // providerFunction is one catalog function as a cty function. Its result
 // is marked with an origin under which the arguments are kept as declared
 // rates, as a data source's are: a fleet sized by the call declares them.
@@ -57,10 +80,8 @@ func (root *instance) providerFunction(fn *capacity.Function) function.Function 
 	if fn.Object != nil {
 		return root.objectFunction(fn)
 	}
-	spec := &function.Spec{Type: function.StaticReturnType(ctyType(fn.Result.Type))}
-	for _, p := range fn.Params {
-		spec.Params = append(spec.Params, function.Parameter{Name: p.Name, Type: cty.Number})
-	}
+	sig := signatureOf(fn)
+	spec := &function.Spec{Type: function.StaticReturnType(sig.result), Params: sig.params}
 	spec.Impl = func(args []cty.Value, _ cty.Type) (cty.Value, error) {
 		given := make(map[string]any, len(args))
 		for i, v := range args {
