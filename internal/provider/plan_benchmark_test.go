@@ -6,8 +6,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/go-version"
 )
@@ -27,9 +29,12 @@ import (
 // queuecap / floor is queuecap's own cost (the target is at most 1.10);
 // floor / locals is what the framework and the CLI cost for a call. The
 // function legs skip under CLIs without provider functions (Terraform
-// before 1.8, OpenTofu before 1.7). Run with -count=N to interleave N
-// rounds of the legs, so that noise from other work on the machine falls
-// on every leg alike; tools/bench-ratios.sh prints the ratios.
+// before 1.8, OpenTofu before 1.7). QUEUECAP_BENCH_ROUNDS=N runs N rounds
+// of every leg under every CLI, interleaved (-count=N would repeat each leg
+// N times in a row), so that noise from other work on the machine falls on
+// every leg alike; tools/bench-ratios.sh prints the medians and ratios.
+// Each leg reports ns/op (wall) and cpu-ms/op (the CPU time of the CLI and
+// the provider processes), the second less disturbed by other work.
 func BenchmarkPlan(b *testing.B) {
 	clis := benchCLIs()
 	if len(clis) == 0 {
@@ -54,20 +59,37 @@ func BenchmarkPlan(b *testing.B) {
 		{"floor-functions", "floor", functions, true},
 		{"locals", "queuecap", locals, false},
 	}
-	for _, cli := range clis {
-		b.Run("cli="+cli.name, func(b *testing.B) {
-			if cli.skip != "" {
-				b.Skip(cli.skip)
-			}
-			for _, leg := range legs {
-				b.Run(leg.name, func(b *testing.B) {
-					if leg.functions && !cli.functions {
-						b.Skipf("%s has no provider functions (Terraform 1.8+, OpenTofu 1.7+)", cli.name)
+	rounds := 1
+	if r := os.Getenv("QUEUECAP_BENCH_ROUNDS"); r != "" {
+		n, err := strconv.Atoi(r)
+		if err != nil || n < 1 {
+			b.Fatalf("QUEUECAP_BENCH_ROUNDS=%q is not a positive number", r)
+		}
+		rounds = n
+	}
+	for round := range rounds {
+		for _, cli := range clis {
+			// Repeated names get #01, #02… from the testing package.
+			b.Run("cli="+cli.name, func(b *testing.B) {
+				if cli.skip != "" {
+					b.Skip(cli.skip)
+				}
+				for i := range legs {
+					// Every other round runs the legs backwards, so that a
+					// trend in the machine's load does not favour a leg.
+					leg := legs[i]
+					if round%2 == 1 {
+						leg = legs[len(legs)-1-i]
 					}
-					benchmarkPlan(b, cli.path, bins[leg.provider], leg.config)
-				})
-			}
-		})
+					b.Run(leg.name, func(b *testing.B) {
+						if leg.functions && !cli.functions {
+							b.Skipf("%s has no provider functions (Terraform 1.8+, OpenTofu 1.7+)", cli.name)
+						}
+						benchmarkPlan(b, cli.path, bins[leg.provider], leg.config)
+					})
+				}
+			})
+		}
 	}
 }
 
@@ -126,7 +148,11 @@ func benchCLIs() []benchCLI {
 	var out []benchCLI
 	for i, path := range strings.Fields(list) {
 		cli := benchCLI{name: fmt.Sprintf("%d-%s", i, filepath.Base(path)), path: path}
-		raw, err := exec.Command(path, "version", "-json").Output()
+		// An empty CLI configuration: without one, a CLI may warn of a
+		// missing file on standard output, before the JSON.
+		cmd := exec.Command(path, "version", "-json")
+		cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+os.DevNull)
+		raw, err := cmd.Output()
 		var v struct {
 			Version string `json:"terraform_version"`
 		}
@@ -173,7 +199,7 @@ func benchmarkPlan(b *testing.B, tf, bin, config string) {
 		}
 	}
 	env := append(os.Environ(), "TF_CLI_CONFIG_FILE="+rc, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1")
-	plan := func() {
+	plan := func() time.Duration {
 		cmd := exec.Command(tf, "plan", "-input=false", "-no-color", "-lock=false")
 		cmd.Dir, cmd.Env = work, env
 		out, err := cmd.CombinedOutput()
@@ -183,9 +209,15 @@ func benchmarkPlan(b *testing.B, tf, bin, config string) {
 		if !strings.Contains(string(out), "total = ") {
 			b.Fatalf("%s plan shows no total:\n%s", tf, out)
 		}
+		return cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 	}
 	plan()
+	var cpu time.Duration
 	for b.Loop() {
-		plan()
+		cpu += plan()
 	}
+	// The CPU time of the CLI and of the provider processes it started and
+	// waited for (Linux counts a reaped child's children in its usage):
+	// less disturbed than ns/op by other work on the machine.
+	b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/op")
 }

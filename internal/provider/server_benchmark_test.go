@@ -2,12 +2,15 @@ package provider
 
 import (
 	"context"
+	"io"
 	"math/big"
 	"testing"
 
+	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	"github.com/hashicorp/terraform-plugin-log/tfsdklog"
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/floorprovider"
 )
@@ -19,8 +22,18 @@ import (
 //
 //	go test -run '^$' -bench 'BenchmarkServer/rpc=ReadDataSource/queuecap' -benchmem \
 //		-cpuprofile cpu.out -memprofile mem.out ./internal/provider
+//
+// The calls log as under the CLI: a provider process the CLI starts logs
+// the framework's trace entries, encoded as JSON, whatever TF_LOG says (the
+// CLI drops them), so its calls cost that too; here they are encoded and
+// discarded.
 func BenchmarkServer(b *testing.B) {
-	ctx := context.Background()
+	output := hclog.DefaultOutput
+	hclog.DefaultOutput = io.Discard
+	// The level tf6server gives the SDK's root logger: trace unless
+	// TF_LOG_SDK says otherwise.
+	ctx := tfsdklog.NewRootSDKLogger(context.Background(), tfsdklog.WithLevelFromEnv("TF_LOG_SDK"))
+	hclog.DefaultOutput = output
 	servers := []struct {
 		name   string
 		server tfprotov6.ProviderServer
