@@ -2,11 +2,10 @@ package provider
 
 import (
 	"context"
-	"io"
 	"math/big"
+	"os"
 	"testing"
 
-	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -28,12 +27,18 @@ import (
 // CLI drops them), so its calls cost that too; here they are encoded and
 // discarded.
 func BenchmarkServer(b *testing.B) {
-	output := hclog.DefaultOutput
-	hclog.DefaultOutput = io.Discard
-	// The level tf6server gives the SDK's root logger: trace unless
-	// TF_LOG_SDK says otherwise.
+	// The SDK's root logger writes to os.Stderr as it is when the logger is
+	// made (under the CLI, a pipe the CLI reads), at the level tf6server
+	// gives it: trace unless TF_LOG_SDK says otherwise.
+	devNull, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer devNull.Close()
+	stderr := os.Stderr
+	os.Stderr = devNull
 	ctx := tfsdklog.NewRootSDKLogger(context.Background(), tfsdklog.WithLevelFromEnv("TF_LOG_SDK"))
-	hclog.DefaultOutput = output
+	os.Stderr = stderr
 	servers := []struct {
 		name   string
 		server tfprotov6.ProviderServer
