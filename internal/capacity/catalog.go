@@ -469,28 +469,35 @@ func (f *Formula) WithDefaults(a Args) Args {
 	return out
 }
 
+// bigMaxCount is MaxCount as a big.Float, for CheckNumber; never written.
+var bigMaxCount = new(big.Float).SetInt64(MaxCount)
+
 // CheckNumber validates one number of an input: finite, within the range,
 // and whole when the input counts. text is the number as written (a
 // Terraform number may hold more digits than a float64), used in messages
 // so that 9007199254740993 is not shown as 9007199254740992.
 func (in *Input) CheckNumber(v *big.Float) (float64, *InputError) {
-	text := v.Text('g', 10)
-	if v.IsInt() {
-		text = v.Text('f', 0)
+	// The text is written only for a message: a valid number, the common
+	// case, costs no allocation.
+	text := func() string {
+		if v.IsInt() {
+			return v.Text('f', 0)
+		}
+		return v.Text('g', 10)
 	}
 	f, acc := v.Float64()
 	if v.IsInf() || math.IsInf(f, 0) || (f == 0 && acc != big.Exact && v.Sign() != 0) {
-		return 0, &InputError{Field: in.Name, Reason: "must be a finite number within the float64 range (magnitude between about 4.9e-324 and 1.8e308), got: " + text}
+		return 0, &InputError{Field: in.Name, Reason: "must be a finite number within the float64 range (magnitude between about 4.9e-324 and 1.8e308), got: " + text()}
 	}
 	if in.Type.Whole || (in.Type.Kind == KindList && in.Type.Elem.Whole) {
 		if !v.IsInt() {
 			return 0, &InputError{Field: in.Name, Reason: "must be a whole number, got: " + v.Text('g', 10)}
 		}
 		if !in.Range.Contains(f) {
-			return 0, &InputError{Field: in.Name, Reason: "value must be " + in.Range.Rule() + ", got: " + text}
+			return 0, &InputError{Field: in.Name, Reason: "value must be " + in.Range.Rule() + ", got: " + text()}
 		}
-		if v.Cmp(new(big.Float).SetInt64(MaxCount)) > 0 {
-			return 0, &InputError{Field: in.Name, Reason: fmt.Sprintf("value must be at most %d (2^53, the largest count a float64 holds exactly), got: %s", int64(MaxCount), text)}
+		if v.Cmp(bigMaxCount) > 0 {
+			return 0, &InputError{Field: in.Name, Reason: fmt.Sprintf("value must be at most %d (2^53, the largest count a float64 holds exactly), got: %s", int64(MaxCount), text())}
 		}
 		return f, nil
 	}

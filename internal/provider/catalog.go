@@ -1,15 +1,15 @@
 package provider
 
 import (
-	"context"
 	"fmt"
+	"math"
 	"math/big"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
@@ -115,6 +115,12 @@ func bigNumber(v any) *big.Float {
 	case int64:
 		return new(big.Float).SetInt64(n)
 	case float64:
+		if n == math.Trunc(n) && math.Abs(n) < 1e15 {
+			// A whole number of at most 15 digits is its own decimal:
+			// the value ParseFloat would give, without writing and
+			// parsing it (TestBigNumberOfWholeFloats).
+			return new(big.Float).SetPrec(512).SetFloat64(n)
+		}
 		f, _, err := big.ParseFloat(capacity.Decimal(n), 10, 512, big.ToNearestEven)
 		if err != nil {
 			return big.NewFloat(n)
@@ -137,14 +143,12 @@ func dataSourceSchema(f *capacity.Formula) schema.Schema {
 		desc := in.Doc()
 		switch in.Type.Kind {
 		case capacity.KindString:
-			attrs[in.Name] = schema.StringAttribute{Required: in.Required, Optional: optional, Computed: computed, MarkdownDescription: desc,
-				Validators: []validator.String{inputValidator{in}}}
+			attrs[in.Name] = schema.StringAttribute{Required: in.Required, Optional: optional, Computed: computed, MarkdownDescription: desc}
 		case capacity.KindList:
 			attrs[in.Name] = schema.ListAttribute{ElementType: attrType(*in.Type.Elem), Required: in.Required, Optional: optional, Computed: computed,
-				MarkdownDescription: desc, Validators: []validator.List{inputValidator{in}}}
+				MarkdownDescription: desc}
 		default:
-			attrs[in.Name] = schema.NumberAttribute{Required: in.Required, Optional: optional, Computed: computed, MarkdownDescription: desc,
-				Validators: []validator.Number{inputValidator{in}}}
+			attrs[in.Name] = schema.NumberAttribute{Required: in.Required, Optional: optional, Computed: computed, MarkdownDescription: desc}
 		}
 	}
 	for _, out := range f.Outputs {
@@ -181,71 +185,69 @@ func nestedAttributes(attrs []capacity.Attr) map[string]schema.Attribute {
 	return out
 }
 
-// inputValidator checks a configured input as internal/capacity does, so
-// the data sources and the functions reject the same values with the same
-// words.
-type inputValidator struct{ in *capacity.Input }
-
-var (
-	_ validator.Number = inputValidator{}
-	_ validator.String = inputValidator{}
-	_ validator.List   = inputValidator{}
-)
-
-func (v inputValidator) Description(context.Context) string {
-	switch v.in.Type.Kind {
+// checkInput checks a configured input at plan as internal/capacity does,
+// so that the data sources and the functions reject the same values with
+// the same words: a number within its range, a string among its values,
+// a list long enough with every entry a number within the range. Unknown
+// and null values pass (a required input's null is the CLI's to report).
+func checkInput(diags *diag.Diagnostics, in *capacity.Input, v tftypes.Value) {
+	if !v.IsKnown() || v.IsNull() {
+		return
+	}
+	p := path.Root(in.Name)
+	invalid := func(p path.Path, reason string) {
+		diags.AddAttributeError(p, "Invalid Attribute Value", "Attribute "+p.String()+" "+reason)
+	}
+	switch in.Type.Kind {
 	case capacity.KindString:
-		return "value must be one of " + strings.Join(v.in.OneOf, ", ")
+		var s string
+		if v.As(&s) == nil {
+			if err := in.CheckString(s); err != nil {
+				invalid(p, err.Reason)
+			}
+		}
 	case capacity.KindList:
-		return "every entry " + v.in.Range.Rule()
-	}
-	return "value must be " + v.in.Range.Rule()
-}
-
-func (v inputValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
-
-func (v inputValidator) ValidateNumber(_ context.Context, req validator.NumberRequest, resp *validator.NumberResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	if _, err := v.in.CheckNumber(req.ConfigValue.ValueBigFloat()); err != nil {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Attribute Value", "Attribute "+req.Path.String()+" "+err.Reason)
-	}
-}
-
-func (v inputValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	if err := v.in.CheckString(req.ConfigValue.ValueString()); err != nil {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Attribute Value", "Attribute "+req.Path.String()+" "+err.Reason)
-	}
-}
-
-func (v inputValidator) ValidateList(_ context.Context, req validator.ListRequest, resp *validator.ListResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	elems := req.ConfigValue.Elements()
-	if len(elems) < v.in.MinItems {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Attribute Value",
-			fmt.Sprintf("Attribute %s list must contain at least %d elements, got: %d", req.Path, v.in.MinItems, len(elems)))
-		return
-	}
-	for i, e := range elems {
-		p := req.Path.AtListIndex(i)
-		n, ok := e.(types.Number)
-		switch {
-		case !ok || e.IsUnknown():
-			continue
-		case e.IsNull():
-			resp.Diagnostics.AddAttributeError(p, "Invalid Attribute Value", "Attribute "+p.String()+" must not be null")
-		default:
-			if _, err := v.in.CheckNumber(n.ValueBigFloat()); err != nil {
-				resp.Diagnostics.AddAttributeError(p, "Invalid Attribute Value", "Attribute "+p.String()+" "+err.Reason)
+		var elems []tftypes.Value
+		if v.As(&elems) != nil {
+			return
+		}
+		if len(elems) < in.MinItems {
+			diags.AddAttributeError(p, "Invalid Attribute Value",
+				fmt.Sprintf("Attribute %s list must contain at least %d elements, got: %d", p, in.MinItems, len(elems)))
+			return
+		}
+		for i, e := range elems {
+			ep := p.AtListIndex(i)
+			var n big.Float
+			switch {
+			case !e.IsKnown():
+			case e.IsNull():
+				diags.AddAttributeError(ep, "Invalid Attribute Value", "Attribute "+ep.String()+" must not be null")
+			case e.As(&n) == nil:
+				if _, err := in.CheckNumber(&n); err != nil {
+					invalid(ep, err.Reason)
+				}
+			}
+		}
+	default:
+		var n big.Float
+		if v.As(&n) == nil {
+			if _, err := in.CheckNumber(&n); err != nil {
+				invalid(p, err.Reason)
 			}
 		}
 	}
+}
+
+// inputRule says what checkInput accepts of an input.
+func inputRule(in *capacity.Input) string {
+	switch in.Type.Kind {
+	case capacity.KindString:
+		return in.Name + ": value must be one of " + strings.Join(in.OneOf, ", ")
+	case capacity.KindList:
+		return in.Name + ": every entry " + in.Range.Rule()
+	}
+	return in.Name + ": value must be " + in.Range.Rule()
 }
 
 // readInput converts a configured value of an input to a catalog

@@ -21,14 +21,16 @@ var (
 // validation and read all come from the catalog entry. The schema and its
 // wire type are built once, when the provider starts.
 type formulaDataSource struct {
-	formula *capacity.Formula
-	schema  schema.Schema
-	objType tftypes.Type
+	formula    *capacity.Formula
+	schema     schema.Schema
+	objType    tftypes.Type
+	validators []datasource.ConfigValidator
 }
 
 func newDataSource(f *capacity.Formula) *formulaDataSource {
 	s := dataSourceSchema(f)
-	return &formulaDataSource{formula: f, schema: s, objType: s.Type().TerraformType(context.Background())}
+	return &formulaDataSource{formula: f, schema: s, objType: s.Type().TerraformType(context.Background()),
+		validators: []datasource.ConfigValidator{newConfigValidator(f)}}
 }
 
 // dataSources are every formula's data source, built once.
@@ -49,10 +51,7 @@ func (d *formulaDataSource) Schema(_ context.Context, _ datasource.SchemaRequest
 }
 
 func (d *formulaDataSource) ConfigValidators(context.Context) []datasource.ConfigValidator {
-	if len(d.formula.Rules) == 0 {
-		return nil
-	}
-	return []datasource.ConfigValidator{rulesValidator{d.formula}}
+	return d.validators
 }
 
 func (d *formulaDataSource) Read(_ context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
@@ -106,23 +105,36 @@ func (d *formulaDataSource) Read(_ context.Context, req datasource.ReadRequest, 
 	resp.State.Raw = tftypes.NewValue(d.objType, vals)
 }
 
-// rulesValidator checks a formula's rules across inputs at plan, on what
-// is known.
-type rulesValidator struct{ formula *capacity.Formula }
-
-var _ datasource.ConfigValidator = rulesValidator{}
-
-func (v rulesValidator) Description(ctx context.Context) string { return v.MarkdownDescription(ctx) }
-
-func (v rulesValidator) MarkdownDescription(context.Context) string {
-	docs := make([]string, len(v.formula.Rules))
-	for i, r := range v.formula.Rules {
-		docs[i] = r.Doc()
-	}
-	return joinSentences(docs)
+// configValidator checks a data source's configuration at plan, on what
+// is known: the formula's rules across inputs, then each input
+// (checkInput). It is one validator for the whole data source rather than
+// one per attribute because the framework writes two trace log entries
+// around every validator it calls, which the provider encodes and the CLI
+// decodes on every validation even when no log is kept: with one per
+// input, that cost more than the checks. Its description is written once.
+type configValidator struct {
+	formula *capacity.Formula
+	desc    string
 }
 
-func (v rulesValidator) ValidateDataSource(_ context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
+var _ datasource.ConfigValidator = configValidator{}
+
+func newConfigValidator(f *capacity.Formula) configValidator {
+	docs := make([]string, 0, len(f.Rules)+len(f.Inputs))
+	for _, r := range f.Rules {
+		docs = append(docs, r.Doc())
+	}
+	for i := range f.Inputs {
+		docs = append(docs, inputRule(&f.Inputs[i]))
+	}
+	return configValidator{formula: f, desc: joinSentences(docs)}
+}
+
+func (v configValidator) Description(context.Context) string { return v.desc }
+
+func (v configValidator) MarkdownDescription(context.Context) string { return v.desc }
+
+func (v configValidator) ValidateDataSource(_ context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
 	var config map[string]tftypes.Value
 	if err := req.Config.Raw.As(&config); err != nil {
 		return
@@ -131,6 +143,10 @@ func (v rulesValidator) ValidateDataSource(_ context.Context, req datasource.Val
 		if err := r.Check(presence(config)); err != nil {
 			addInputError(&resp.Diagnostics, err)
 		}
+	}
+	for i := range v.formula.Inputs {
+		in := &v.formula.Inputs[i]
+		checkInput(&resp.Diagnostics, in, config[in.Name])
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/function"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -88,17 +89,21 @@ func (f *formulaFunction) Run(ctx context.Context, req function.RunRequest, resp
 		f.runObject(ctx, req, resp)
 		return
 	}
-	values := make([]types.Number, len(f.fn.Params))
-	targets := make([]any, len(values))
-	for i := range values {
-		targets[i] = &values[i]
-	}
-	if resp.Error = req.Arguments.Get(ctx, targets...); resp.Error != nil {
-		return
-	}
-	args := make(capacity.Args, len(values))
+	args := make(capacity.Args, len(f.fn.Params))
 	known := true
-	for i, v := range values {
+	// The arguments as the framework decoded them: reading them into
+	// types.Number targets instead would convert each back to a Terraform
+	// value and reflect it into the target.
+	raw := make([]attr.Value, len(f.fn.Params))
+	for i := range raw {
+		if resp.Error = req.Arguments.GetArgument(ctx, i, &raw[i]); resp.Error != nil {
+			return
+		}
+		v, ok := raw[i].(types.Number)
+		if !ok {
+			resp.Error = function.NewArgumentFuncError(int64(i), fmt.Sprintf("expected a number, got %T", raw[i]))
+			return
+		}
 		if v.IsUnknown() {
 			known = false
 			continue

@@ -1,0 +1,134 @@
+// Package floorprovider is the floor the plan benchmarks measure
+// queuecap against: a terraform-plugin-framework provider with the same
+// type name and the same shapes as queuecap's queuecap_consumers data
+// source and provider::queuecap::required_consumers function, which
+// computes nothing. What it costs per call is what the framework (and the
+// CLI) force for those shapes; anything queuecap costs beyond it is
+// queuecap's own. It is built by the benchmarks only, never shipped.
+package floorprovider
+
+import (
+	"context"
+	"math/big"
+
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	dsschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/function"
+	"github.com/hashicorp/terraform-plugin-framework/provider"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+)
+
+// The attributes of queuecap_consumers, all numbers: required inputs,
+// optional ones (with a default or computed value in queuecap, so also
+// computed), optional ones without, and the computed outputs.
+var (
+	requiredInputs         = []string{"arrival_rate", "per_consumer_rate"}
+	optionalComputedInputs = []string{"max_backlog", "retry_rate", "avg_retries", "min_headroom", "provisioning_lag_seconds"}
+	optionalInputs         = []string{"rto_seconds", "min_consumers"}
+	outputs                = []string{"effective_arrival_rate", "steady_state_consumers", "required_consumers", "capacity",
+		"surplus", "utilization", "headroom", "overhead", "drain_seconds"}
+)
+
+// Parameters of required_consumers, all numbers.
+var functionParams = []string{"arrival_rate", "per_consumer_rate", "max_backlog", "rto_seconds"}
+
+// New returns the floor provider's constructor.
+func New() provider.Provider { return floorProvider{} }
+
+type floorProvider struct{}
+
+var _ provider.ProviderWithFunctions = floorProvider{}
+
+func (floorProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
+	resp.TypeName = "queuecap"
+}
+
+func (floorProvider) Schema(context.Context, provider.SchemaRequest, *provider.SchemaResponse) {}
+
+func (floorProvider) Configure(context.Context, provider.ConfigureRequest, *provider.ConfigureResponse) {
+}
+
+func (floorProvider) DataSources(context.Context) []func() datasource.DataSource {
+	return []func() datasource.DataSource{func() datasource.DataSource { return theDataSource }}
+}
+
+func (floorProvider) Functions(context.Context) []func() function.Function {
+	return []func() function.Function{func() function.Function { return theFunction }}
+}
+
+func (floorProvider) Resources(context.Context) []func() resource.Resource { return nil }
+
+// floorDataSource returns its configuration with every output set to 1.
+type floorDataSource struct {
+	schema  dsschema.Schema
+	objType tftypes.Type
+	one     tftypes.Value
+}
+
+var theDataSource = func() *floorDataSource {
+	attrs := map[string]dsschema.Attribute{}
+	for _, n := range requiredInputs {
+		attrs[n] = dsschema.NumberAttribute{Required: true}
+	}
+	for _, n := range optionalComputedInputs {
+		attrs[n] = dsschema.NumberAttribute{Optional: true, Computed: true}
+	}
+	for _, n := range optionalInputs {
+		attrs[n] = dsschema.NumberAttribute{Optional: true}
+	}
+	for _, n := range outputs {
+		attrs[n] = dsschema.NumberAttribute{Computed: true}
+	}
+	s := dsschema.Schema{Attributes: attrs}
+	return &floorDataSource{schema: s, objType: s.Type().TerraformType(context.Background()),
+		one: tftypes.NewValue(tftypes.Number, big.NewFloat(1))}
+}()
+
+func (d *floorDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_consumers"
+}
+
+func (d *floorDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	resp.Schema = d.schema
+}
+
+func (d *floorDataSource) Read(_ context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var vals map[string]tftypes.Value
+	if err := req.Config.Raw.As(&vals); err != nil {
+		resp.Diagnostics.AddError("Unreadable configuration", err.Error())
+		return
+	}
+	for _, n := range outputs {
+		vals[n] = d.one
+	}
+	resp.State.Raw = tftypes.NewValue(d.objType, vals)
+}
+
+// floorFunction returns 1 without reading its arguments.
+type floorFunction struct {
+	def function.Definition
+	one types.Number
+}
+
+var theFunction = func() *floorFunction {
+	f := &floorFunction{def: function.Definition{Return: function.NumberReturn{}}, one: types.NumberValue(big.NewFloat(1))}
+	for _, n := range functionParams {
+		// Unknown values allowed, as queuecap's parameters do.
+		f.def.Parameters = append(f.def.Parameters, function.NumberParameter{Name: n, AllowUnknownValues: true})
+	}
+	return f
+}()
+
+func (f *floorFunction) Metadata(_ context.Context, _ function.MetadataRequest, resp *function.MetadataResponse) {
+	resp.Name = "required_consumers"
+}
+
+func (f *floorFunction) Definition(_ context.Context, _ function.DefinitionRequest, resp *function.DefinitionResponse) {
+	resp.Definition = f.def
+}
+
+func (f *floorFunction) Run(ctx context.Context, _ function.RunRequest, resp *function.RunResponse) {
+	resp.Error = resp.Result.Set(ctx, f.one)
+}
