@@ -231,7 +231,13 @@ func Run(opts Options) (*Result, error) {
 		}
 	}
 	var wg sync.WaitGroup
-	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	// Twice as many roots in flight as processors: a root that needs a
+	// module another root is still reading waits for it (moduleDecl reads
+	// each directory once), and with one root per processor that
+	// processor would sit idle. On the 20,000-file benchmark tree this
+	// took the wall time from 9.7 s to 7.3 s on 2 CPUs, for 10 MiB more
+	// at the peak; more roots in flight bought nothing more.
+	sem := make(chan struct{}, 2*runtime.GOMAXPROCS(0))
 	for i, r := range roots {
 		wg.Add(1)
 		sem <- struct{}{}
