@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -85,18 +86,31 @@ func parseFile(path string) *parsedFile {
 			Subject: &hcl.Range{Filename: path, Start: hcl.InitialPos, End: hcl.InitialPos}}}
 		return pf
 	}
-	info, err := os.Stat(path)
+	// Opened once, its size taken from the open file: one system call
+	// fewer per file than a stat by name before reading.
+	f, err := os.Open(path)
+	if err != nil {
+		return fail("Cannot read file", err.Error())
+	}
+	defer f.Close()
+	info, err := f.Stat()
 	if err != nil {
 		return fail("Cannot read file", err.Error())
 	}
 	if info.Size() > maxFileBytes {
 		return fail("File too large", fmt.Sprintf("%d bytes is more than the %d bytes a configuration file may have", info.Size(), maxFileBytes))
 	}
-	src, err := os.ReadFile(path)
-	if err != nil {
+	// Read to the end (the file may have changed since), never past the
+	// limit.
+	var buf bytes.Buffer
+	buf.Grow(int(info.Size()) + 1)
+	if _, err := buf.ReadFrom(io.LimitReader(f, maxFileBytes+1)); err != nil {
 		return fail("Cannot read file", err.Error())
 	}
-	return parseSource(path, src)
+	if buf.Len() > maxFileBytes {
+		return fail("File too large", fmt.Sprintf("it is more than the %d bytes a configuration file may have", maxFileBytes))
+	}
+	return parseSource(path, buf.Bytes())
 }
 
 // parseSource parses a configuration file's bytes.

@@ -455,19 +455,6 @@ func TestEndToEndCases(t *testing.T) {
 	}
 }
 
-// shared is ../shared/corpus/<which>, beside the repository; the test
-// skips without it.
-func shared(t *testing.T, which string) string {
-	t.Helper()
-	dir, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "corpus", which))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("no %s (the shared corpus beside the repository)", dir)
-	}
-	return dir
-}
 
 // corpusDifferences are where tflint --recursive sees a repository of
 // ../shared/corpus otherwise than queuecap lint --recursive, and why.
@@ -492,7 +479,7 @@ func TestCorpus(t *testing.T) {
 	for _, which := range []string{"real", "wild"} {
 		t.Run(which, func(t *testing.T) {
 			t.Parallel()
-			corpus := shared(t, which)
+			corpus := corpustest.Dir(t, which)
 			repos, err := os.ReadDir(corpus)
 			if err != nil {
 				t.Fatal(err)
