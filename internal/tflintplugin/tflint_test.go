@@ -455,7 +455,6 @@ func TestEndToEndCases(t *testing.T) {
 	}
 }
 
-
 // corpusDifferences are where tflint --recursive sees a repository of
 // ../shared/corpus otherwise than queuecap lint --recursive, and why.
 var corpusDifferences = map[string][]difference{}
