@@ -405,6 +405,28 @@ func TestExamples(t *testing.T) {
 	}
 }
 
+// TestChdir: run from the repository's root with --chdir, tflint names
+// each file from where it was started, and the plugin's findings are at
+// those names: the same findings as from inside the directory.
+func TestChdir(t *testing.T) {
+	t.Parallel()
+	root, _ := filepath.Abs("../..")
+	dir := filepath.Join(root, "internal", "lint", "testdata", "e2e", "modules_headroom")
+	cfg := pluginConfig(t, "", "")
+	inside, _, errs := runTflint(t, run{dir: dir, config: cfg})
+	if len(errs) > 0 {
+		t.Fatalf("tflint errors: %v", errs)
+	}
+	from, _, errs := runTflint(t, run{dir: root, config: cfg, args: []string{"--chdir", "internal/lint/testdata/e2e/modules_headroom"}})
+	if len(errs) > 0 {
+		t.Fatalf("tflint --chdir errors: %v", errs)
+	}
+	if len(inside) == 0 || !slices.ContainsFunc(inside, func(f finding) bool { return strings.HasSuffix(f.File, "modules/worker/main.tf") }) {
+		t.Fatalf("no finding in the local module: %v", inside)
+	}
+	compare(t, root, from, inside, nil)
+}
+
 // e2eDifferences are where tflint sees the end-to-end cases otherwise
 // than queuecap lint, and why.
 var e2eDifferences = map[string][]difference{
