@@ -707,6 +707,12 @@ func TestIgnoreComments(t *testing.T) {
 		{"queuecap-ignore in a module", module("  # queuecap-ignore: queuecap_insufficient_headroom"), "queuecap_insufficient_headroom"},
 		{"tflint-ignore in the root", root("  # tflint-ignore: queuecap_zero_surplus"), "queuecap_zero_surplus"},
 		{"queuecap-ignore in the root", root("  # queuecap-ignore: queuecap_zero_surplus"), "queuecap_zero_surplus"},
+		{"tflint-ignore-file in a module", copyCase(t, "modules_headroom", map[string][2]string{
+			"modules/worker/main.tf": {"variable \"queue_name\" {", "# tflint-ignore-file: queuecap_insufficient_headroom\nvariable \"queue_name\" {"},
+		}, nil), "queuecap_insufficient_headroom"},
+		{"tflint-ignore-file in the root", copyCase(t, "asg_zero_surplus", map[string][2]string{
+			"main.tf": {"# Order workers on EC2", "# tflint-ignore-file: queuecap_zero_surplus\n# Order workers on EC2"},
+		}, nil), "queuecap_zero_surplus"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
