@@ -183,6 +183,42 @@ resource "aws_sqs_queue" "q" {
 			skips: []string{`the for_each of aws_sqs_queue.q comes from var.names, which has no value here (set it with --var, a tfvars file or TF_VAR_names), so its instances are not told apart`},
 		},
 		{
+			// A Terragrunt-style root that uses a variable another file
+			// declares: --var cannot set it, so the skip says so.
+			name: "count from an undeclared variable names the layout",
+			files: map[string]string{"main.tf": `resource "aws_sqs_queue" "q" {
+  count = var.enabled ? 1 : 0
+  name  = "q"
+}
+`},
+			skips: []string{`the count of aws_sqs_queue.q comes from var.enabled, which the root module in `, ` does not declare (a wrapper such as Terragrunt may add it where it runs Terraform: lint that directory, or a plan), so its instances are not told apart`},
+		},
+		{
+			// The count reads a repeated module whose for_each is not
+			// known: the skip follows it to the variable behind it.
+			name: "count from a module whose instances are not known",
+			files: map[string]string{
+				"main.tf": `variable "topics" {
+  type = list(string)
+}
+
+module "topic" {
+  source   = "./topic"
+  for_each = toset(var.topics)
+}
+
+resource "aws_sqs_queue" "q" {
+  count = length([for m in module.topic : m.arn]) > 0 ? 1 : 0
+  name  = "q"
+}
+`,
+				"topic/main.tf": `output "arn" {
+  value = "arn"
+}
+`},
+			skips: []string{`the count of aws_sqs_queue.q comes from module.topic, whose for_each comes from var.topics, which has no value here (set it with --var, a tfvars file or TF_VAR_topics), so its instances are not told apart`},
+		},
+		{
 			name: "count 0 creates nothing",
 			files: map[string]string{"main.tf": `resource "aws_sqs_queue" "q" {
   count = 0

@@ -201,16 +201,30 @@ func (in *instance) unknownBecause(expr hcl.Expression) string {
 			if !ok {
 				continue
 			}
-			if c := in.calls[name]; c != nil && c.Child == nil {
+			c := in.calls[name]
+			if c != nil && c.Child == nil {
 				if c.NotLoaded != "" {
 					return fmt.Sprintf("comes from module.%s, which was not loaded: %s", name, c.NotLoaded)
 				}
 				return fmt.Sprintf("comes from module.%s, which is not installed: run terraform init, or lint a plan", name)
 			}
+			if c != nil && (c.Count != nil || c.ForEach != nil) {
+				// A repeated module whose instances are not known is
+				// unknown as a whole: say why they are not.
+				if e := in.expansionOf("module."+name, c.Count, c.ForEach); !e.known && e.why != "" {
+					return fmt.Sprintf("comes from module.%s, whose %s %s", name, e.meta(), e.why)
+				}
+			}
 		case "var":
 			name, ok := attrName(t, 1)
 			if !ok {
 				continue
+			}
+			if _, declared := in.mod.Variables[name]; !declared {
+				// Terraform would refuse the reference; a wrapper such as
+				// Terragrunt may add the declaration to the directory it
+				// generates, and --var cannot set an undeclared variable.
+				return fmt.Sprintf("comes from var.%s, which %s does not declare (a wrapper such as Terragrunt may add it where it runs Terraform: lint that directory, or a plan)", name, in.moduleName())
 			}
 			if in.parent == nil {
 				if v, set := in.vars[name]; !set || !v.IsWhollyKnown() {
@@ -258,4 +272,13 @@ func (l *linker) reportCoverage() {
 		}
 		l.skips = append(l.skips, Skip{Rule: skipCoverage, Range: toRange(q.DefRange), Reason: reason})
 	}
+}
+
+// moduleName names the module instance in a message: its address, or for
+// the root module its directory.
+func (in *instance) moduleName() string {
+	if in.addr != "" {
+		return in.addr
+	}
+	return "the root module in " + in.mod.Dir
 }
