@@ -231,9 +231,9 @@ func newDepthChart(f simulateFlags, simulated float64, runs []stormRun, refs []r
 			color:    seriesColors[i%len(seriesColors)],
 			dash:     retryDashes[r.retryIndex%len(retryDashes)],
 			width:    3,
-			points:   points, final: points[len(points)-1].depth, drainedAt: r.storm.DrainSeconds, smallest: r.smallest,
+			points:   points, final: points[len(points)-1].depth, drainedAt: r.storm.DrainSeconds, smallest: r.smallest(),
 		}
-		if r.smallest {
+		if r.smallest() {
 			s.color, s.width = smallestColor, 5
 		}
 		if watch != nil {

@@ -61,7 +61,9 @@ func TestLintFiles(t *testing.T) {
 			var roots []string
 			for _, r := range got.Roots {
 				roots = append(roots, r.Dir)
-				if r.Dir == "a" && len(r.Queues) == 1 && (len(r.Queues[0].Rates) > 0) != tc.aRate {
+				if r.Dir == "a" && len(r.Queues) != 1 {
+					t.Errorf("root a has %d queues, want its 1", len(r.Queues))
+				} else if r.Dir == "a" && (len(r.Queues[0].Rates) > 0) != tc.aRate {
 					t.Errorf("root a's queue has rates %+v, want the one of ./.queuecap.hcl: %v", r.Queues[0].Rates, tc.aRate)
 				}
 			}

@@ -40,8 +40,11 @@ type stormRun struct {
 	minConsumersToDrain int64
 	points              []point // downsampled depth over time, for the sparkline
 	retryIndex          int     // its place among the retry levels given
-	smallest            bool    // the smallest fleet that drains under this storm
 }
+
+// smallest reports whether this is the smallest fleet that drains under
+// its storm.
+func (r stormRun) smallest() bool { return r.consumers == r.minConsumersToDrain }
 
 func runSimulate(args []string, stdout, stderr io.Writer) int {
 	f := simulateFlags{timeoutWindowSeconds: capacity.DefaultTimeoutWindowSeconds, maxSeconds: capacity.DefaultStormMaxSeconds}
@@ -190,7 +193,7 @@ func simulateRun(in capacity.StormInput, minConsumers int64, retryIndex int) (st
 	}
 	return stormRun{
 		in: in, consumers: in.Consumers, retriesPerTimeout: in.RetriesPerTimeout, capacity: fleet, surplus: capacity.NetRate(fleet, in.ArrivalRate),
-		storm: storm, minConsumersToDrain: minConsumers, retryIndex: retryIndex, smallest: in.Consumers == minConsumers,
+		storm: storm, minConsumersToDrain: minConsumers, retryIndex: retryIndex,
 	}, nil
 }
 
@@ -201,7 +204,7 @@ func withSmallestFleets(runs []stormRun) ([]stormRun, error) {
 	out := slices.Clone(runs)
 	for _, r := range runs {
 		listed := slices.ContainsFunc(out, func(o stormRun) bool {
-			return o.smallest && o.retriesPerTimeout == r.retriesPerTimeout
+			return o.smallest() && o.retriesPerTimeout == r.retriesPerTimeout
 		})
 		if listed {
 			continue

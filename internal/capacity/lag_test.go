@@ -7,8 +7,6 @@ import (
 	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
 )
 
-func count(n int64) *int64 { return &n }
-
 // MATH.md, "Provisioning lag in sizing": c* = ceil(λ_eff/μ + max(0, B_max −
 // S_min·L) / (μ·(RTO − L))) with S_min = max(0, c_min·μ − λ_eff).
 func TestSizeProvisioningLag(t *testing.T) {
@@ -28,18 +26,18 @@ func TestSizeProvisioningLag(t *testing.T) {
 		// The worked example: 25 + 5,000,000 / (400 × 1,620) = 32.72 → 33,
 		// not the 32 of the headroom formula. The backlog waits 180 s, then
 		// drains at 33 × 400 − 10,000 = 3,200 msg/s: 180 + 1,562.5 s.
-		{name: "worked example", in: with(180, count(25)), required: 33, minConsumers: 25, drain: ptr(1742.5)},
+		{name: "worked example", in: with(180, ptr[int64](25)), required: 33, minConsumers: 25, drain: ptr(1742.5)},
 		{name: "c_min defaults to the steady state", in: with(180, nil), required: 33, minConsumers: 25, drain: ptr(1742.5)},
 		// S_min = max(0, 10 × 400 − 10,000) = 0: the same as the steady state.
-		{name: "c_min below the steady state drains nothing", in: with(180, count(10)), required: 33, minConsumers: 10, drain: ptr(1742.5)},
+		{name: "c_min below the steady state drains nothing", in: with(180, ptr[int64](10)), required: 33, minConsumers: 10, drain: ptr(1742.5)},
 		// S_min = 30 × 400 − 10,000 = 2,000; 5 M − 2,000 × 180 = 4.64 M left;
 		// 25 + 4.64 M / 648,000 = 32.16 → 33. Drain 180 + 4.64 M / 3,200.
-		{name: "c_min above the steady state drains during the lag", in: with(180, count(30)), required: 33, minConsumers: 30, drain: ptr(180 + 4.64e6/3200)},
+		{name: "c_min above the steady state drains during the lag", in: with(180, ptr[int64](30)), required: 33, minConsumers: 30, drain: ptr(180 + 4.64e6/3200)},
 		// S_min = 70,000 msg/s clears 5 M in 71.4 s, within the lag: the
 		// scale-out needs nothing beyond the steady state.
-		{name: "c_min clears the backlog within the lag", in: with(180, count(200)), required: 25, minConsumers: 200, drain: ptr(5e6 / 70000.0)},
+		{name: "c_min clears the backlog within the lag", in: with(180, ptr[int64](200)), required: 25, minConsumers: 200, drain: ptr(5e6 / 70000.0)},
 		// L = 0 is the headroom formula, whatever c_min.
-		{name: "no lag is the headroom formula", in: with(0, count(40)), required: 32, minConsumers: 40, drain: ptr(5e6 / 2800.0)},
+		{name: "no lag is the headroom formula", in: with(0, ptr[int64](40)), required: 32, minConsumers: 40, drain: ptr(5e6 / 2800.0)},
 		// No backlog: the lag changes nothing.
 		{name: "no backlog", in: capacity.SizingInput{ArrivalRate: 10000, PerConsumerRate: 400, ProvisioningLagSeconds: 180}, required: 25, minConsumers: 25, drain: ptr(0.0)},
 		// A lag just under the RTO leaves 1 s: 25 + 5 M / 400 = 12,525.
@@ -70,7 +68,7 @@ func TestSizeNoLagIsTheHeadroomFormula(t *testing.T) {
 	for _, tt := range sizingCases {
 		t.Run(tt.name, func(t *testing.T) {
 			in := tt.in
-			in.MinConsumers = count(3)
+			in.MinConsumers = ptr[int64](3)
 			got, err := capacity.Size(in)
 			if err != nil {
 				t.Fatal(err)
@@ -98,7 +96,7 @@ func TestSizeProvisioningLagInvalid(t *testing.T) {
 		{"lag equal to the RTO", capacity.SizingInput{ArrivalRate: 10000, PerConsumerRate: 400, MaxBacklog: 5e6, RTOSeconds: 1800, ProvisioningLagSeconds: 1800}, "provisioning_lag_seconds"},
 		{"lag beyond the RTO", capacity.SizingInput{ArrivalRate: 10000, PerConsumerRate: 400, MaxBacklog: 5e6, RTOSeconds: 1800, ProvisioningLagSeconds: 3600}, "provisioning_lag_seconds"},
 		{"negative lag", capacity.SizingInput{ArrivalRate: 10000, PerConsumerRate: 400, ProvisioningLagSeconds: -1}, "provisioning_lag_seconds"},
-		{"negative min_consumers", capacity.SizingInput{ArrivalRate: 10000, PerConsumerRate: 400, MinConsumers: count(-1)}, "min_consumers"},
+		{"negative min_consumers", capacity.SizingInput{ArrivalRate: 10000, PerConsumerRate: 400, MinConsumers: ptr[int64](-1)}, "min_consumers"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := capacity.Size(tt.in)

@@ -59,9 +59,6 @@ func TestQueueSettings(t *testing.T) {
 					s.VisibilityTimeout, s.MaxReceiveCount, s.Retention, s.DeadLetterRetention, s.DeadLetterNotLonger,
 					tc.visibility, tc.receives, tc.retention, tc.dlq, tc.notLonger)
 			}
-			if s.Retention < capacity.MaxRetentionSeconds && s.DeadLetterRetention <= s.Retention {
-				t.Errorf("dead-letter retention %d not longer than %d", s.DeadLetterRetention, s.Retention)
-			}
 			if (capacity.DeadLetterNotLongerWarning(s) != nil) != tc.notLonger {
 				t.Errorf("warning %v, want %v", capacity.DeadLetterNotLongerWarning(s), tc.notLonger)
 			}

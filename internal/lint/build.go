@@ -180,7 +180,7 @@ func (b *builder) addResource(in *instance, r *Resource, schema *blockSchema, re
 	outer := in.rep
 	in.rep = rep
 	defer func() { in.rep = outer }()
-	n := decode(in.expandDynamic(r.Body, schema), schema, r.DefRange)
+	n := decode(in.expandResource(r, schema), schema, r.DefRange)
 	addr := in.absAddr(r.LocalAddr()) + rep.suffix()
 	switch r.Type {
 	case "aws_sqs_queue":

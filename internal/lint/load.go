@@ -321,6 +321,9 @@ type Resource struct {
 	Count, ForEach hcl.Expression
 	// local is LocalAddr, worked out when the loader makes the resource.
 	local string
+	// static is set by the loader for a body known to hold no dynamic
+	// block, so that an instance need not look again (expandResource).
+	static bool
 }
 
 // LocalAddr is the resource's address within its module.
@@ -588,6 +591,7 @@ func (l *loader) readFile(m *Module, pf *parsedFile) {
 			// large configuration's syntax tree is left to the collector.
 			if (b.Type == "resource" && resourceSchemas[r.Type] != nil) || (b.Type == "data" && (isQueuecapData(r.Type) || dataSchemas[r.Type] != nil)) {
 				r.Body = b.Body
+				r.static = !hasDynamic(b.Body)
 				if r.Repeated {
 					attrs := optionalAttributes(b.Body, repetitionSchema, nil)
 					if a := attrs["count"]; a != nil {

@@ -276,8 +276,17 @@ type Model struct {
 	// Dir is the root module's directory.
 	Dir string
 	// ConfigFile is the file queue blocks are written in, for messages:
-	// .queuecap.hcl, or .tflint.hcl under tflint.
+	// .queuecap.hcl, or .tflint.hcl under tflint; see ConfigFileName.
 	ConfigFile string
+}
+
+// ConfigFileName is the file queue blocks are written in: ConfigFile, or
+// DefaultConfigFile for a model built without one.
+func (m *Model) ConfigFileName() string {
+	if m.ConfigFile == "" {
+		return DefaultConfigFile
+	}
+	return m.ConfigFile
 }
 
 // Metric names the rules recognise.

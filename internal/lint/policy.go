@@ -227,7 +227,7 @@ func (l *linker) documentInstance(in *instance, r *Resource, rep *repetition) []
 	outer := in.rep
 	in.rep = rep
 	defer func() { in.rep = outer }()
-	n := decode(in.expandDynamic(r.Body, dataSchemas[r.Type]), dataSchemas[r.Type], r.DefRange)
+	n := decode(in.expandResource(r, dataSchemas[r.Type]), dataSchemas[r.Type], r.DefRange)
 	var out []statement
 	for _, st := range n.blocks["statement"] {
 		s := statement{rng: st.rng}

@@ -177,6 +177,15 @@ func (in *instance) expandDynamic(body hcl.Body, s *blockSchema) hcl.Body {
 	return dynblock.Expand(body, in.contextFor(forEachVariables(dynblock.WalkExpandVariables(body), s)))
 }
 
+// expandResource is expandDynamic of a resource's body, which the loader
+// has already looked through for dynamic blocks once.
+func (in *instance) expandResource(r *Resource, s *blockSchema) hcl.Body {
+	if r.static {
+		return r.Body
+	}
+	return in.expandDynamic(r.Body, s)
+}
+
 // forEachVariables are the traversals the for_each and labels of a body's
 // dynamic blocks read, nested ones included.
 func forEachVariables(node dynblock.WalkVariablesNode, s *blockSchema) []hcl.Traversal {

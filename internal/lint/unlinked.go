@@ -263,10 +263,10 @@ func (l *linker) reportCoverage() {
 		switch {
 		case len(q.Consumers) == 0:
 			reason = fmt.Sprintf("no consumer of %s is linked (an event source mapping, an EventBridge pipe, an IAM role allowed to receive and delete its messages, "+
-				"a queuecap:queue tag, a scaling policy on its metrics, or a consumer in its %s queue block), so its capacity was not checked", q.Addr, l.model.ConfigFile)
+				"a queuecap:queue tag, a scaling policy on its metrics, or a consumer in its %s queue block), so its capacity was not checked", q.Addr, l.model.ConfigFileName())
 		case !q.Rates.ArrivalRate.Set:
 			reason = fmt.Sprintf("%s has a consumer (%s) but no declared arrival_rate (a queuecap:arrival_rate tag on it or on an SNS topic feeding it, a %s queue block, "+
-				"or the queuecap data source that sizes its consumer), so its capacity was not checked", q.Addr, q.Consumers[0].Addr, l.model.ConfigFile)
+				"or the queuecap data source that sizes its consumer), so its capacity was not checked", q.Addr, q.Consumers[0].Addr, l.model.ConfigFileName())
 		default:
 			continue
 		}

@@ -194,7 +194,9 @@ func checkInput(diags *diag.Diagnostics, in *capacity.Input, v tftypes.Value) {
 	if !v.IsKnown() || v.IsNull() {
 		return
 	}
-	p := path.Root(in.Name)
+	// The paths are built only for a diagnostic: valid input, the common
+	// case on every plan, allocates none.
+	root := func() path.Path { return path.Root(in.Name) }
 	invalid := func(p path.Path, reason string) {
 		diags.AddAttributeError(p, "Invalid Attribute Value", "Attribute "+p.String()+" "+reason)
 	}
@@ -203,7 +205,7 @@ func checkInput(diags *diag.Diagnostics, in *capacity.Input, v tftypes.Value) {
 		var s string
 		if v.As(&s) == nil {
 			if err := in.CheckString(s); err != nil {
-				invalid(p, err.Reason)
+				invalid(root(), err.Reason)
 			}
 		}
 	case capacity.KindList:
@@ -212,20 +214,21 @@ func checkInput(diags *diag.Diagnostics, in *capacity.Input, v tftypes.Value) {
 			return
 		}
 		if len(elems) < in.MinItems {
+			p := root()
 			diags.AddAttributeError(p, "Invalid Attribute Value",
 				fmt.Sprintf("Attribute %s list must contain at least %d elements, got: %d", p, in.MinItems, len(elems)))
 			return
 		}
 		for i, e := range elems {
-			ep := p.AtListIndex(i)
 			var n big.Float
 			switch {
 			case !e.IsKnown():
 			case e.IsNull():
+				ep := root().AtListIndex(i)
 				diags.AddAttributeError(ep, "Invalid Attribute Value", "Attribute "+ep.String()+" must not be null")
 			case e.As(&n) == nil:
 				if _, err := in.CheckNumber(&n); err != nil {
-					invalid(ep, err.Reason)
+					invalid(root().AtListIndex(i), err.Reason)
 				}
 			}
 		}
@@ -233,7 +236,7 @@ func checkInput(diags *diag.Diagnostics, in *capacity.Input, v tftypes.Value) {
 		var n big.Float
 		if v.As(&n) == nil {
 			if _, err := in.CheckNumber(&n); err != nil {
-				invalid(p, err.Reason)
+				invalid(root(), err.Reason)
 			}
 		}
 	}

@@ -173,7 +173,7 @@ func supplyOf(m *lint.Model, q *lint.Queue, r lint.Reporter) (*supply, bool) {
 		mu := f.RatesFor(q).PerConsumerRate
 		switch {
 		case !mu.Set:
-			r.Skip(f.DefRange, "per_consumer_rate is not declared for "+consumer(q, f)+" (tag queuecap:per_consumer_rate, a queue block in "+configFile(m)+", or a queuecap data source)")
+			r.Skip(f.DefRange, "per_consumer_rate is not declared for "+consumer(q, f)+" (tag queuecap:per_consumer_rate, a queue block in "+m.ConfigFileName()+", or a queuecap data source)")
 			return nil, false
 		case !mu.Known:
 			r.Skip(mu.Range, "per_consumer_rate of "+f.Addr+" is not known before apply")
@@ -307,13 +307,4 @@ func (s *supply) facts(extra ...lint.Fact) []lint.Fact {
 	}
 	out = append(out, fact("max_consumers", s.consumers()), fact("capacity", s.capacity), fact("surplus", s.surplus))
 	return append(out, extra...)
-}
-
-// configFile is the file queue blocks are written in: .queuecap.hcl, or
-// .tflint.hcl under tflint.
-func configFile(m *lint.Model) string {
-	if m.ConfigFile == "" {
-		return lint.DefaultConfigFile
-	}
-	return m.ConfigFile
 }
