@@ -26,7 +26,9 @@
 #   BENCH_FILES    files wanted in the scaled copy (default 20000)
 #   BENCH_LARGE_FILES  files wanted in the large copy, where only queuecap
 #                  lint runs (default 100000; 0 skips it)
-#   BENCH_REPEAT   timed runs of each command; the median is shown (default 3)
+#   BENCH_REPEAT   timed runs of each command; the median is shown, and for
+#                  linter / parse the median of the repetitions' ratios, the
+#                  two run back to back (default 3)
 #   BENCH_TFLINT   0 skips both TFLint runs (with and without the plugin):
 #                  the linter against the parse only, in a minute instead
 #                  of an hour and a half (default 1)
@@ -288,7 +290,11 @@ load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 echo "warming the page cache" >&2
 find "$scaled" ${large:+"$large"} -type f -exec cat {} + >/dev/null
 
-names=(lint parse_seq parse_par parse_keep)
+# The linter runs right after the parallel parse it is measured against,
+# so that the two of each pair see the same machine (its speed drifts by
+# a fifth from minute to minute here); the ratio reported is the median
+# of the pairs' ratios.
+names=(parse_par lint parse_seq parse_keep)
 if [ -n "$large" ]; then
 	names+=(lint_large)
 fi
@@ -315,10 +321,18 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", (b > 0) ? a / b : 0}'; 
 verdict() { awk -v v="$1" -v lim="$2" -v op="$3" 'BEGIN {ok = (op == "<=") ? v <= lim : (op == ">=") ? v >= lim : v < lim; print ok ? "met" : "MISSED"}'; }
 cpus=$(getconf _NPROCESSORS_ONLN)
 
-lint_parse=$(ratio "${wall[lint]}" "${wall[parse_par]}")
+# paired_ratio FIELD: the median over the repetitions of lint / parse_par,
+# each from the same repetition (FIELD 1 wall, 3 CPU).
+paired_ratio() {
+	paste -d' ' <(cut -d' ' -f"$1" "$work/lint.runs") <(cut -d' ' -f"$1" "$work/parse_par.runs") |
+		awk '$2 > 0 {print $1 / $2}' | sort -n |
+		awk '{v[NR] = $1} END {printf "%.2f", (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'
+}
+pairs=$(paste -d' ' <(cut -d' ' -f1 "$work/lint.runs") <(cut -d' ' -f1 "$work/parse_par.runs") | awk '{printf "%s%.2f", (NR > 1) ? " " : "", $1 / $2}')
+lint_parse=$(paired_ratio 1)
 lint_parse_seq=$(ratio "${wall[lint]}" "${wall[parse_seq]}")
 lint_parse_keep=$(ratio "${wall[lint]}" "${wall[parse_keep]}")
-lint_parse_cpu=$(ratio "${cpu[lint]}" "${cpu[parse_par]}")
+lint_parse_cpu=$(paired_ratio 3)
 tflint_lint=$(ratio "${wall[tflint]:-0}" "${wall[lint]}")
 plugin_tflint=$(ratio "${wall[tflint+queuecap]:-0}" "${wall[tflint]:-0}")
 plugin_tflint_cpu=$(ratio "${cpu[tflint+queuecap]:-0}" "${cpu[tflint]:-0}")
@@ -329,7 +343,8 @@ cat <<EOF
 queuecap lint benchmark: $scaled
   $copies copies of $corpus: $total files ($size MiB),
   $tffiles .tf/.tf.json in $moddirs directories; $cpus CPUs
-  wall and CPU (user + system) seconds: median of $repeat runs; peak RSS: highest
+  wall and CPU (user + system) seconds: median of $repeat runs (linter / parse:
+  the median of each repetition's ratio, the two run back to back); peak RSS: highest
   of the runs (for tflint, its largest process: the bundled ruleset and the
   queuecap plugin run as child processes). Load average before / after: $load_before / $(cut -d' ' -f1-3 /proc/loadavg)
   (with more than $cpus, other work shared the CPUs and wall times are noisy;
@@ -355,6 +370,7 @@ cat <<EOF
 EOF
 printf '  %-40s %7sx   <= 1.3x  %s\n' "linter / parse ($cpus workers)" "$lint_parse" "$(verdict "$lint_parse" 1.3 '<=')"
 printf '  %-40s %7sx   (info)\n' "linter / parse, CPU time ($cpus workers)" "$lint_parse_cpu"
+printf '  %-40s %s\n' "  (median of these pairs, wall:" "$pairs)"
 printf '  %-40s %7sx   (info)\n' "linter / parse (1 worker)" "$lint_parse_seq"
 printf '  %-40s %7sx   (info)\n' "linter / parse keeping every file" "$lint_parse_keep"
 if [ "$with_tflint" != 0 ]; then

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -395,6 +396,9 @@ type loader struct {
 	listings sync.Map // directory → its files' names, NUL-separated
 	// host, when set, supplies the files instead of the disk (Host).
 	host Host
+	// spare bounds the goroutines parseFiles and loadModule start beside
+	// the roots' own.
+	spare slots
 	// errs collects problems; the caller turns them into ErrorEntries.
 	mu   sync.Mutex
 	errs hcl.Diagnostics
@@ -406,7 +410,9 @@ type moduleEntry struct {
 	err  error
 }
 
-func newLoader() *loader { return &loader{sources: newSourceCache()} }
+func newLoader() *loader {
+	return &loader{sources: newSourceCache(), spare: newSlots(runtime.GOMAXPROCS(0))}
+}
 
 func (l *loader) addDiags(diags hcl.Diagnostics) {
 	if !diags.HasErrors() {
@@ -440,12 +446,9 @@ func (l *loader) loadModule(dir, rootDir, key string, callers []string, manifest
 		call := *c
 		m.Calls[i] = &call
 	}
-	for _, call := range m.Calls {
-		childKey := call.Name
-		if key != "" {
-			childKey = key + "." + call.Name
-		}
-		call.ChildDir = resolveSource(dir, rootDir, childKey, call.Source, manifest)
+	load := make([]bool, len(m.Calls)) // the calls whose module is read
+	for i, call := range m.Calls {
+		call.ChildDir = resolveSource(dir, rootDir, childKey(key, call.Name), call.Source, manifest)
 		if call.ChildDir == "" || len(callers) >= maxModuleDepth {
 			continue
 		}
@@ -463,7 +466,30 @@ func (l *loader) loadModule(dir, rootDir, key string, callers []string, manifest
 			call.ChildDir = ""
 			continue
 		}
-		child, err := l.loadModule(call.ChildDir, rootDir, childKey, append(slices.Clip(callers), l.canonicalDir(dir)), manifest)
+		load[i] = true
+	}
+	// The modules after the first are read ahead, where a processor is
+	// free, while this goroutine reads the first (see parseFiles).
+	if l.host == nil {
+		first := true
+		for i, call := range m.Calls {
+			if !load[i] {
+				continue
+			}
+			if e, kept := l.keptEntry(call.ChildDir); !first && kept && l.spare.acquire() {
+				go func() {
+					defer l.spare.release()
+					_, _ = l.readDecl(e, call.ChildDir) // its error is the load's, below
+				}()
+			}
+			first = false
+		}
+	}
+	for i, call := range m.Calls {
+		if !load[i] {
+			continue
+		}
+		child, err := l.loadModule(call.ChildDir, rootDir, childKey(key, call.Name), append(slices.Clip(callers), l.canonicalDir(dir)), manifest)
 		if err != nil {
 			l.addDiags(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot load module " + call.Name,
 				Detail: err.Error(), Subject: call.DefRange.Ptr()}})
@@ -474,9 +500,21 @@ func (l *loader) loadModule(dir, rootDir, key string, callers []string, manifest
 	return &m, nil
 }
 
+// childKey is a call's key in modules.json under the calling module's.
+func childKey(key, name string) string {
+	if key == "" {
+		return name
+	}
+	return key + "." + name
+}
+
 // moduleDecl reads and decodes a directory once.
 func (l *loader) moduleDecl(dir string) (*Module, error) {
-	entry := l.entry(dir)
+	return l.readDecl(l.entry(dir), dir)
+}
+
+// readDecl reads dir into its entry, once.
+func (l *loader) readDecl(entry *moduleEntry, dir string) (*Module, error) {
 	entry.once.Do(func() {
 		paths, err := l.configFiles(dir, true)
 		if err != nil {
@@ -485,10 +523,14 @@ func (l *loader) moduleDecl(dir string) (*Module, error) {
 		}
 		m := &Module{Dir: dir, Variables: map[string]*Variable{}, Locals: map[string]*hcl.Attribute{}, Outputs: map[string]*hcl.Attribute{},
 			sources: make(map[string][]byte, len(paths)), byAddr: &resourceIndex{}}
-		for _, p := range paths {
+		var parsed []*parsedFile
+		if l.host == nil {
+			parsed = l.parseFiles(paths)
+		}
+		for i, p := range paths {
 			var pf *parsedFile
 			if l.host == nil {
-				pf = parseFile(p)
+				pf = parsed[i]
 			} else if hpf, ok := l.hostParse(p); ok {
 				pf = hpf
 			} else {
@@ -507,6 +549,46 @@ func (l *loader) moduleDecl(dir string) (*Module, error) {
 	})
 	return entry.decl, entry.err
 }
+
+// parseFiles parses a directory's files, in parallel where a processor
+// is free: a root module whose module another root is reading waits for
+// it (moduleDecl reads each directory once), and the files of that one
+// directory are then all the work there is. Each file beyond the first
+// goes to a goroutine when one of GOMAXPROCS spare slots is free and is
+// parsed here otherwise, so a busy run adds no goroutines and no waiting.
+func (l *loader) parseFiles(paths []string) []*parsedFile {
+	out := make([]*parsedFile, len(paths))
+	var wg sync.WaitGroup
+	for i, p := range paths {
+		if i < len(paths)-1 && l.spare.acquire() {
+			wg.Go(func() {
+				defer l.spare.release()
+				out[i] = parseFile(p)
+			})
+			continue
+		}
+		out[i] = parseFile(p)
+	}
+	wg.Wait()
+	return out
+}
+
+// slots is a counting semaphore that never blocks: acquire reports
+// whether a slot was free.
+type slots chan struct{}
+
+func newSlots(n int) slots { return make(slots, n) }
+
+func (s slots) acquire() bool {
+	select {
+	case s <- struct{}{}:
+		return true
+	default:
+		return false
+	}
+}
+
+func (s slots) release() { <-s }
 
 // configFiles is configFiles(dir), from the walk's listing when it has
 // one; read drops that listing, for a directory being read.
@@ -546,15 +628,24 @@ func (l *loader) listed(dir string, files []string) {
 // module still to finish may read gets a place of its own, read for this
 // load alone.
 func (l *loader) entry(dir string) *moduleEntry {
+	e, _ := l.keptEntry(dir)
+	return e
+}
+
+// keptEntry is entry(dir), and whether the loader keeps it: a directory
+// no root module still to finish is predicted to read gets an entry of
+// its own each time, read by whoever asked for it. Only a kept one is
+// worth reading ahead (loadModule).
+func (l *loader) keptEntry(dir string) (*moduleEntry, bool) {
 	if r := l.retention; r != nil {
 		r.mu.Lock()
 		defer r.mu.Unlock()
 		if !r.keep(dir) {
-			return &moduleEntry{}
+			return &moduleEntry{}, false
 		}
 	}
 	e, _ := l.modules.LoadOrStore(dir, &moduleEntry{})
-	return e.(*moduleEntry) //nolint:forcetypeassert // l.modules holds only *moduleEntry
+	return e.(*moduleEntry), true //nolint:forcetypeassert // l.modules holds only *moduleEntry
 }
 
 func (l *loader) readFile(m *Module, pf *parsedFile) {
