@@ -325,6 +325,12 @@ type Resource struct {
 	// static is set by the loader for a body known to hold no dynamic
 	// block, so that an instance need not look again (expandResource).
 	static bool
+	// dynamic is, for a body with dynamic blocks, what their for_each
+	// and labels read, found on first use (expandResource).
+	dynamic struct {
+		once  sync.Once
+		reads []hcl.Traversal
+	}
 }
 
 // LocalAddr is the resource's address within its module.

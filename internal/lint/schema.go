@@ -178,12 +178,16 @@ func (in *instance) expandDynamic(body hcl.Body, s *blockSchema) hcl.Body {
 }
 
 // expandResource is expandDynamic of a resource's body, which the loader
-// has already looked through for dynamic blocks once.
+// has already looked through for dynamic blocks once; what their
+// for_each and labels read is found once too, for every instance of
+// every root that reaches the resource (s is the schema of its type,
+// the same for each).
 func (in *instance) expandResource(r *Resource, s *blockSchema) hcl.Body {
 	if r.static {
 		return r.Body
 	}
-	return in.expandDynamic(r.Body, s)
+	r.dynamic.once.Do(func() { r.dynamic.reads = forEachVariables(dynblock.WalkExpandVariables(r.Body), s) })
+	return dynblock.Expand(r.Body, in.contextFor(r.dynamic.reads))
 }
 
 // forEachVariables are the traversals the for_each and labels of a body's
