@@ -423,6 +423,9 @@ func (in *instance) variable(name string) cty.Value {
 		if v, ok := in.vars[name]; ok {
 			return v
 		}
+		if decl, ok := in.mod.Variables[name]; ok {
+			return variableDefault(decl)
+		}
 		return cty.DynamicVal
 	}
 	return memoize(in.inputs, name, cty.DynamicVal, func() cty.Value {

@@ -227,7 +227,7 @@ func (in *instance) unknownBecause(expr hcl.Expression) string {
 				return fmt.Sprintf("comes from var.%s, which %s does not declare (a wrapper such as Terragrunt may add it where it runs Terraform: lint that directory, or a plan)", name, in.moduleName())
 			}
 			if in.parent == nil {
-				if v, set := in.vars[name]; !set || !v.IsWhollyKnown() {
+				if !in.variable(name).IsWhollyKnown() {
 					return fmt.Sprintf("comes from var.%s, which has no value here (set it with --var, a tfvars file or TF_VAR_%s)", name, name)
 				}
 			} else if v := in.variable(name); !v.IsWhollyKnown() {

@@ -142,8 +142,9 @@ func lastAssignments(as []assignment) map[string]assignment {
 	return last
 }
 
-// rootVariables are a root module's input values: each variable's default,
-// replaced by the last value set for it. A value that does not evaluate
+// rootVariables are a root module's input values: the last value set for
+// each variable that is set (one left unset reads as its default, worked
+// out by instance.variable when an expression reads it). A value that does not evaluate
 // is an error and leaves its variable unknown. A value that does not fit
 // its variable's type is an error too, and fits is false: Terraform stops
 // there, and so does the root's check, rather than report what depends on
@@ -152,10 +153,9 @@ func lastAssignments(as []assignment) map[string]assignment {
 // Terraform warns about it; values from the flags for undeclared variables
 // are judged once for all roots (undeclaredFlags).
 func rootVariables(mod *Module, as []assignment) (vals map[string]cty.Value, diags hcl.Diagnostics, skips []Skip, fits bool) {
-	vals = make(map[string]cty.Value, len(mod.Variables))
-	for name, v := range mod.Variables {
-		vals[name] = variableDefault(v)
-	}
+	// Defaults are not converted here: most of a large module's variables
+	// are read by nothing the rules look at.
+	vals = map[string]cty.Value{}
 	fits = true
 	var undeclared []assignment
 	last := lastAssignments(as)
