@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Reads `go test -bench` output (standard input or the files given) and
 # prints, for each CLI of BenchmarkPlan, the median of each leg over the
-# rounds (QUEUECAP_BENCH_ROUNDS, or -count) and the ratios queuecap / floor
+# rounds (QUEUECAP_BENCH_ROUNDS, or -count) and the ratios, each the median
+# of the rounds' own ratios (a round's legs run back to back), queuecap / floor
 # (queuecap's own cost; the target is at most 1.10) and floor / locals (what
 # the framework and the CLI cost), for data sources and functions: once by
 # wall time (ns/op) and once by CPU time (cpu-ms/op). Then BenchmarkServer's
@@ -15,6 +16,19 @@ function median(key,    n, i, j, t, a) {
 	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
 }
 function med(key) { return (key in samples) ? median(key) : "" }
+# paired(a, b): the median over the rounds of a / b, each pair from one
+# round (the legs of a round run back to back, so a drift in the
+# speed of the machine falls on both); "-" without samples.
+function paired(a, b,    n, m, i, x, y, r) {
+	if (!(a in samples) || !(b in samples)) return "-"
+	n = split(samples[a], x, " "); m = split(samples[b], y, " ")
+	if (m < n) n = m
+	samples["ratio"] = ""
+	for (i = 1; i <= n; i++) if (y[i] > 0) samples["ratio"] = samples["ratio"] " " x[i] / y[i]
+	if (samples["ratio"] == "") return "-"
+	r = median("ratio"); delete samples["ratio"]
+	return sprintf("%.2f", r)
+}
 function ratio(x, y) { return (x == "" || y == "" || y == 0) ? "-" : sprintf("%.2f", x / y) }
 function num(x, scale) { return x == "" ? "-" : sprintf("%.0f", x / scale) }
 function metric(what, unit, scale,    i, c, k, qd, fd, qf, ff, lo) {
@@ -24,7 +38,8 @@ function metric(what, unit, scale,    i, c, k, qd, fd, qf, ff, lo) {
 		qd = med(k "queuecap-data-sources"); fd = med(k "floor-data-sources")
 		qf = med(k "queuecap-functions"); ff = med(k "floor-functions"); lo = med(k "locals")
 		printf "%-24s %6d %9s %9s %9s %9s %9s   %10s %12s %10s %12s\n", c, count[k "locals"], num(qd, scale), num(fd, scale), num(qf, scale), num(ff, scale), num(lo, scale),
-			ratio(qd, fd), ratio(fd, lo), ratio(qf, ff), ratio(ff, lo)
+			paired(k "queuecap-data-sources", k "floor-data-sources"), paired(k "floor-data-sources", k "locals"),
+			paired(k "queuecap-functions", k "floor-functions"), paired(k "floor-functions", k "locals")
 	}
 }
 $1 ~ /^BenchmarkPlan\/cli=/ {

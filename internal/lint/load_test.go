@@ -1,6 +1,8 @@
 package lint
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
@@ -32,6 +34,69 @@ func TestOptionalAttributes(t *testing.T) {
 					t.Errorf("%s %s: attribute %s %+v, want %+v", b.DefRange.Filename, b.Labels[0], name, g, a)
 				}
 			}
+		}
+	}
+}
+
+// A directory's files parsed on spare goroutines come back in name order,
+// each with its own diagnostics, whether every slot is free, some are or
+// none is; and the modules a call reads ahead are the ones its load reads.
+func TestParseFilesInParallel(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"a.tf": "variable \"a\" {}\n",
+		"b.tf": "resource \"aws_sqs_queue\" \"q\" {\n  name = \"q\"\n}\n",
+		"c.tf": "resource \"aws_sqs_queue\" \"broken\" {\n  name = \n}\n",
+		"d.tf": "locals {\n  d = 1\n}\n",
+		"e.tf": "module \"m1\" {\n  source = \"./m1\"\n}\nmodule \"m2\" {\n  source = \"./m2\"\n}\nmodule \"m3\" {\n  source = \"./m3\"\n}\n",
+	}
+	for _, m := range []string{"m1", "m2", "m3"} {
+		files[m+"/main.tf"] = "output \"o\" {\n  value = \"" + m + "\"\n}\n"
+	}
+	for name, src := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	paths, err := configFiles(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, spare := range []int{0, 1, 8} {
+		l := newLoader()
+		l.spare = newSlots(spare)
+		got := l.parseFiles(paths)
+		for i, pf := range got {
+			if pf.path != paths[i] {
+				t.Fatalf("spare %d: file %d is %s, want %s", spare, i, pf.path, paths[i])
+			}
+			if broken := filepath.Base(pf.path) == "c.tf"; pf.diags.HasErrors() != broken {
+				t.Errorf("spare %d: %s has errors %v, want %v: %v", spare, pf.path, pf.diags.HasErrors(), broken, pf.diags)
+			}
+		}
+		if n := len(l.spare); n != 0 {
+			t.Errorf("spare %d: %d slots still held after parseFiles", spare, n)
+		}
+		mod, err := l.loadModule(dir, dir, "", nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(mod.Variables) != 1 || len(mod.Locals) != 1 || len(mod.Resources) != 2 || len(mod.Calls) != 3 {
+			// The broken file's resource is kept, as HCL recovers it.
+			t.Errorf("spare %d: %d variables, %d locals, %d resources, %d calls; want 1, 1, 2 and 3", spare,
+				len(mod.Variables), len(mod.Locals), len(mod.Resources), len(mod.Calls))
+		}
+		for _, c := range mod.Calls {
+			if c.Child == nil || len(c.Child.Outputs) != 1 {
+				t.Errorf("spare %d: module %s not read: %+v", spare, c.Name, c.Child)
+			}
+		}
+		if len(l.errs) != 1 || l.errs[0].Subject.Filename != filepath.Join(dir, "c.tf") {
+			t.Errorf("spare %d: errors %v, want the one in c.tf", spare, l.errs)
 		}
 	}
 }
