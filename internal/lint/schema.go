@@ -166,22 +166,14 @@ var dataSchemas = map[string]*blockSchema{
 	}),
 }
 
-// expandDynamic is body with its dynamic blocks expanded as Terraform
-// expands them, their for_each evaluated as instance in; within each
-// generated block the iterator is in scope of every expression. A body
-// without a dynamic block is returned as it is.
-func (in *instance) expandDynamic(body hcl.Body, s *blockSchema) hcl.Body {
-	if !hasDynamic(body) {
-		return body
-	}
-	return dynblock.Expand(body, in.contextFor(forEachVariables(dynblock.WalkExpandVariables(body), s)))
-}
-
-// expandResource is expandDynamic of a resource's body, which the loader
-// has already looked through for dynamic blocks once; what their
+// expandResource is a resource's body with its dynamic blocks expanded
+// as Terraform expands them, their for_each evaluated as instance in;
+// within each generated block the iterator is in scope of every
+// expression. The loader has looked through the body for dynamic blocks
+// once (a body without one is returned as it is), and what their
 // for_each and labels read is found once too, for every instance of
-// every root that reaches the resource (s is the schema of its type,
-// the same for each).
+// every root that reaches the resource (s is the schema of its type, the
+// same for each).
 func (in *instance) expandResource(r *Resource, s *blockSchema) hcl.Body {
 	if r.static {
 		return r.Body
