@@ -29,6 +29,14 @@
 #   BENCH_REPEAT   timed runs of each command; the median is shown, and for
 #                  linter / parse the median of the repetitions' ratios, the
 #                  two run back to back (default 3)
+#   BENCH_PAIRS    pairs of the parallel parse and the linter, the
+#                  repetitions' included (default 9): more than the other
+#                  commands get, as they are quick and their ratio is the
+#                  target that noise blurs most
+#   BENCH_INSTRUCTIONS  1 also counts the instructions of the parallel
+#                  parse and the linter on one CPU under valgrind's
+#                  callgrind (installed by apt when missing), a ratio no
+#                  noise moves; about ten minutes more (default 0)
 #   BENCH_TFLINT   0 skips both TFLint runs (with and without the plugin):
 #                  the linter against the parse only, in a minute instead
 #                  of an hour and a half (default 1)
@@ -76,6 +84,16 @@ if [ ! -x /usr/bin/time ]; then
 	fi
 fi
 with_tflint=${BENCH_TFLINT:-1}
+pairs_wanted=${BENCH_PAIRS:-9}
+count_instructions=${BENCH_INSTRUCTIONS:-0}
+if [ "$count_instructions" = 1 ] && ! command -v valgrind >/dev/null; then
+	echo "installing valgrind (Debian package valgrind)" >&2
+	if [ "$(id -u)" = 0 ]; then
+		{ apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y valgrind; } >&2
+	else
+		{ sudo apt-get update && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y valgrind; } >&2
+	fi
+fi
 if [ "$with_tflint" != 0 ]; then
 	tflint=$("$root/tools/install-cli.sh" tflint)
 fi
@@ -307,6 +325,40 @@ for r in $(seq 1 "$repeat"); do
 		measure "$name"
 	done
 done
+# More pairs of the parallel parse and the linter, about 15 s each, than
+# the repetitions of everything: one pair's ratio moves by a fifth here.
+for r in $(seq $((repeat + 1)) "$pairs_wanted"); do
+	echo "pair $r of $pairs_wanted (the parallel parse and the linter)" >&2
+	measure parse_par
+	measure lint
+done
+
+# With BENCH_INSTRUCTIONS=1, the instructions each of the two executes on
+# one CPU, counted by valgrind's callgrind (the two run side by side, each
+# on one thread: a count does not depend on the machine's speed or load).
+instr_ratio=
+if [ "$count_instructions" = 1 ]; then
+	echo "counting instructions under callgrind (about ten minutes)" >&2
+	count() { # NAME: prints the instructions of one run
+		local name=$1
+		command_for "$name"
+		if [ "${cmd[0]}" = env ]; then
+			# valgrind follows no exec: the variable set beside it instead.
+			cmd=("${cmd[@]:2}")
+			export QUEUECAP_BENCH_CORPUS=$scaled
+		fi
+		# No preemption signals (callgrind loses track of them), one thread.
+		(cd "$scaled" && GODEBUG=asyncpreemptoff=1 GOMAXPROCS=1 valgrind --tool=callgrind --callgrind-out-file=/dev/null "${cmd[@]}" >/dev/null 2>"$work/$name.vg") || true
+		sed -n 's/.*I *refs: *//p' "$work/$name.vg" | tr -d ,
+	}
+	count parse_par >"$work/parse_par.instr" &
+	count lint >"$work/lint.instr"
+	wait
+	instr_lint=$(cat "$work/lint.instr")
+	instr_parse=$(cat "$work/parse_par.instr")
+	[ -n "$instr_lint" ] && [ -n "$instr_parse" ] || die "callgrind counted nothing: $(tail -n 3 "$work/lint.vg" "$work/parse_par.vg")"
+	instr_ratio=$(awk -v a="$instr_lint" -v b="$instr_parse" 'BEGIN {printf "%.3f", a / b}')
+fi
 
 # Median wall and CPU time; peak RSS is the highest of the runs.
 median() { cut -d' ' -f"${2:-1}" "$work/$1.runs" | sort -n | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
@@ -343,8 +395,9 @@ cat <<EOF
 queuecap lint benchmark: $scaled
   $copies copies of $corpus: $total files ($size MiB),
   $tffiles .tf/.tf.json in $moddirs directories; $cpus CPUs
-  wall and CPU (user + system) seconds: median of $repeat runs (linter / parse:
-  the median of each repetition's ratio, the two run back to back); peak RSS: highest
+  wall and CPU (user + system) seconds: median of $repeat runs, $(( pairs_wanted > repeat ? pairs_wanted : repeat )) for the linter and
+  the parallel parse (linter / parse: the median of the pairs' ratios, the two
+  run back to back); peak RSS: highest
   of the runs (for tflint, its largest process: the bundled ruleset and the
   queuecap plugin run as child processes). Load average before / after: $load_before / $(cut -d' ' -f1-3 /proc/loadavg)
   (with more than $cpus, other work shared the CPUs and wall times are noisy;
@@ -371,6 +424,9 @@ EOF
 printf '  %-40s %7sx   <= 1.3x  %s\n' "linter / parse ($cpus workers)" "$lint_parse" "$(verdict "$lint_parse" 1.3 '<=')"
 printf '  %-40s %7sx   (info)\n' "linter / parse, CPU time ($cpus workers)" "$lint_parse_cpu"
 printf '  %-40s %s\n' "  (median of these pairs, wall:" "$pairs)"
+if [ -n "$instr_ratio" ]; then
+	printf '  %-40s %7sx   (info)   %s\n' "linter / parse, instructions (1 CPU)" "$instr_ratio" "$instr_lint / $instr_parse, callgrind"
+fi
 printf '  %-40s %7sx   (info)\n' "linter / parse (1 worker)" "$lint_parse_seq"
 printf '  %-40s %7sx   (info)\n' "linter / parse keeping every file" "$lint_parse_keep"
 if [ "$with_tflint" != 0 ]; then
