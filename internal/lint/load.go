@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -402,9 +401,9 @@ type loader struct {
 	listings sync.Map // directory → its files' names, NUL-separated
 	// host, when set, supplies the files instead of the disk (Host).
 	host Host
-	// spare bounds the goroutines parseFiles and loadModule start beside
-	// the roots' own.
-	spare slots
+	// spare runs what parseFiles and loadModule hand it beside the
+	// roots' own goroutines, nil for none (see startSpare).
+	spare *helpers
 	// errs collects problems; the caller turns them into ErrorEntries.
 	mu   sync.Mutex
 	errs hcl.Diagnostics
@@ -417,7 +416,7 @@ type moduleEntry struct {
 }
 
 func newLoader() *loader {
-	return &loader{sources: newSourceCache(), spare: newSlots(runtime.GOMAXPROCS(0))}
+	return &loader{sources: newSourceCache()}
 }
 
 func (l *loader) addDiags(diags hcl.Diagnostics) {
@@ -482,11 +481,10 @@ func (l *loader) loadModule(dir, rootDir, key string, callers []string, manifest
 			if !load[i] {
 				continue
 			}
-			if e, kept := l.keptEntry(call.ChildDir); !first && kept && l.spare.acquire() {
-				go func() {
-					defer l.spare.release()
+			if e, kept := l.keptEntry(call.ChildDir); !first && kept {
+				l.spare.try(func() {
 					_, _ = l.readDecl(e, call.ChildDir) // its error is the load's, below
-				}()
+				})
 			}
 			first = false
 		}
@@ -560,41 +558,67 @@ func (l *loader) readDecl(entry *moduleEntry, dir string) (*Module, error) {
 // is free: a root module whose module another root is reading waits for
 // it (moduleDecl reads each directory once), and the files of that one
 // directory are then all the work there is. Each file beyond the first
-// goes to a goroutine when one of GOMAXPROCS spare slots is free and is
-// parsed here otherwise, so a busy run adds no goroutines and no waiting.
+// goes to an idle helper when there is one and is parsed here otherwise,
+// so a busy run adds no work and no waiting.
 func (l *loader) parseFiles(paths []string) []*parsedFile {
 	out := make([]*parsedFile, len(paths))
 	var wg sync.WaitGroup
 	for i, p := range paths {
-		if i < len(paths)-1 && l.spare.acquire() {
-			wg.Go(func() {
-				defer l.spare.release()
-				out[i] = parseFile(p)
-			})
-			continue
+		wg.Add(1)
+		parse := func() {
+			defer wg.Done()
+			out[i] = parseFile(p)
 		}
-		out[i] = parseFile(p)
+		if i == len(paths)-1 || !l.spare.try(parse) {
+			parse()
+		}
 	}
 	wg.Wait()
 	return out
 }
 
-// slots is a counting semaphore that never blocks: acquire reports
-// whether a slot was free.
-type slots chan struct{}
+// helpers are goroutines that take work only when one of them is idle.
+// They live as long as the run: a goroutine started per task would grow
+// its stack by copying each time, and the parser recurses deeply.
+type helpers struct {
+	tasks chan func()
+	done  sync.WaitGroup
+}
 
-func newSlots(n int) slots { return make(slots, n) }
+// startSpare starts n helpers; stopSpare ends them.
+func (l *loader) startSpare(n int) {
+	h := &helpers{tasks: make(chan func())}
+	for range n {
+		h.done.Go(func() {
+			for task := range h.tasks {
+				task()
+			}
+		})
+	}
+	l.spare = h
+}
 
-func (s slots) acquire() bool {
+func (l *loader) stopSpare() {
+	if l.spare != nil {
+		close(l.spare.tasks)
+		l.spare.done.Wait()
+		l.spare = nil
+	}
+}
+
+// try hands task to an idle helper and reports whether one took it; it
+// never waits. A nil helpers takes nothing.
+func (h *helpers) try(task func()) bool {
+	if h == nil {
+		return false
+	}
 	select {
-	case s <- struct{}{}:
+	case h.tasks <- task:
 		return true
 	default:
 		return false
 	}
 }
-
-func (s slots) release() { <-s }
 
 // configFiles is configFiles(dir), from the walk's listing when it has
 // one; read drops that listing, for a directory being read.

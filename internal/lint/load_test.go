@@ -38,9 +38,9 @@ func TestOptionalAttributes(t *testing.T) {
 	}
 }
 
-// A directory's files parsed on spare goroutines come back in name order,
-// each with its own diagnostics, whether every slot is free, some are or
-// none is; and the modules a call reads ahead are the ones its load reads.
+// A directory's files parsed by spare helpers come back in name order,
+// each with its own diagnostics, with no helper, one or more helpers than
+// files; and the modules a call reads ahead are the ones its load reads.
 func TestParseFilesInParallel(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{
@@ -68,7 +68,9 @@ func TestParseFilesInParallel(t *testing.T) {
 	}
 	for _, spare := range []int{0, 1, 8} {
 		l := newLoader()
-		l.spare = newSlots(spare)
+		if spare > 0 {
+			l.startSpare(spare)
+		}
 		got := l.parseFiles(paths)
 		for i, pf := range got {
 			if pf.path != paths[i] {
@@ -77,9 +79,6 @@ func TestParseFilesInParallel(t *testing.T) {
 			if broken := filepath.Base(pf.path) == "c.tf"; pf.diags.HasErrors() != broken {
 				t.Errorf("spare %d: %s has errors %v, want %v: %v", spare, pf.path, pf.diags.HasErrors(), broken, pf.diags)
 			}
-		}
-		if n := len(l.spare); n != 0 {
-			t.Errorf("spare %d: %d slots still held after parseFiles", spare, n)
 		}
 		mod, err := l.loadModule(dir, dir, "", nil, nil)
 		if err != nil {
@@ -97,6 +96,10 @@ func TestParseFilesInParallel(t *testing.T) {
 		}
 		if len(l.errs) != 1 || l.errs[0].Subject.Filename != filepath.Join(dir, "c.tf") {
 			t.Errorf("spare %d: errors %v, want the one in c.tf", spare, l.errs)
+		}
+		l.stopSpare() // returns once every helper has finished
+		if l.spare.try(func() {}) {
+			t.Errorf("spare %d: a stopped loader's helpers took work", spare)
 		}
 	}
 }
