@@ -557,9 +557,9 @@ func (l *loader) readDecl(entry *moduleEntry, dir string) (*Module, error) {
 // parseFiles parses a directory's files, in parallel where a processor
 // is free: a root module whose module another root is reading waits for
 // it (moduleDecl reads each directory once), and the files of that one
-// directory are then all the work there is. Each file beyond the first
-// goes to an idle helper when there is one and is parsed here otherwise,
-// so a busy run adds no work and no waiting.
+// directory are then all the work there is. Each file but the last goes
+// to an idle helper when there is one and is parsed here otherwise (the
+// last always here), so a busy run adds no work and no waiting.
 func (l *loader) parseFiles(paths []string) []*parsedFile {
 	out := make([]*parsedFile, len(paths))
 	var wg sync.WaitGroup
