@@ -481,12 +481,15 @@ func (l *loader) loadModule(dir, rootDir, key string, callers []string, manifest
 			if !load[i] {
 				continue
 			}
-			if e, kept := l.keptEntry(call.ChildDir); !first && kept {
+			if first { // read by this goroutine, below
+				first = false
+				continue
+			}
+			if e, kept := l.keptEntry(call.ChildDir); kept {
 				l.spare.try(func() {
 					_, _ = l.readDecl(e, call.ChildDir) // its error is the load's, below
 				})
 			}
-			first = false
 		}
 	}
 	for i, call := range m.Calls {

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -97,9 +98,21 @@ func TestParseFilesInParallel(t *testing.T) {
 		if len(l.errs) != 1 || l.errs[0].Subject.Filename != filepath.Join(dir, "c.tf") {
 			t.Errorf("spare %d: errors %v, want the one in c.tf", spare, l.errs)
 		}
-		l.stopSpare() // returns once every helper has finished
-		if l.spare.try(func() {}) {
-			t.Errorf("spare %d: a stopped loader's helpers took work", spare)
+		// Every helper is idle again once the load is done: each takes one
+		// of as many tasks as there are helpers.
+		release := make(chan struct{})
+		taken := 0
+		for range spare {
+			deadline := time.Now().Add(5 * time.Second)
+			for !l.spare.try(func() { <-release }) {
+				if time.Now().After(deadline) {
+					t.Fatalf("spare %d: only %d helpers idle after the load", spare, taken)
+				}
+				time.Sleep(time.Millisecond) // a helper may still be returning from its last task
+			}
+			taken++
 		}
+		close(release)
+		l.stopSpare() // returns once every helper has finished
 	}
 }
