@@ -4,7 +4,9 @@
 # rounds (QUEUECAP_BENCH_ROUNDS, or -count) and the ratios, each the median
 # of the rounds' own ratios (a round's legs run back to back), queuecap / floor
 # (queuecap's own cost; the target is at most 1.10) and floor / locals (what
-# the framework and the CLI cost), for data sources and functions: once by
+# the framework and the CLI cost), for data sources and functions, and for
+# data sources floor / ones (what the CLI costs for queuecap's decimal
+# results over the floor returning 1 for every output): once by
 # wall time (ns/op) and once by CPU time (cpu-ms/op). Then BenchmarkServer's
 # in-process RPCs, queuecap / floor.
 set -euo pipefail
@@ -31,14 +33,15 @@ function paired(a, b,    n, m, i, x, y, r) {
 }
 function ratio(x, y) { return (x == "" || y == "" || y == 0) ? "-" : sprintf("%.2f", x / y) }
 function num(x, scale) { return x == "" ? "-" : sprintf("%.0f", x / scale) }
-function metric(what, unit, scale,    i, c, k, qd, fd, qf, ff, lo) {
-	printf "%-24s %6s %9s %9s %9s %9s %9s   %10s %12s %10s %12s\n", "plan, median " unit, "rounds", "q-ds", "floor-ds", "q-fn", "floor-fn", "locals", "ds q/floor", "ds floor/loc", "fn q/floor", "fn floor/loc"
+function metric(what, unit, scale,    i, c, k, qd, fd, od, qf, ff, lo) {
+	printf "%-24s %6s %9s %9s %9s %9s %9s %9s   %10s %12s %13s %10s %12s\n", "plan, median " unit, "rounds", "q-ds", "floor-ds", "ones-ds", "q-fn", "floor-fn", "locals",
+		"ds q/floor", "ds floor/loc", "ds floor/ones", "fn q/floor", "fn floor/loc"
 	for (i = 1; i <= ncli; i++) {
 		c = clis[i]; k = what " " c "/"
-		qd = med(k "queuecap-data-sources"); fd = med(k "floor-data-sources")
+		qd = med(k "queuecap-data-sources"); fd = med(k "floor-data-sources"); od = med(k "floor-ones-data-sources")
 		qf = med(k "queuecap-functions"); ff = med(k "floor-functions"); lo = med(k "locals")
-		printf "%-24s %6d %9s %9s %9s %9s %9s   %10s %12s %10s %12s\n", c, count[k "locals"], num(qd, scale), num(fd, scale), num(qf, scale), num(ff, scale), num(lo, scale),
-			paired(k "queuecap-data-sources", k "floor-data-sources"), paired(k "floor-data-sources", k "locals"),
+		printf "%-24s %6d %9s %9s %9s %9s %9s %9s   %10s %12s %13s %10s %12s\n", c, count[k "locals"], num(qd, scale), num(fd, scale), num(od, scale), num(qf, scale), num(ff, scale), num(lo, scale),
+			paired(k "queuecap-data-sources", k "floor-data-sources"), paired(k "floor-data-sources", k "locals"), paired(k "floor-data-sources", k "floor-ones-data-sources"),
 			paired(k "queuecap-functions", k "floor-functions"), paired(k "floor-functions", k "locals")
 	}
 }

@@ -5,11 +5,20 @@
 // computes nothing. What it costs per call is what the framework (and the
 // CLI) force for those shapes; anything queuecap costs beyond it is
 // queuecap's own. It is built by the benchmarks only, never shipped.
+//
+// The data source returns results of the same kinds as queuecap's, since
+// what the CLI spends on a result depends on its values: a 15-digit
+// decimal, which the provider sends as text and the CLI parses, writes to
+// state and parses again at 512 bits, costs it several times what a whole
+// number does. With QUEUECAP_FLOOR_RESULTS=ones in its environment it
+// returns 1 for every output instead, and leaves unset inputs null: the
+// floor at its cheapest, against which the cost of the decimals shows.
 package floorprovider
 
 import (
 	"context"
 	"math/big"
+	"os"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	dsschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
@@ -37,6 +46,25 @@ var functionParams = []string{"arrival_rate", "per_consumer_rate", "max_backlog"
 // New returns the floor provider's constructor.
 func New() provider.Provider { return floorProvider{} }
 
+// Results are the values the floor's queuecap_consumers returns for the
+// attributes its configuration leaves unset: queuecap's own results for
+// the middle sizing of the plan benchmark (arrival_rate 10100,
+// per_consumer_rate 400, max_backlog 5000000, rto_seconds 1800), the
+// defaults of the unset inputs included, as decimals queuecap writes them.
+// Like most of the benchmark's 200 sizings, four of them are 15-digit
+// decimals. TestFloorReturnsQueuecapsResults checks them against
+// queuecap's data source.
+var Results = map[string]string{
+	"retry_rate": "0", "avg_retries": "0", "min_headroom": "0", "provisioning_lag_seconds": "0",
+	"effective_arrival_rate": "10100", "steady_state_consumers": "26", "required_consumers": "33", "capacity": "13200",
+	"surplus": "3100", "utilization": "0.765151515151515", "headroom": "0.306930693069307",
+	"overhead": "0.269230769230769", "drain_seconds": "1612.90322580645",
+}
+
+// OnesEnv names the environment variable that makes the floor's data
+// source return 1 for every output ("ones").
+const OnesEnv = "QUEUECAP_FLOOR_RESULTS"
+
 type floorProvider struct{}
 
 var _ provider.ProviderWithFunctions = floorProvider{}
@@ -60,11 +88,12 @@ func (floorProvider) Functions(context.Context) []func() function.Function {
 
 func (floorProvider) Resources(context.Context) []func() resource.Resource { return nil }
 
-// floorDataSource returns its configuration with every output set to 1.
+// floorDataSource returns its configuration with every attribute it
+// leaves unset taken from results, built once.
 type floorDataSource struct {
 	schema  dsschema.Schema
 	objType tftypes.Type
-	one     tftypes.Value
+	results map[string]tftypes.Value
 }
 
 var theDataSource = func() *floorDataSource {
@@ -82,8 +111,22 @@ var theDataSource = func() *floorDataSource {
 		attrs[n] = dsschema.NumberAttribute{Computed: true}
 	}
 	s := dsschema.Schema{Attributes: attrs}
-	return &floorDataSource{schema: s, objType: s.Type().TerraformType(context.Background()),
-		one: tftypes.NewValue(tftypes.Number, big.NewFloat(1))}
+	d := &floorDataSource{schema: s, objType: s.Type().TerraformType(context.Background()), results: map[string]tftypes.Value{}}
+	if os.Getenv(OnesEnv) == "ones" {
+		for _, n := range outputs {
+			d.results[n] = tftypes.NewValue(tftypes.Number, big.NewFloat(1))
+		}
+		return d
+	}
+	for n, text := range Results {
+		// As queuecap and the CLI read decimals: at 512 bits.
+		f, _, err := big.ParseFloat(text, 10, 512, big.ToNearestEven)
+		if err != nil {
+			panic("floor result " + n + ": " + err.Error())
+		}
+		d.results[n] = tftypes.NewValue(tftypes.Number, f)
+	}
+	return d
 }()
 
 func (d *floorDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
@@ -100,8 +143,10 @@ func (d *floorDataSource) Read(_ context.Context, req datasource.ReadRequest, re
 		resp.Diagnostics.AddError("Unreadable configuration", err.Error())
 		return
 	}
-	for _, n := range outputs {
-		vals[n] = d.one
+	for n, v := range d.results {
+		if vals[n].IsNull() {
+			vals[n] = v
+		}
 	}
 	resp.State.Raw = tftypes.NewValue(d.objType, vals)
 }

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"bytes"
 	"context"
 	"math"
 	"math/big"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
 	"github.com/queuecap/terraform-provider-queuecap/internal/floorprovider"
@@ -61,6 +63,47 @@ func TestFloorHasQueuecapsShapes(t *testing.T) {
 	}
 	if !qf.Return.Type.Equal(ff.Return.Type) {
 		t.Errorf("return: floor %s, queuecap %s", ff.Return.Type, qf.Return.Type)
+	}
+}
+
+// TestFloorReturnsQueuecapsResults checks that, for the benchmark's
+// middle sizing, the floor's queuecap_consumers returns the very state
+// queuecap's does, byte for byte on the wire, so that the CLI spends on
+// the floor's results what it spends on queuecap's.
+func TestFloorReturnsQueuecapsResults(t *testing.T) {
+	ctx := context.Background()
+	config := consumersConfig(t, 10100)
+	read := func(s tfprotov6.ProviderServer) []byte {
+		resp, err := s.ReadDataSource(ctx, &tfprotov6.ReadDataSourceRequest{TypeName: "queuecap_consumers", Config: config})
+		if err != nil || len(resp.Diagnostics) > 0 {
+			t.Fatalf("ReadDataSource: %v %+v", err, resp.Diagnostics)
+		}
+		return resp.State.MsgPack
+	}
+	q := read(providerserver.NewProtocol6(New("test")())())
+	f := read(providerserver.NewProtocol6(floorprovider.New())())
+	if bytes.Equal(q, f) {
+		return
+	}
+	attrs := func(raw []byte) map[string]tftypes.Value {
+		v, err := (&tfprotov6.DynamicValue{MsgPack: raw}).Unmarshal(dataSources[0].objType)
+		var m map[string]tftypes.Value
+		if err == nil {
+			err = v.As(&m)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	qa, fa := attrs(q), attrs(f)
+	for name, qv := range qa {
+		if fv := fa[name]; !qv.Equal(fv) {
+			t.Errorf("%s: the floor returns %s, queuecap %s", name, fv, qv)
+		}
+	}
+	if !t.Failed() {
+		t.Errorf("the floor's state is not queuecap's byte for byte, though every attribute is equal")
 	}
 }
 

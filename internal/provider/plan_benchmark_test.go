@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/hashicorp/go-version"
+
+	"github.com/queuecap/terraform-provider-queuecap/internal/floorprovider"
 )
 
 // BenchmarkPlan times `terraform plan` over 200 sizings, side by side in
@@ -21,13 +23,17 @@ import (
 //   - queuecap-data-sources: 200 queuecap_consumers data sources;
 //   - floor-data-sources: the same configuration served by the floor
 //     provider (internal/floorprovider), a framework provider with the same
-//     schema that computes nothing;
+//     schema that computes nothing and returns results of the same kinds
+//     as queuecap's (15-digit decimals where queuecap's are);
+//   - floor-ones-data-sources: the floor returning 1 for every output, its
+//     cheapest: against it, what the CLI spends on decimal results shows;
 //   - queuecap-functions and floor-functions: 200 calls of
 //     provider::queuecap::required_consumers with 4 numbers, by each;
 //   - locals: the same formula in HCL locals.
 //
 // queuecap / floor is queuecap's own cost (the target is at most 1.10);
-// floor / locals is what the framework and the CLI cost for a call. The
+// floor / locals is what the framework and the CLI cost for a call;
+// floor / floor-ones what the CLI costs for decimal results. The
 // function legs skip under CLIs without provider functions (Terraform
 // before 1.8, OpenTofu before 1.7). QUEUECAP_BENCH_ROUNDS=N runs N rounds
 // of every leg under every CLI, interleaved (-count=N would repeat each leg
@@ -52,12 +58,14 @@ func BenchmarkPlan(b *testing.B) {
 	legs := []struct {
 		name, provider, config string
 		functions              bool
+		env                    []string
 	}{
-		{"queuecap-data-sources", "queuecap", dataSources, false},
-		{"floor-data-sources", "floor", dataSources, false},
-		{"queuecap-functions", "queuecap", functions, true},
-		{"floor-functions", "floor", functions, true},
-		{"locals", "queuecap", locals, false},
+		{"queuecap-data-sources", "queuecap", dataSources, false, nil},
+		{"floor-data-sources", "floor", dataSources, false, nil},
+		{"floor-ones-data-sources", "floor", dataSources, false, []string{floorprovider.OnesEnv + "=ones"}},
+		{"queuecap-functions", "queuecap", functions, true, nil},
+		{"floor-functions", "floor", functions, true, nil},
+		{"locals", "queuecap", locals, false, nil},
 	}
 	rounds := 1
 	if r := os.Getenv("QUEUECAP_BENCH_ROUNDS"); r != "" {
@@ -85,7 +93,7 @@ func BenchmarkPlan(b *testing.B) {
 						if leg.functions && !cli.functions {
 							b.Skipf("%s has no provider functions (Terraform 1.8+, OpenTofu 1.7+)", cli.name)
 						}
-						benchmarkPlan(b, cli.path, bins[leg.provider], leg.config)
+						benchmarkPlan(b, cli.path, bins[leg.provider], leg.config, leg.env...)
 					})
 				}
 			})
@@ -183,8 +191,9 @@ func benchCLIs() []benchCLI {
 // plan` there, with the provider in bin installed through dev_overrides
 // as queuecap/queuecap, so no init and no download happen inside the
 // loop. One plan before the loop checks the configuration and warms the
-// caches.
-func benchmarkPlan(b *testing.B, tf, bin, config string) {
+// caches. env is added to the CLI's environment, which the provider
+// inherits.
+func benchmarkPlan(b *testing.B, tf, bin, config string, env ...string) {
 	dir := b.TempDir()
 	rc := filepath.Join(dir, "cli.tfrc")
 	overrides := fmt.Sprintf("provider_installation {\n  dev_overrides {\n    \"queuecap/queuecap\" = %q\n  }\n  direct {}\n}\n", bin)
@@ -198,7 +207,7 @@ func benchmarkPlan(b *testing.B, tf, bin, config string) {
 			b.Fatal(err)
 		}
 	}
-	env := append(os.Environ(), "TF_CLI_CONFIG_FILE="+rc, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1")
+	env = append(append(os.Environ(), "TF_CLI_CONFIG_FILE="+rc, "CHECKPOINT_DISABLE=1", "TF_IN_AUTOMATION=1"), env...)
 	plan := func() time.Duration {
 		cmd := exec.Command(tf, "plan", "-input=false", "-no-color", "-lock=false")
 		cmd.Dir, cmd.Env = work, env

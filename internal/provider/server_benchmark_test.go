@@ -46,7 +46,7 @@ func BenchmarkServer(b *testing.B) {
 		{"queuecap", providerserver.NewProtocol6(New("bench")())()},
 		{"floor", providerserver.NewProtocol6(floorprovider.New())()},
 	}
-	config := consumersConfig(b)
+	config := consumersConfig(b, 10000)
 	number := func(n int64) *tfprotov6.DynamicValue {
 		v, err := tfprotov6.NewDynamicValue(tftypes.Number, tftypes.NewValue(tftypes.Number, new(big.Float).SetInt64(n)))
 		if err != nil {
@@ -95,15 +95,15 @@ func BenchmarkServer(b *testing.B) {
 }
 
 // consumersConfig is the configuration of one queuecap_consumers data
-// source of BenchmarkPlan on the wire.
-func consumersConfig(tb testing.TB) *tfprotov6.DynamicValue {
+// source of BenchmarkPlan on the wire, the one with arrivalRate.
+func consumersConfig(tb testing.TB, arrivalRate int64) *tfprotov6.DynamicValue {
 	tb.Helper()
 	ds := dataSources[0]
 	objType, ok := ds.objType.(tftypes.Object)
 	if !ok || ds.formula.Name != "consumers" {
 		tb.Fatal("dataSources[0] is not queuecap_consumers")
 	}
-	given := map[string]int64{"arrival_rate": 10000, "per_consumer_rate": 400, "max_backlog": 5000000, "rto_seconds": 1800}
+	given := map[string]int64{"arrival_rate": arrivalRate, "per_consumer_rate": 400, "max_backlog": 5000000, "rto_seconds": 1800}
 	vals := make(map[string]tftypes.Value, len(objType.AttributeTypes))
 	for name, t := range objType.AttributeTypes {
 		vals[name] = tftypes.NewValue(t, nil)
