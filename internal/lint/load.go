@@ -100,17 +100,40 @@ func parseFile(path string) *parsedFile {
 	if info.Size() > maxFileBytes {
 		return fail("File too large", fmt.Sprintf("%d bytes is more than the %d bytes a configuration file may have", info.Size(), maxFileBytes))
 	}
-	// Read to the end (the file may have changed since), never past the
-	// limit.
-	var buf bytes.Buffer
-	buf.Grow(int(info.Size()) + 1)
-	if _, err := buf.ReadFrom(io.LimitReader(f, maxFileBytes+1)); err != nil {
+	src, err := readAll(f, info.Size(), maxFileBytes)
+	if err != nil {
 		return fail("Cannot read file", err.Error())
 	}
-	if buf.Len() > maxFileBytes {
+	if len(src) > maxFileBytes {
 		return fail("File too large", fmt.Sprintf("it is more than the %d bytes a configuration file may have", maxFileBytes))
 	}
-	return parseSource(path, buf.Bytes())
+	return parseSource(path, src)
+}
+
+// readAll reads r to the end (a file may have changed since its size was
+// taken), but never more than limit+1 bytes, into one buffer of size+1
+// bytes: the spare byte lets the read that finds the end return without
+// the buffer growing. (bytes.Buffer.ReadFrom wants 512 bytes free before
+// each read, so it would allocate, clear and copy every file of more than
+// a few hundred bytes a second time.) The buffer grows only for a file
+// that grew.
+func readAll(r io.Reader, size, limit int64) ([]byte, error) {
+	size = max(0, min(size, limit)) + 1
+	buf := make([]byte, 0, size)
+	r = io.LimitReader(r, limit+1)
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+	}
 }
 
 // parseSource parses a configuration file's bytes.

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
@@ -114,5 +115,55 @@ func TestParseFilesInParallel(t *testing.T) {
 		}
 		close(release)
 		l.stopSpare() // returns once every helper has finished
+	}
+}
+
+// TestReadAll checks that readAll returns a file's bytes in one buffer of
+// its size plus one, growing only for a file larger than its size said,
+// and reads no more than the limit and one byte.
+func TestReadAll(t *testing.T) {
+	src := bytes.Repeat([]byte("resource \"aws_sqs_queue\" \"q\" {}\n"), 300) // 10 KB, well past 512
+	for _, tc := range []struct {
+		name        string
+		size, limit int64
+		want        int
+		wantAllocs  float64
+	}{
+		{"size as stated", int64(len(src)), 1 << 20, len(src), 1},
+		{"empty file", 0, 1 << 20, 0, 1},
+		{"grown since stat", 100, 1 << 20, len(src), -1},
+		{"past the limit", int64(len(src)), 1000, 1001, -1},
+		{"size past the limit", 1 << 30, 1000, 1001, -1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			in := src
+			if tc.size == 0 {
+				in = nil
+			}
+			got, err := readAll(bytes.NewReader(in), tc.size, tc.limit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != tc.want || !bytes.Equal(got, in[:tc.want]) {
+				t.Errorf("read %d bytes, want the first %d", len(got), tc.want)
+			}
+			if tc.wantAllocs < 0 {
+				return
+			}
+			if c := cap(got); int64(c) > tc.size+1+8 { // a size class may round up a little
+				t.Errorf("buffer capacity %d for a file of %d bytes", c, tc.size)
+			}
+			allocs := testing.AllocsPerRun(20, func() {
+				r := bytes.NewReader(in)
+				if _, err := readAll(r, tc.size, tc.limit); err != nil {
+					t.Fatal(err)
+				}
+			})
+			// The reader and the LimitReader may escape too; the buffer
+			// must be allocated once.
+			if allocs > tc.wantAllocs+2 {
+				t.Errorf("%v allocations per read, want at most %v", allocs, tc.wantAllocs+2)
+			}
+		})
 	}
 }
