@@ -43,6 +43,9 @@ const NotChecked = "queuecap_not_checked"
 type RuleSet struct {
 	tflint.BuiltinRuleSet
 	config *lint.Config // the plugin block's queue blocks
+	// startDir is where tflint started the plugin, from which it may have
+	// resolved a relative --config (see configCandidates).
+	startDir string
 }
 
 // New is the ruleset of this build, version as tflint reports it.
@@ -55,6 +58,7 @@ func New(version string) *RuleSet {
 	rs.Name = Name
 	rs.Version = strings.TrimPrefix(version, "v")
 	rs.Constraint = ">= 0.46.0"
+	rs.startDir, _ = os.Getwd()
 	return rs
 }
 
@@ -139,6 +143,14 @@ type ruleOptions struct {
 	Severity string `hclext:"severity,optional"`
 }
 
+// configPlace is where tflint's configuration sets attr of the rule block
+// to value, as "file:line:col: ", or "" when the plugin cannot tell.
+func (rs *RuleSet) configPlace(r tflint.Runner, rule, attr, value string) string {
+	orig, _ := r.GetOriginalwd()
+	home, _ := os.UserHomeDir()
+	return ruleAttrPlace(configCandidates([]string{orig, rs.startDir}, parentArgs(), os.Getenv, home), rule, attr, value)
+}
+
 // lint runs the engine on the module r inspects, when it is the root.
 func (rs *RuleSet) lint(r tflint.Runner) (*lint.Result, error) {
 	path, err := r.GetModulePath()
@@ -171,7 +183,7 @@ func (rs *RuleSet) lint(r tflint.Runner) (*lint.Result, error) {
 		if opts.Severity != "" {
 			s, err := lint.ParseSeverity(opts.Severity)
 			if err != nil {
-				return nil, fmt.Errorf("rule %q: severity: %w", qr.name, err)
+				return nil, fmt.Errorf("%srule %q: severity: %w", rs.configPlace(r, qr.name, "severity", opts.Severity), qr.name, err)
 			}
 			qr.severity = s
 		}

@@ -781,17 +781,24 @@ func TestRuleConfig(t *testing.T) {
 }
 
 // TestBadConfig: what the plugin cannot read stops tflint with the reason
-// and the place in .tflint.hcl.
+// and the place in .tflint.hcl (a configuration named by --config, or by
+// $TFLINT_CONFIG_FILE with envConfig).
 func TestBadConfig(t *testing.T) {
 	t.Parallel()
 	dir, _ := filepath.Abs("../../examples/lint/good")
-	cases := []struct{ name, config, want string }{
-		{"severity", "plugin \"queuecap\" {\n  enabled = true\n}\nrule \"queuecap_zero_surplus\" {\n  enabled  = true\n  severity = \"loud\"\n}\n",
-			`rule "queuecap_zero_surplus": severity: unknown severity "loud": want error, warning or notice`},
+	badSeverity := "plugin \"queuecap\" {\n  enabled = true\n}\nrule \"queuecap_zero_surplus\" {\n  enabled  = true\n  severity = \"loud\"\n}\n"
+	cases := []struct {
+		name, config, want string
+		envConfig          bool
+	}{
+		{"severity", badSeverity,
+			`tflint.hcl:6:14: rule "queuecap_zero_surplus": severity: unknown severity "loud": want error, warning or notice`, false},
+		{"severity, TFLINT_CONFIG_FILE", badSeverity,
+			`tflint.hcl:6:14: rule "queuecap_zero_surplus": severity: unknown severity "loud": want error, warning or notice`, true},
 		{"queue rate", "plugin \"queuecap\" {\n  enabled = true\n  queue \"aws_sqs_queue.orders\" {\n    arrival_rate = \"fast\"\n  }\n}\n",
-			"arrival_rate must be a number"},
+			"arrival_rate must be a number", false},
 		{"queue argument", "plugin \"queuecap\" {\n  enabled = true\n  queue \"aws_sqs_queue.orders\" {\n    arrival_rat = 10\n  }\n}\n",
-			`An argument named "arrival_rat" is not expected here. Did you mean "arrival_rate"?`},
+			`An argument named "arrival_rat" is not expected here. Did you mean "arrival_rate"?`, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -801,8 +808,12 @@ func TestBadConfig(t *testing.T) {
 				t.Fatal(err)
 			}
 			cmd := exec.Command(cli, "--config", cfg)
-			cmd.Dir = dir
 			cmd.Env = append(os.Environ(), "TFLINT_PLUGIN_DIR="+plugins)
+			if c.envConfig {
+				cmd = exec.Command(cli)
+				cmd.Env = append(os.Environ(), "TFLINT_PLUGIN_DIR="+plugins, "TFLINT_CONFIG_FILE="+cfg)
+			}
+			cmd.Dir = dir
 			out, err := cmd.CombinedOutput()
 			if err == nil {
 				t.Fatalf("tflint accepted the config:\n%s", out)
