@@ -100,7 +100,8 @@ func QueueSettings(in SettingsInput) (Settings, error) {
 	if err != nil {
 		return s, err
 	}
-	s.Surplus = capacity - eff
+	// Within rounding of the arrival rate is no surplus, as everywhere.
+	s.Surplus = NetRate(capacity, eff)
 	if in.MaxBacklog > 0 {
 		if s.Surplus <= 0 {
 			return s, inputErr("consumers", "leave no surplus to drain max_backlog: %d × %s msg/s = %s msg/s against an effective arrival rate of %s msg/s, so the backlog never drains and no retention outlives it",

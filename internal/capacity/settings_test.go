@@ -83,6 +83,11 @@ func TestQueueSettingsInvalid(t *testing.T) {
 			in.LambdaTimeoutSeconds, in.MaxProcessingSeconds, in.VisibilityMargin, in.Retries, in.MaxBacklog = 0, 21600, 1, capacity.Retries{Rate: 0.1, Average: 999}, 0
 		}, "max_processing_seconds"},
 		{"zero surplus", func(in *capacity.SettingsInput) { in.Consumers = 25 }, "consumers"},
+		// 3 × 0.1 is 0.30000000000000004 in float64: a surplus of
+		// rounding error, which would drain 10 messages in 1.8e17 s.
+		{"zero surplus but for rounding", func(in *capacity.SettingsInput) {
+			in.ArrivalRate, in.PerConsumerRate, in.Consumers, in.MaxBacklog = 0.3, 0.1, 3, 10
+		}, "consumers"},
 		{"visibility beyond 12 hours", func(in *capacity.SettingsInput) {
 			in.LambdaTimeoutSeconds, in.MaxProcessingSeconds, in.VisibilityMargin = 0, 30000, 1
 		}, "max_processing_seconds"},
