@@ -242,7 +242,6 @@ func AlarmThresholds(in AlarmInput) (AlarmPlan, error) {
 	}
 	if in.DeadLetterQueueName != "" {
 		p.Alarms = append(p.Alarms, Alarm{
-			TreatMissingData: MissingNotBreaching, MissingDataReason: missingDeadLetter,
 			Name:               "dead_letter_queue_not_empty",
 			Description:        "More than 0 visible messages: messages reached the dead-letter queue, the alarm's QueueName dimension. NumberOfMessagesSent does not count redrives, so the alarm reads the visible messages.",
 			ComparisonOperator: "GreaterThanThreshold", Threshold: 0, EvaluationPeriods: 1, DatapointsToAlarm: 1,
@@ -250,11 +249,10 @@ func AlarmThresholds(in AlarmInput) (AlarmPlan, error) {
 				Dimensions: map[string]string{"QueueName": in.DeadLetterQueueName}},
 		})
 	}
-	for i := range p.Alarms[:5] {
-		p.Alarms[i].TreatMissingData, p.Alarms[i].MissingDataReason = MissingNotBreaching, missingReasons[i]
-	}
 	for i := range p.Alarms {
-		p.Alarms[i].Description += " Missing data is treated as " + p.Alarms[i].TreatMissingData + ": " + p.Alarms[i].MissingDataReason
+		a := &p.Alarms[i]
+		a.TreatMissingData, a.MissingDataReason = MissingNotBreaching, missingReasons[a.Name]
+		a.Description += " Missing data is treated as " + a.TreatMissingData + ": " + a.MissingDataReason
 	}
 	return p, nil
 }
@@ -263,22 +261,22 @@ func AlarmThresholds(in AlarmInput) (AlarmPlan, error) {
 // datapoint that is within the threshold.
 const MissingNotBreaching = "notBreaching"
 
-// Why each alarm treats missing data as it does, in the order of
-// AlarmThresholds' alarms. SQS publishes its metrics only while a queue is
-// active (it holds messages or an API call touched it in the last six
-// hours), and ApproximateAgeOfOldestMessage only while a message waits: a
-// missing datapoint is an empty, idle queue. "missing" or "ignore" would
+// Why each of AlarmThresholds' alarms, by name, treats missing data as it
+// does (TestEveryAlarmSaysWhyMissingData). SQS publishes its metrics only
+// while a queue is active (it holds messages or an API call touched it in
+// the last six hours), and ApproximateAgeOfOldestMessage only while a
+// message waits: a missing datapoint is an empty, idle queue. "missing" or "ignore" would
 // hold such an alarm in INSUFFICIENT_DATA (or its last state) while the
 // queue is empty; "breaching" would page for an idle queue.
-var missingReasons = [5]string{
-	"SQS stops publishing ApproximateNumberOfMessagesVisible only for an idle queue, and an idle queue holds no messages, so it is not above the SLA depth.",
-	"ApproximateAgeOfOldestMessage is published only while a message waits, so a missing datapoint is an empty queue, whose oldest message is not late.",
-	"without the depth datapoint the queue is idle and empty, so its projected depth is not above the SLA depth either.",
-	"the metrics are missing only while the queue is idle and empty, when there is no backlog to drain.",
-	"the metrics are missing only while the queue is idle and empty, when there is no backlog that fails to drain (a queue holding messages is active and publishes them).",
+var missingReasons = map[string]string{
+	"depth_above_sla":           "SQS stops publishing ApproximateNumberOfMessagesVisible only for an idle queue, and an idle queue holds no messages, so it is not above the SLA depth.",
+	"oldest_message_above_sla":  "ApproximateAgeOfOldestMessage is published only while a message waits, so a missing datapoint is an empty queue, whose oldest message is not late.",
+	"projected_depth_above_sla": "without the depth datapoint the queue is idle and empty, so its projected depth is not above the SLA depth either.",
+	"drain_slower_than_rto":     "the metrics are missing only while the queue is idle and empty, when there is no backlog to drain.",
+	"not_draining":              "the metrics are missing only while the queue is idle and empty, when there is no backlog that fails to drain (a queue holding messages is active and publishes them).",
+	"dead_letter_queue_not_empty": "an empty dead-letter queue that nothing reads goes idle and stops publishing; one holding messages is active and publishes them, " +
+		"so a missing datapoint is an empty dead-letter queue.",
 }
-
-const missingDeadLetter = "an empty dead-letter queue that nothing reads goes idle and stops publishing; one holding messages is active and publishes them, so a missing datapoint is an empty dead-letter queue."
 
 // checkPeriod accepts CloudWatch's alarm periods: 10, 20, 30, or a
 // multiple of 60 seconds.

@@ -140,3 +140,30 @@ func TestAlarmThresholdsRetries(t *testing.T) {
 		assertInputError(t, err, bad.field)
 	}
 }
+
+// TestEveryAlarmSaysWhyMissingData: each alarm, the dead-letter queue's
+// included, has its own reason for its treatment of missing data, and its
+// description ends with it.
+func TestEveryAlarmSaysWhyMissingData(t *testing.T) {
+	p, err := capacity.AlarmThresholds(capacity.AlarmInput{ArrivalRate: 5000, SLASeconds: 10, PerConsumerRate: 10, RTOSeconds: 1800,
+		PeriodSeconds: 60, QueueName: "orders", DeadLetterQueueName: "orders-dlq", Fleet: capacity.FleetEC2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Alarms) != 6 {
+		t.Fatalf("%d alarms, want 6 with a dead-letter queue", len(p.Alarms))
+	}
+	seen := map[string]string{}
+	for _, a := range p.Alarms {
+		if a.MissingDataReason == "" || a.TreatMissingData != capacity.MissingNotBreaching {
+			t.Errorf("%s: treat_missing_data %q for the reason %q", a.Name, a.TreatMissingData, a.MissingDataReason)
+		}
+		if other, dup := seen[a.MissingDataReason]; dup {
+			t.Errorf("%s gives %s's reason", a.Name, other)
+		}
+		seen[a.MissingDataReason] = a.Name
+		if !strings.HasSuffix(a.Description, "Missing data is treated as notBreaching: "+a.MissingDataReason) {
+			t.Errorf("%s: description %q does not end with its reason", a.Name, a.Description)
+		}
+	}
+}

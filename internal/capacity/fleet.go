@@ -82,10 +82,7 @@ func PlanFleet(in SizingInput, slaSeconds float64) (FleetPlan, error) {
 			return p, err
 		}
 		p.Surplus = NetRate(p.Capacity, s.EffectiveArrivalRate)
-		if s.SteadyStateConsumers > 0 {
-			o := float64(p.MaxSize)/float64(s.SteadyStateConsumers) - 1
-			p.Overhead = &o
-		}
+		p.Overhead = overhead(p.MaxSize, s.SteadyStateConsumers)
 		p.DrainSeconds = nil
 		if t, ok, err := DrainSeconds(in.MaxBacklog, p.Surplus); err != nil {
 			return p, err

@@ -193,14 +193,21 @@ func Size(in SizingInput) (Sizing, error) {
 	if out.Headroom, err = Headroom(out.Capacity, eff); err != nil {
 		return out, err
 	}
-	if out.SteadyStateConsumers > 0 {
-		o := float64(required)/float64(out.SteadyStateConsumers) - 1
-		out.Overhead = &o
-	}
+	out.Overhead = overhead(required, out.SteadyStateConsumers)
 	if out.DrainSeconds, err = lagDrainSeconds(in.MaxBacklog, minSurplus, out.Surplus, lag); err != nil {
 		return out, err
 	}
 	return out, nil
+}
+
+// overhead is what a fleet of c consumers runs over the steady state's,
+// c / steady − 1; nil without a steady state.
+func overhead(c, steady int64) *float64 {
+	if steady <= 0 {
+		return nil
+	}
+	o := float64(c)/float64(steady) - 1
+	return &o
 }
 
 // lagDrainSeconds is the time to clear a backlog when the minimum fleet
