@@ -77,25 +77,17 @@ func slaArrival(q *lint.Queue, a *lint.Alarm, r lint.Reporter) (float64, string,
 	if !rate.Set && !average.Set {
 		rate, average = a.ThresholdRates.RetryRate, a.ThresholdRates.AvgRetries
 	}
-	for _, x := range []struct {
-		name string
-		n    lint.Num
-	}{{"retry_rate", rate}, {"avg_retries", average}} {
-		if x.n.Set && !x.n.Known {
-			r.Skip(x.n.Range, x.name+" of "+q.Addr+" is not known before apply")
-			return 0, "", nil, false
-		}
+	retries, ok := knownRetries(q, rate, average, r)
+	if !ok {
+		return 0, "", nil, false
 	}
-	retries := capacity.Retries{Rate: rate.V, Average: average.V}
 	if retries.Rate == 0 || retries.Average == 0 {
 		return lambda, num(lambda), nil, true
 	}
-	eff, err := capacity.EffectiveArrivalRate(lambda, retries)
-	if err != nil {
-		r.Skip(q.DefRange, "declared rates of "+q.Addr+" are invalid: "+err.Error())
+	eff, ok := effectiveArrival(q, lambda, retries, r)
+	if !ok {
 		return 0, "", nil, false
 	}
-	eff = capacity.Clean(eff)
 	return eff, fmt.Sprintf("%s × (1 + %s × %s) = %s", num(lambda), num(retries.Rate), num(retries.Average), num(eff)),
 		[]lint.Fact{fact("retry_rate", retries.Rate), fact("avg_retries", retries.Average), fact("effective_arrival_rate", eff)}, true
 }

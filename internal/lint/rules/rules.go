@@ -151,23 +151,14 @@ func supplyOf(m *lint.Model, q *lint.Queue, r lint.Reporter) (*supply, bool) {
 		r.Skip(q.Rates.ArrivalRate.Range, "arrival_rate of "+q.Addr+" is not known before apply")
 		return nil, false
 	}
-	for _, rate := range []struct {
-		name string
-		n    lint.Num
-	}{{"retry_rate", s.queue.Rates.RetryRate}, {"avg_retries", s.queue.Rates.AvgRetries}} {
-		if rate.n.Set && !rate.n.Known {
-			r.Skip(rate.n.Range, rate.name+" of "+q.Addr+" is not known before apply")
-			return nil, false
-		}
-	}
-	s.arrival = q.Rates.ArrivalRate.V
-	s.retries = capacity.Retries{Rate: s.queue.Rates.RetryRate.V, Average: s.queue.Rates.AvgRetries.V}
-	eff, err := capacity.EffectiveArrivalRate(s.arrival, s.retries)
-	if err != nil {
-		r.Skip(q.DefRange, "declared rates of "+q.Addr+" are invalid: "+err.Error())
+	retries, ok := knownRetries(q, q.Rates.RetryRate, q.Rates.AvgRetries, r)
+	if !ok {
 		return nil, false
 	}
-	s.effective = capacity.Clean(eff)
+	s.arrival, s.retries = q.Rates.ArrivalRate.V, retries
+	if s.effective, ok = effectiveArrival(q, s.arrival, retries, r); !ok {
+		return nil, false
+	}
 	var capacities []float64
 	for _, f := range q.Consumers {
 		mu := f.RatesFor(q).PerConsumerRate
@@ -212,6 +203,33 @@ func supplyOf(m *lint.Model, q *lint.Queue, r lint.Reporter) (*supply, bool) {
 		s.at = s.fleets[0].fleet.MaxSize.Range
 	}
 	return s, true
+}
+
+// knownRetries are the retries declared for q (rate and average, from the
+// queue or from where its numbers came), or false, with a skip, when one
+// is declared but not known before apply.
+func knownRetries(q *lint.Queue, rate, average lint.Num, r lint.Reporter) (capacity.Retries, bool) {
+	for _, x := range []struct {
+		name string
+		n    lint.Num
+	}{{"retry_rate", rate}, {"avg_retries", average}} {
+		if x.n.Set && !x.n.Known {
+			r.Skip(x.n.Range, x.name+" of "+q.Addr+" is not known before apply")
+			return capacity.Retries{}, false
+		}
+	}
+	return capacity.Retries{Rate: rate.V, Average: average.V}, true
+}
+
+// effectiveArrival is λ_eff for q, decimal-clean as findings state it, or
+// false, with a skip, when the declared rates are invalid.
+func effectiveArrival(q *lint.Queue, lambda float64, retries capacity.Retries, r lint.Reporter) (float64, bool) {
+	eff, err := capacity.EffectiveArrivalRate(lambda, retries)
+	if err != nil {
+		r.Skip(q.DefRange, "declared rates of "+q.Addr+" are invalid: "+err.Error())
+		return 0, false
+	}
+	return capacity.Clean(eff), true
 }
 
 // capacityTerms says how capacity is made: "max_size 25 × 400 msg/s =
