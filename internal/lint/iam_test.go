@@ -2,6 +2,7 @@ package lint_test
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -96,6 +97,66 @@ const (
   }`
 	workerConsumesOrders = "aws_sqs_queue.orders <- aws_ecs_service.worker (IAM role aws_iam_role.task)"
 )
+
+// ecsWorkerPolicy is ecsWorker with the role policy's argument written as
+// given.
+func ecsWorkerPolicy(t *testing.T, policy string) map[string]string {
+	t.Helper()
+	files := ecsWorker(consumeOrders)
+	old := "policy = jsonencode({ Version = \"2012-10-17\", Statement = [" + consumeOrders + "] })"
+	if !strings.Contains(files["main.tf"], old) {
+		t.Fatal("ecsWorker no longer writes its policy with jsonencode")
+	}
+	files["main.tf"] = strings.Replace(files["main.tf"], old, "policy = "+policy, 1)
+	return files
+}
+
+// TestIAMLinksJSONTemplates: a policy written as JSON text, as before
+// jsonencode, with the queue's ARN interpolated, links as the same policy
+// written with jsonencode does.
+func TestIAMLinksJSONTemplates(t *testing.T) {
+	runLinkCases(t, []linkCase{
+		{
+			name: "heredoc",
+			files: ecsWorkerPolicy(t, `<<-EOF
+    {
+      "Version": "2012-10-17",
+      "Statement": [{
+        "Effect": "Allow",
+        "Action": ["sqs:ReceiveMessage", "sqs:DeleteMessage", "sqs:GetQueueAttributes"],
+        "Resource": ["${aws_sqs_queue.orders.arn}", "${aws_sqs_queue.orders_dlq.arn}"]
+      }]
+    }
+  EOF`),
+			links: []string{workerConsumesOrders},
+		},
+		{
+			name:  "quoted string",
+			files: ecsWorkerPolicy(t, `"{\"Statement\": [{\"Effect\": \"Allow\", \"Action\": \"sqs:*\", \"Resource\": \"${aws_sqs_queue.orders.arn}\"}]}"`),
+			links: []string{workerConsumesOrders},
+		},
+		{
+			// jtyers/aaas-cloudmapper-scanner builds the ARN in the text.
+			name: "an ARN built in the text from the queue's name",
+			files: ecsWorkerPolicy(t, `<<EOF
+{
+  "Statement": [{
+    "Effect": "Allow",
+    "Action": ["sqs:ReceiveMessage", "sqs:DeleteMessage"],
+    "Resource": "arn:aws:sqs:${var.region}:${var.account}:${aws_sqs_queue.orders.name}"
+  }]
+}
+EOF`),
+			links: []string{workerConsumesOrders},
+		},
+		{
+			name: "a template that is not JSON until applied links nothing",
+			files: ecsWorkerPolicy(t, `<<EOF
+{"Statement": [{"Effect": "Allow", "Action": "sqs:*", "Resource": ${jsonencode([aws_sqs_queue.orders.arn])}}]}
+EOF`),
+		},
+	})
+}
 
 func TestIAMLinks(t *testing.T) {
 	runLinkCases(t, []linkCase{
