@@ -894,13 +894,14 @@ func readModuleManifest(rootDir string) map[string]string {
 // loop cannot trap the walk. Unreadable directories are reported and
 // skipped.
 func rootModuleDirs(top string, report func(path string, err error)) []string {
-	return walkRoots(top, report, nil)
+	return walkRoots(top, report, nil, nil)
 }
 
 // walkRoots is rootModuleDirs, reading each directory once, and giving
 // listed (when not nil) each root's configuration files as configFiles
-// lists them.
-func walkRoots(top string, report func(path string, err error), listed func(dir string, files []string)) []string {
+// lists them, and unit (when not nil) each directory that holds no
+// configuration but a Terragrunt unit's terragrunt.hcl.
+func walkRoots(top string, report func(path string, err error), listed func(dir string, files []string), unit func(path string)) []string {
 	// As filepath.WalkDir: top itself is not followed when it is a link.
 	info, err := os.Lstat(top)
 	if err != nil {
@@ -922,6 +923,10 @@ func walkRoots(top string, report func(path string, err error), listed func(dir 
 			dirs = append(dirs, dir)
 			if listed != nil {
 				listed(dir, files)
+			}
+		} else if unit != nil {
+			if p, ok := terragruntFileIn(dir, entries); ok {
+				unit(p)
 			}
 		}
 		for _, e := range entries {

@@ -65,9 +65,14 @@ func (e *UsageError) Error() string { return e.Msg }
 // changed file) and not again when a directory given reaches it; it reads
 // the nearest .queuecap.hcl up to the working directory, as --recursive
 // from there would.
-func rootsToLint(paths []string, recursive bool, listed func(dir string, files []string)) ([]rootAt, []ErrorEntry) {
+//
+// It also returns the terragrunt.hcl of each directory given or walked
+// that holds no configuration but a Terragrunt unit (terragruntSkip).
+func rootsToLint(paths []string, recursive bool, listed func(dir string, files []string)) ([]rootAt, []ErrorEntry, []string) {
 	var roots, fileRoots []rootAt
 	var errs []ErrorEntry
+	var units []string
+	unit := func(p string) { units = append(units, p) }
 	for _, path := range paths {
 		info, err := os.Stat(path)
 		if err == nil {
@@ -79,11 +84,16 @@ func rootsToLint(paths []string, recursive bool, listed func(dir string, files [
 		case info.IsDir() && recursive:
 			for _, r := range walkRoots(path, func(path string, err error) {
 				errs = append(errs, ErrorEntry{Message: fmt.Sprintf("cannot read %s: %v", path, err), Severity: Error})
-			}, listed) {
+			}, listed, unit) {
 				roots = append(roots, rootAt{dir: r, top: path})
 			}
 		case info.IsDir():
 			roots = append(roots, rootAt{dir: path, top: path})
+			if entries, err := os.ReadDir(path); err == nil && len(configFilesIn(path, entries)) == 0 {
+				if p, ok := terragruntFileIn(path, entries); ok {
+					unit(p)
+				}
+			}
 		default:
 			fileRoots = append(fileRoots, rootAt{dir: filepath.Dir(path), top: workingDirAbove(filepath.Dir(path))})
 		}
@@ -98,7 +108,7 @@ func rootsToLint(paths []string, recursive bool, listed func(dir string, files [
 			roots = append(roots, r)
 		}
 	}
-	return roots, errs
+	return roots, errs, units
 }
 
 // CheckPath reports why path, given to lint, cannot be: it does not exist,
@@ -171,7 +181,7 @@ func Run(opts Options) (*Result, error) {
 	l := newLoader()
 	l.host = opts.Host
 	l.sources.tflint = opts.Host != nil && opts.Host.Name() == "tflint"
-	roots, errs := rootsToLint(opts.Dirs, opts.Recursive, l.listed)
+	roots, errs, units := rootsToLint(opts.Dirs, opts.Recursive, l.listed)
 	res.Errors = append(res.Errors, errs...)
 	configs := make([]*Config, len(roots))
 	finder := newConfigFinder(opts.Config)
@@ -267,6 +277,11 @@ func Run(opts Options) (*Result, error) {
 	}
 	for _, sk := range flagSkips {
 		skips.add(sk)
+	}
+	for _, u := range units {
+		if sk, ok := terragruntSkip(u); ok {
+			skips.add(sk)
+		}
 	}
 
 	anns := map[string][]annotation{}
