@@ -145,6 +145,10 @@ type Fleet struct {
 	// maximum_concurrency, reserved_concurrent_executions).
 	MaxSize  Num
 	SizeAttr string
+	// Unreserved marks a Lambda function whose reserved_concurrent_executions
+	// is -1: its concurrency is bounded only by the account's (MaxSize is
+	// then not known).
+	Unreserved bool
 	// MinSize is the fleet's smallest size: an auto scaling group's
 	// min_size, an ECS service's scaling target min_capacity; unset for a
 	// Lambda function.

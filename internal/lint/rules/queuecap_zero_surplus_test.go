@@ -34,6 +34,26 @@ resource "aws_autoscaling_group" "workers" {
 `, arrival, maxSize)
 }
 
+// lambdaWorker is a queue declaring its arrival rate consumed by a Lambda
+// function through an event source mapping; extra is written at the end
+// of the function's arguments (line 8).
+func lambdaWorker(extra string) string {
+	return `resource "aws_sqs_queue" "orders" {
+  tags = { "queuecap:arrival_rate" = 500 }
+}
+
+resource "aws_lambda_function" "worker" {
+  function_name = "worker"
+  tags          = { "queuecap:per_consumer_rate" = 10 }` + extra + `
+}
+
+resource "aws_lambda_event_source_mapping" "orders" {
+  event_source_arn = aws_sqs_queue.orders.arn
+  function_name    = aws_lambda_function.worker.arn
+}
+`
+}
+
 // ecsWorkers is an ECS service scaled by an Application Auto Scaling
 // target; the target carries the rates and the queue in its tags map and
 // a step policy reaches it through resource_id.
@@ -154,6 +174,19 @@ resource "aws_lambda_event_source_mapping" "orders" {
 }
 `},
 			issues: []issue{{Message: "maximum_concurrency 50 × 10 msg/s = 500 msg/s does not exceed the declared arrival rate 500 msg/s: surplus 0 msg/s, any backlog never drains", Start: at(15, 5), End: at(15, 29), Facts: facts("arrival_rate", 500, "effective_arrival_rate", 500, "per_consumer_rate", 10, "max_consumers", 50, "capacity", 500, "surplus", 0)}},
+		},
+		{
+			// ben-kahl/govgraph: the lambda module's default of -1.
+			name:  "lambda with unreserved concurrency",
+			files: map[string]string{"main.tf": lambdaWorker("\n  reserved_concurrent_executions = -1")},
+			skips: []skip{{Reason: "aws_lambda_function.worker has reserved_concurrent_executions = -1 (unreserved): its concurrency is bounded only by the account's, so its capacity is not known; " +
+				"set maximum_concurrency in the scaling_config of its event source mapping, or reserved_concurrent_executions", Line: 8}},
+		},
+		{
+			name:  "lambda without reserved concurrency",
+			files: map[string]string{"main.tf": lambdaWorker("")},
+			skips: []skip{{Reason: "aws_lambda_function.worker sets no reserved_concurrent_executions: its concurrency is bounded only by the account's, so its capacity is not known; " +
+				"set maximum_concurrency in the scaling_config of its event source mapping, or reserved_concurrent_executions", Line: 5}},
 		},
 		{
 			name:   "ecs service through an appautoscaling target's tags",

@@ -169,8 +169,16 @@ func supplyOf(m *lint.Model, q *lint.Queue, r lint.Reporter) (*supply, bool) {
 		case !mu.Known:
 			r.Skip(mu.Range, "per_consumer_rate of "+f.Addr+" is not known before apply")
 			return nil, false
+		case f.Kind == lint.FleetLambda && (!f.MaxSize.Set || f.Unreserved):
+			at, why := f.DefRange, "sets no reserved_concurrent_executions"
+			if f.Unreserved {
+				at, why = f.MaxSize.Range, "has reserved_concurrent_executions = -1 (unreserved)"
+			}
+			r.Skip(at, f.Addr+" "+why+": its concurrency is bounded only by the account's, so its capacity is not known; "+
+				"set maximum_concurrency in the scaling_config of its event source mapping, or reserved_concurrent_executions")
+			return nil, false
 		case !f.MaxSize.Set:
-			r.Skip(f.DefRange, "the maximum size of "+f.Addr+" is not set")
+			r.Skip(f.DefRange, "the maximum size of "+f.Addr+" is not set ("+f.SizeAttr+")")
 			return nil, false
 		case !f.MaxSize.Known:
 			r.Skip(f.MaxSize.Range, f.SizeAttr+" of "+f.Addr+" is not known before apply")
