@@ -253,10 +253,13 @@ func (in *instance) unknownBecause(expr hcl.Expression) string {
 // reportCoverage names each queue the capacity rules (zero surplus,
 // headroom, retention, retry storm, depth alarms) cannot check: one with no
 // linked consumer, or with no declared arrival rate. A dead-letter queue
-// is consumed by a replay, not a fleet: it is not listed.
+// is consumed by a replay, not a fleet: it is listed only when a consumer
+// is linked to it all the same (a function that handles failed messages),
+// which the capacity rules check as any queue's once its rates are
+// declared.
 func (l *linker) reportCoverage() {
 	for _, q := range l.model.Queues {
-		if q.IsDeadLetter {
+		if q.IsDeadLetter && len(q.Consumers) == 0 {
 			continue
 		}
 		var reason string

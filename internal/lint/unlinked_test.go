@@ -1,6 +1,7 @@
 package lint_test
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -222,6 +223,52 @@ resource "aws_ecs_service" "u" {
 		if got[line] != w {
 			t.Errorf("line %d: %q, want %q", line, got[line], w)
 		}
+	}
+}
+
+// TestCoverageConsumedDeadLetterQueue: a dead-letter queue with a
+// consumer of its own (nationalarchives' DLQ Slack alerts) is named when
+// its rate is not declared, as any consumed queue is; one nothing consumes
+// (idle_dlq) is not.
+func TestCoverageConsumedDeadLetterQueue(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"main.tf": `resource "aws_sqs_queue" "forward" {
+  redrive_policy = jsonencode({ deadLetterTargetArn = aws_sqs_queue.forward_dlq.arn, maxReceiveCount = 5 })
+  tags           = { "queuecap:arrival_rate" = 100 }
+}
+
+resource "aws_sqs_queue" "forward_dlq" {}
+
+resource "aws_sqs_queue" "idle_dlq" {}
+
+resource "aws_sqs_queue" "other" {
+  redrive_policy = jsonencode({ deadLetterTargetArn = aws_sqs_queue.idle_dlq.arn, maxReceiveCount = 5 })
+  tags           = { "queuecap:arrival_rate" = 100 }
+}
+
+resource "aws_lambda_function" "alerts" {
+  function_name = "dlq-alerts"
+}
+
+resource "aws_lambda_event_source_mapping" "alerts" {
+  function_name    = aws_lambda_function.alerts.function_name
+  event_source_arn = aws_sqs_queue.forward_dlq.arn
+}
+`})
+	res := lintDir(t, lint.Options{Dirs: []string{dir}})
+	var got []string
+	for _, s := range res.Skipped {
+		if s.Rule == "coverage" {
+			got = append(got, fmt.Sprintf("%d: %s", s.Range.Start.Line, s.Reason))
+		}
+	}
+	want := []string{
+		"1: no consumer of aws_sqs_queue.forward is linked (an event source mapping, an EventBridge pipe, an IAM role allowed to receive and delete its messages, a queuecap:queue tag, a scaling policy on its metrics, or a consumer in its .queuecap.hcl queue block), so its capacity was not checked",
+		"6: aws_sqs_queue.forward_dlq has a consumer (aws_lambda_function.alerts) but no declared arrival_rate (a queuecap:arrival_rate tag on it or on an SNS topic feeding it, a .queuecap.hcl queue block, or the queuecap data source that sizes its consumer), so its capacity was not checked",
+		"10: no consumer of aws_sqs_queue.other is linked (an event source mapping, an EventBridge pipe, an IAM role allowed to receive and delete its messages, a queuecap:queue tag, a scaling policy on its metrics, or a consumer in its .queuecap.hcl queue block), so its capacity was not checked",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("coverage skips\n got %q\nwant %q", got, want)
 	}
 }
 
