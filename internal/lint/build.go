@@ -28,7 +28,7 @@ type builder struct {
 	policyRefs  map[*Policy]cty.Value // the value naming the policy's fleet or target
 	alarmDims   map[*Alarm][]cty.Value
 	alarmActs   map[*Alarm]cty.Value
-	policyDims  map[*Policy][]cty.Value
+	policyDims  map[*Policy][]ref // a target tracking metric's QueueName dimensions
 	mappingRefs map[*EventSourceMapping][2]cty.Value
 	redrives    []redriveRef
 	linkOnly    []placedResource // resources read only to link others
@@ -82,7 +82,7 @@ func newBuilder(dir string, cfg *Config) *builder {
 		model: &Model{Dir: dir, ConfigFile: cfg.FileName()}, config: cfg,
 		queues: map[string]*Queue{}, fleets: map[string]*Fleet{}, targets: map[string]*scalingTarget{}, policies: map[string]*Policy{},
 		policyRefs: map[*Policy]cty.Value{}, alarmDims: map[*Alarm][]cty.Value{}, alarmActs: map[*Alarm]cty.Value{},
-		policyDims: map[*Policy][]cty.Value{}, mappingRefs: map[*EventSourceMapping][2]cty.Value{},
+		policyDims: map[*Policy][]ref{}, mappingRefs: map[*EventSourceMapping][2]cty.Value{},
 		interesting: map[*Module]bool{}, configMatched: map[string]bool{}, refs: map[any][]ref{},
 	}
 }
@@ -496,14 +496,14 @@ func generates(body hcl.Body, name string, within ...string) bool {
 
 // readCustomMetric reads a target tracking customized metric: a single
 // metric with dimensions, or metric math over metric_stat entries.
-func readCustomMetric(in *instance, cm *node) (MetricSet, []cty.Value) {
+func readCustomMetric(in *instance, cm *node) (MetricSet, []ref) {
 	set := MetricSet{Known: true}
-	var dims []cty.Value
+	var dims []ref
 	set.addName(evalAttr(in, cm, "metric_name"), cm.attrs["metric_name"] != nil)
 	set.addNamespace(evalAttr(in, cm, "namespace"))
 	for _, d := range append(cm.blocks["metric_dimension"], cm.blocks["dimensions"]...) {
 		if knownString(evalAttr(in, d, "name")) == "QueueName" {
-			dims = append(dims, evalAttr(in, d, "value"))
+			dims = append(dims, refOf(in, d, "value"))
 		}
 	}
 	var queries []metricQuery
@@ -518,7 +518,7 @@ func readCustomMetric(in *instance, cm *node) (MetricSet, []cty.Value) {
 				q.namespace = evalAttr(in, metric, "namespace")
 				for _, d := range metric.blocks["dimensions"] {
 					if knownString(evalAttr(in, d, "name")) == "QueueName" {
-						dims = append(dims, evalAttr(in, d, "value"))
+						dims = append(dims, refOf(in, d, "value"))
 					}
 				}
 			}

@@ -193,7 +193,7 @@ func (l *linker) linkScaleOutConsumers() {
 			}
 		}
 		for _, d := range l.policyDims[p] {
-			for _, q := range l.queuesOf(d) {
+			for _, q := range l.queuesOf(d.val) {
 				l.consume(q, p.Fleet)
 			}
 		}

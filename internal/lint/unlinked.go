@@ -82,6 +82,29 @@ func (l *linker) reportUnlinked() {
 		why, _ := l.whyUnlinked(r, "fleet", "")
 		l.skip(refRange(r, p.DefRange), fmt.Sprintf("scaling policy %s: the fleet it scales %s, so it is not checked", p.Addr, why))
 	}
+	consuming := map[*Fleet]bool{}
+	for _, q := range l.model.Queues {
+		for _, f := range q.Consumers {
+			consuming[f] = true
+		}
+	}
+	for _, p := range l.model.Policies {
+		// A target tracking policy on a customized SQS metric whose queue
+		// is not linked, scaling a fleet that consumes no queue otherwise:
+		// the alarms' case below.
+		if p.Fleet == nil || consuming[p.Fleet] || !readsSQS(p.Metrics) ||
+			slices.ContainsFunc(l.policyDims[p], func(d ref) bool { return len(l.queuesOf(d.val)) > 0 }) {
+			continue
+		}
+		rng, why := p.DefRange, "names no aws_sqs_queue of this configuration in its QueueName dimension"
+		for _, d := range l.policyDims[p] {
+			if w, relevant := l.whyUnlinked(ref{in: d.in, attr: d.attr, val: d.val}, "aws_sqs_queue", "sqs"); relevant {
+				rng, why = refRange(d, p.DefRange), w
+				break
+			}
+		}
+		l.skip(rng, fmt.Sprintf("scaling policy %s tracks SQS metrics, but its queue %s, so %s is linked to no queue through it", p.Addr, why, p.Fleet.Addr))
+	}
 	for _, a := range l.model.Alarms {
 		if len(a.Queues) > 0 || !readsSQS(a.Metrics) {
 			continue

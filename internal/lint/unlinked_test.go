@@ -366,3 +366,76 @@ resource "aws_lambda_event_source_mapping" "m" {
 		t.Errorf("coverage skips %q, want one for module.q[\"a\"] counting the 2 others", coverage)
 	}
 }
+
+// targetTracking is an ECS service scaled by target tracking on the depth
+// of the queue named queueName; the queue aws_sqs_queue.orders is named
+// "orders".
+func targetTracking(queueName string) map[string]string {
+	return map[string]string{"main.tf": `resource "aws_sqs_queue" "orders" {
+  name = "orders"
+}
+
+resource "aws_ecs_service" "worker" {
+  name    = "worker"
+  cluster = "c"
+}
+
+resource "aws_appautoscaling_target" "t" {
+  max_capacity       = 4
+  min_capacity       = 1
+  resource_id        = "service/c/${aws_ecs_service.worker.name}"
+  scalable_dimension = "ecs:service:DesiredCount"
+  service_namespace  = "ecs"
+}
+
+resource "aws_appautoscaling_policy" "tt" {
+  name               = "tt"
+  policy_type        = "TargetTrackingScaling"
+  resource_id        = aws_appautoscaling_target.t.resource_id
+  scalable_dimension = aws_appautoscaling_target.t.scalable_dimension
+  service_namespace  = aws_appautoscaling_target.t.service_namespace
+  target_tracking_scaling_policy_configuration {
+    target_value = 30
+    customized_metric_specification {
+      metric_name = "ApproximateNumberOfMessagesVisible"
+      namespace   = "AWS/SQS"
+      statistic   = "Average"
+      dimensions {
+        name  = "QueueName"
+        value = ` + queueName + `
+      }
+    }
+  }
+}
+
+variable "queue_name" {
+  type = string
+}
+`}
+}
+
+// TestTargetTrackingQueueNotLinked: a target tracking policy on an SQS
+// metric whose queue is not linked, scaling a fleet that consumes no
+// queue, says why, as an alarm does (sweantu/crypto-cloud's consumers
+// module); one whose queue is linked says nothing.
+func TestTargetTrackingQueueNotLinked(t *testing.T) {
+	runLinkCases(t, []linkCase{
+		{
+			name:  "queue from a variable without a value",
+			files: targetTracking("var.queue_name"),
+			skips: []linkSkip{{32, "scaling policy aws_appautoscaling_policy.tt tracks SQS metrics, but its queue comes from var.queue_name, which has no value here " +
+				"(set it with --var, a tfvars file or TF_VAR_queue_name), so aws_ecs_service.worker is linked to no queue through it"}},
+		},
+		{
+			name:  "a queue name no queue has",
+			files: targetTracking(`"payments"`),
+			skips: []linkSkip{{32, `scaling policy aws_appautoscaling_policy.tt tracks SQS metrics, but its queue is "payments", which matches no aws_sqs_queue in the linted configuration (is it defined elsewhere?), ` +
+				"so aws_ecs_service.worker is linked to no queue through it"}},
+		},
+		{
+			name:  "linked",
+			files: targetTracking("aws_sqs_queue.orders.name"),
+			links: []string{"aws_sqs_queue.orders <- aws_ecs_service.worker"},
+		},
+	})
+}
