@@ -244,7 +244,11 @@ func evalNum(in *instance, n *node, name string) Num {
 		return Num{} // null is Terraform's way of leaving an argument unset
 	}
 	f, ok := number(v)
-	return Num{V: f, Set: true, Known: ok, Range: a.Range, From: name, origins: origins(v)}
+	num := Num{V: f, Set: true, Known: ok, Range: a.Range, From: name, origins: origins(v)}
+	if !v.IsWhollyKnown() {
+		num.Why = in.unknownBecause(a.Expr)
+	}
+	return num
 }
 
 var repetitionSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "count"}, {Name: "for_each"}}}

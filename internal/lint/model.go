@@ -24,6 +24,19 @@ type Num struct {
 	// Via names what declared a queue's rate when it is not the queue
 	// itself: "SNS topic aws_sns_topic.orders", for messages.
 	Via string
+	// Why says, for a value set but not known, what makes it so when a
+	// reference explains it ("comes from var.max_size, which has no value
+	// here (…)"); see Unknown.
+	Why string
+}
+
+// Unknown says why a value set but not known is not: Why, else "is not
+// known before apply".
+func (n Num) Unknown() string {
+	if n.Why != "" {
+		return n.Why
+	}
+	return "is not known before apply"
 }
 
 func knownNum(v float64, rng hcl.Range, from string) Num {

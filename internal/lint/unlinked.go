@@ -217,8 +217,32 @@ func suggest(name string, candidates []string) string {
 // expanded, a root variable without a value, a data source read at apply.
 // "" when none does.
 func (in *instance) unknownBecause(expr hcl.Expression) string {
+	return in.unknownBecauseWithin(expr, maxPolicyHops)
+}
+
+// unknownBecauseWithin is unknownBecause, following at most hops local
+// values that are not known themselves to the reference that explains
+// them (local.prod built from var.environment).
+func (in *instance) unknownBecauseWithin(expr hcl.Expression, hops int) string {
 	for _, t := range expr.Variables() {
 		switch t.RootName() {
+		case "local":
+			name, ok := attrName(t, 1)
+			if !ok || hops == 0 {
+				continue
+			}
+			if a := in.mod.Locals[name]; a != nil && !in.local(name).IsWhollyKnown() {
+				if why := in.unknownBecauseWithin(a.Expr, hops-1); why != "" {
+					// The local written here and what explains it, not
+					// every local in between.
+					if rest, ok := strings.CutPrefix(why, "comes from local."); ok {
+						if _, after, ok := strings.Cut(rest, ", which "); ok {
+							why = after
+						}
+					}
+					return fmt.Sprintf("comes from local.%s, which %s", name, why)
+				}
+			}
 		case "module":
 			name, ok := attrName(t, 1)
 			if !ok {

@@ -34,14 +34,14 @@ func (depthAlarmAfterSLA) Check(m *lint.Model, r lint.Reporter) {
 		}
 		switch {
 		case !lambda.Known:
-			r.Skip(lambda.Range, "arrival_rate of "+q.Addr+" is not known before apply")
+			r.Skip(lambda.Range, "arrival_rate of "+q.Addr+" "+lambda.Unknown())
 			continue
 		case !sla.Known:
-			r.Skip(sla.Range, "sla_seconds of "+q.Addr+" is not known before apply")
+			r.Skip(sla.Range, "sla_seconds of "+q.Addr+" "+sla.Unknown())
 			continue
 		case !a.Threshold.Known:
 			if a.Threshold.Set {
-				r.Skip(a.Threshold.Range, "threshold of "+a.Addr+" is not known before apply")
+				r.Skip(a.Threshold.Range, "threshold of "+a.Addr+" "+a.Threshold.Unknown())
 			}
 			continue
 		}

@@ -160,7 +160,7 @@ data "queuecap_sla_depth" "orders" {
 		{
 			name:  "threshold unknown before apply",
 			files: map[string]string{"main.tf": depthAlarmOn(sla, "GreaterThanThreshold", "var.threshold", ref) + "variable \"threshold\" {\n  type = number\n}\n"},
-			skips: []skip{{Reason: "threshold of aws_cloudwatch_metric_alarm.depth is not known before apply", Line: 10}},
+			skips: []skip{{Reason: "threshold of aws_cloudwatch_metric_alarm.depth comes from var.threshold, which has no value here (set it with --var, a tfvars file or TF_VAR_threshold)", Line: 10}},
 		},
 		{
 			name:  "arrival rate unknown before apply",

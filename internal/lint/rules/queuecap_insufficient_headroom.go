@@ -41,13 +41,13 @@ func checkBacklogWithinRTO(s *supply, r lint.Reporter) bool {
 	case !b.Set || (b.Known && b.V == 0):
 		return false
 	case !b.Known:
-		r.Skip(b.Range, "max_backlog of "+s.queue.Addr+" is not known before apply")
+		r.Skip(b.Range, "max_backlog of "+s.queue.Addr+" "+b.Unknown())
 		return false
 	case !rto.Set:
 		r.Skip(b.Range, "max_backlog of "+s.queue.Addr+" is declared without rto_seconds, the time allowed to clear it")
 		return false
 	case !rto.Known:
-		r.Skip(rto.Range, "rto_seconds of "+s.queue.Addr+" is not known before apply")
+		r.Skip(rto.Range, "rto_seconds of "+s.queue.Addr+" "+rto.Unknown())
 		return false
 	}
 	required, err := capacity.RequiredSurplus(b.V, rto.V)
@@ -90,7 +90,7 @@ func checkMinHeadroom(s *supply, r lint.Reporter) {
 	case !h.Set:
 		h = lint.Num{V: capacity.DefaultMinHeadroom, Set: true, Known: true}
 	case !h.Known:
-		r.Skip(h.Range, "min_headroom of "+s.queue.Addr+" is not known before apply")
+		r.Skip(h.Range, "min_headroom of "+s.queue.Addr+" "+h.Unknown())
 		return
 	}
 	headroomPtr, err := capacity.Headroom(s.capacity, s.effective)

@@ -44,20 +44,20 @@ func (metastableRetryStorm) Check(m *lint.Model, r lint.Reporter) {
 		b, w := s.queue.Rates.MaxBacklog, s.queue.Rates.TimeoutWindowSeconds
 		switch {
 		case !k.Known:
-			r.Skip(k.Range, "retries_per_timeout of "+q.Addr+" is not known before apply")
+			r.Skip(k.Range, "retries_per_timeout of "+q.Addr+" "+k.Unknown())
 			continue
 		case !b.Set:
 			r.Skip(k.Range, "retries_per_timeout of "+q.Addr+" is declared without max_backlog, the backlog the retry storm starts from")
 			continue
 		case !b.Known:
-			r.Skip(b.Range, "max_backlog of "+q.Addr+" is not known before apply")
+			r.Skip(b.Range, "max_backlog of "+q.Addr+" "+b.Unknown())
 			continue
 		case b.V == 0:
 			continue
 		case !w.Set:
 			w = lint.Num{V: capacity.DefaultTimeoutWindowSeconds, Set: true, Known: true}
 		case !w.Known:
-			r.Skip(w.Range, "timeout_window_seconds of "+q.Addr+" is not known before apply")
+			r.Skip(w.Range, "timeout_window_seconds of "+q.Addr+" "+w.Unknown())
 			continue
 		}
 		checkRetryStorm(s, b.V, k.V, w.V, r)

@@ -30,12 +30,12 @@ func (retentionShorterThanDrain) Check(m *lint.Model, r lint.Reporter) {
 			continue
 		}
 		if !b.Known {
-			r.Skip(b.Range, "max_backlog of "+q.Addr+" is not known before apply")
+			r.Skip(b.Range, "max_backlog of "+q.Addr+" "+b.Unknown())
 			continue
 		}
 		ret := q.Retention
 		if !ret.Known {
-			r.Skip(ret.Range, "message_retention_seconds of "+q.Addr+" is not known before apply")
+			r.Skip(ret.Range, "message_retention_seconds of "+q.Addr+" "+ret.Unknown())
 			continue
 		}
 		if s.drain == nil {

@@ -56,7 +56,7 @@ func TestRetentionShorterThanDrain(t *testing.T) {
 		{
 			name:  "retention unknown before apply",
 			files: map[string]string{"main.tf": tagged(backlog, "message_retention_seconds = var.retention", "32") + "variable \"retention\" {\n  type = number\n}\n"},
-			skips: []skip{{Reason: "message_retention_seconds of aws_sqs_queue.orders is not known before apply", Line: 4}},
+			skips: []skip{{Reason: "message_retention_seconds of aws_sqs_queue.orders comes from var.retention, which has no value here (set it with --var, a tfvars file or TF_VAR_retention)", Line: 4}},
 		},
 		{
 			name:  "max_backlog unknown before apply",

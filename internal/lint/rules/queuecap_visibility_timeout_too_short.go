@@ -28,11 +28,11 @@ func (visibilityTimeoutTooShort) Check(m *lint.Model, r lint.Reporter) {
 		}
 		vis, timeout := q.Visibility, f.TimeoutSeconds
 		if !vis.Known {
-			r.Skip(vis.Range, "visibility_timeout_seconds of "+q.Addr+" is not known before apply")
+			r.Skip(vis.Range, "visibility_timeout_seconds of "+q.Addr+" "+vis.Unknown())
 			continue
 		}
 		if !timeout.Known {
-			r.Skip(timeout.Range, "timeout of "+f.Addr+" is not known before apply")
+			r.Skip(timeout.Range, "timeout of "+f.Addr+" "+timeout.Unknown())
 			continue
 		}
 		need, err := capacity.MinVisibilityTimeout(timeout.V)

@@ -107,12 +107,12 @@ func TestVisibilityTimeoutTooShort(t *testing.T) {
 		{
 			name:  "function timeout unknown before apply",
 			files: map[string]string{"main.tf": lambdaConsumer("visibility_timeout_seconds = 60", "timeout = var.timeout", ref) + "variable \"timeout\" {\n  type = number\n}\n"},
-			skips: []skip{{Reason: "timeout of aws_lambda_function.worker is not known before apply", Line: 8}},
+			skips: []skip{{Reason: "timeout of aws_lambda_function.worker comes from var.timeout, which has no value here (set it with --var, a tfvars file or TF_VAR_timeout)", Line: 8}},
 		},
 		{
 			name:  "visibility unknown before apply",
 			files: map[string]string{"main.tf": lambdaConsumer("visibility_timeout_seconds = var.visibility", "timeout = 30", ref) + "variable \"visibility\" {\n  type = number\n}\n"},
-			skips: []skip{{Reason: "visibility_timeout_seconds of aws_sqs_queue.orders is not known before apply", Line: 3}},
+			skips: []skip{{Reason: "visibility_timeout_seconds of aws_sqs_queue.orders comes from var.visibility, which has no value here (set it with --var, a tfvars file or TF_VAR_visibility)", Line: 3}},
 		},
 		{
 			name: "mapping inside a module, queue ARN passed in",

@@ -148,7 +148,7 @@ func supplyOf(m *lint.Model, q *lint.Queue, r lint.Reporter) (*supply, bool) {
 	}
 	s := &supply{queue: q}
 	if !q.Rates.ArrivalRate.Known {
-		r.Skip(q.Rates.ArrivalRate.Range, "arrival_rate of "+q.Addr+" is not known before apply")
+		r.Skip(q.Rates.ArrivalRate.Range, "arrival_rate of "+q.Addr+" "+q.Rates.ArrivalRate.Unknown())
 		return nil, false
 	}
 	retries, ok := knownRetries(q, q.Rates.RetryRate, q.Rates.AvgRetries, r)
@@ -167,7 +167,7 @@ func supplyOf(m *lint.Model, q *lint.Queue, r lint.Reporter) (*supply, bool) {
 			r.Skip(f.DefRange, "per_consumer_rate is not declared for "+consumer(q, f)+" (tag queuecap:per_consumer_rate, a queue block in "+m.ConfigFileName()+", or a queuecap data source)")
 			return nil, false
 		case !mu.Known:
-			r.Skip(mu.Range, "per_consumer_rate of "+f.Addr+" is not known before apply")
+			r.Skip(mu.Range, "per_consumer_rate of "+f.Addr+" "+mu.Unknown())
 			return nil, false
 		case f.Kind == lint.FleetLambda && (!f.MaxSize.Set || f.Unreserved):
 			at, why := f.DefRange, "sets no reserved_concurrent_executions"
@@ -181,7 +181,7 @@ func supplyOf(m *lint.Model, q *lint.Queue, r lint.Reporter) (*supply, bool) {
 			r.Skip(f.DefRange, "the maximum size of "+f.Addr+" is not set ("+f.SizeAttr+")")
 			return nil, false
 		case !f.MaxSize.Known:
-			r.Skip(f.MaxSize.Range, f.SizeAttr+" of "+f.Addr+" is not known before apply")
+			r.Skip(f.MaxSize.Range, f.SizeAttr+" of "+f.Addr+" "+f.MaxSize.Unknown())
 			return nil, false
 		}
 		c, err := capacity.FleetCapacity(int64(f.MaxSize.V), mu.V)
@@ -222,7 +222,7 @@ func knownRetries(q *lint.Queue, rate, average lint.Num, r lint.Reporter) (capac
 		n    lint.Num
 	}{{"retry_rate", rate}, {"avg_retries", average}} {
 		if x.n.Set && !x.n.Known {
-			r.Skip(x.n.Range, x.name+" of "+q.Addr+" is not known before apply")
+			r.Skip(x.n.Range, x.name+" of "+q.Addr+" "+x.n.Unknown())
 			return capacity.Retries{}, false
 		}
 	}
