@@ -3,6 +3,7 @@ package lint
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -162,7 +163,7 @@ func (b *builder) addInstances(in *instance, r *Resource, schema *blockSchema) {
 		// An alarm on no SQS metric (logs, CPU) is about no queue: its
 		// unknown count hides nothing the rules check.
 		otherAlarm := len(b.model.Alarms) > alarms && !readsSQS(b.model.Alarms[alarms].Metrics)
-		if !schema.linkOnly && !otherAlarm {
+		if !schema.linkOnly && !otherAlarm && !b.scalesOtherService(in.absAddr(r.LocalAddr())) {
 			b.skip(e.expr.Range(), fmt.Sprintf("the %s of %s %s, so its instances are not told apart: it is checked once, as if each instance were unknown",
 				e.meta(), in.absAddr(r.LocalAddr()), e.why))
 		}
@@ -171,6 +172,22 @@ func (b *builder) addInstances(in *instance, r *Resource, schema *blockSchema) {
 	for i := range e.instances {
 		b.addResource(in, r, schema, &e.instances[i])
 	}
+}
+
+// scalesOtherService reports whether addr is an Application Auto Scaling
+// target of another service than ECS (a DynamoDB table's capacity, a
+// Lambda's provisioned concurrency), or a policy on one: it scales no
+// queue consumer, so its unknown count hides nothing the rules check.
+func (b *builder) scalesOtherService(addr string) bool {
+	other := func(t *scalingTarget) bool { return t != nil && t.namespace != "" && t.namespace != "ecs" }
+	if other(b.targets[addr]) {
+		return true
+	}
+	p := b.policies[addr]
+	if p == nil {
+		return false
+	}
+	return slices.ContainsFunc(origins(b.policyRefs[p]), func(o string) bool { return other(b.targets[o]) })
 }
 
 // addResource models one instance of a resource the rules read (rep is

@@ -79,6 +79,12 @@ func (l *linker) reportUnlinked() {
 		if s := knownString(r.val); s != "" && !strings.HasPrefix(s, "service/") && strings.Contains(s, "/") {
 			continue // an Application Auto Scaling resource that is not an ECS service
 		}
+		if slices.ContainsFunc(origins(r.val), func(o string) bool {
+			t := l.targets[o]
+			return t != nil && t.namespace != "" && t.namespace != "ecs"
+		}) {
+			continue // the resource_id of a scaling target of DynamoDB, Lambda provisioned concurrency, …
+		}
 		why, _ := l.whyUnlinked(r, "fleet", "")
 		l.skip(refRange(r, p.DefRange), fmt.Sprintf("scaling policy %s: the fleet it scales %s, so it is not checked", p.Addr, why))
 	}

@@ -439,3 +439,55 @@ func TestTargetTrackingQueueNotLinked(t *testing.T) {
 		},
 	})
 }
+
+// TestOtherServicesScalingIsNotListed: Application Auto Scaling of a
+// DynamoDB table scales no queue consumer: neither its policy's fleet nor
+// its unknown count is listed as not checked (wellcometrust's
+// autoscaling/dynamodb); the same for an ECS service is.
+func TestOtherServicesScalingIsNotListed(t *testing.T) {
+	scaling := func(namespace, resourceID, dimension string) string {
+		return `variable "enabled" {
+  type = bool
+}
+
+resource "aws_appautoscaling_target" "t" {
+  count              = var.enabled ? 1 : 0
+  max_capacity       = 10
+  min_capacity       = 1
+  resource_id        = "` + resourceID + `"
+  scalable_dimension = "` + dimension + `"
+  service_namespace  = "` + namespace + `"
+}
+
+resource "aws_appautoscaling_policy" "p" {
+  count              = var.enabled ? 1 : 0
+  name               = "p"
+  policy_type        = "TargetTrackingScaling"
+  resource_id        = aws_appautoscaling_target.t[0].resource_id
+  scalable_dimension = aws_appautoscaling_target.t[0].scalable_dimension
+  service_namespace  = aws_appautoscaling_target.t[0].service_namespace
+  target_tracking_scaling_policy_configuration {
+    target_value = 70
+    predefined_metric_specification {
+      predefined_metric_type = "DynamoDBReadCapacityUtilization"
+    }
+  }
+}
+`
+	}
+	skipsOf := func(src string) []string {
+		dir := t.TempDir()
+		writeFiles(t, dir, map[string]string{"main.tf": src})
+		var out []string
+		for _, s := range lintDir(t, lint.Options{Dirs: []string{dir}}).Skipped {
+			out = append(out, fmt.Sprintf("%d %s", s.Range.Start.Line, s.Rule))
+		}
+		return out
+	}
+	if got := skipsOf(scaling("dynamodb", "table/orders", "dynamodb:table:ReadCapacityUnits")); len(got) > 0 {
+		t.Errorf("DynamoDB scaling: skips %q, want none", got)
+	}
+	if got := skipsOf(scaling("ecs", "service/main/worker", "ecs:service:DesiredCount")); len(got) == 0 {
+		t.Errorf("ECS scaling with an unknown count and no service: no skips, want its count and its target listed")
+	}
+}
