@@ -348,7 +348,8 @@ type skipMerger struct {
 	best map[skipPlace]int
 	out  []Skip
 	// others are the other reasons of the same rank merged into each kept
-	// skip: the instances of one module that a place stands for.
+	// skip: the other instances a place stands for (of a resource or a
+	// module with count or for_each, or of a module several roots call).
 	others map[int]map[uint64]struct{}
 	seed   maphash.Seed
 }
@@ -388,7 +389,7 @@ func (m *skipMerger) add(s Skip) {
 func (m *skipMerger) result() []Skip {
 	for i, o := range m.others {
 		if n := len(o); n > 0 {
-			m.out[i].Reason += fmt.Sprintf(" (and %d more like it at this place, for other instances of its module)", n)
+			m.out[i].Reason += fmt.Sprintf(" (and %d more like it at this place, for other instances)", n)
 		}
 	}
 	m.others = nil

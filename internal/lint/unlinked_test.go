@@ -362,7 +362,7 @@ resource "aws_lambda_event_source_mapping" "m" {
 		}
 	}
 	if len(coverage) != 1 || !strings.HasPrefix(coverage[0], `no consumer of module.q["a"].aws_sqs_queue.q is linked`) ||
-		!strings.HasSuffix(coverage[0], "(and 2 more like it at this place, for other instances of its module)") {
+		!strings.HasSuffix(coverage[0], "(and 2 more like it at this place, for other instances)") {
 		t.Errorf("coverage skips %q, want one for module.q[\"a\"] counting the 2 others", coverage)
 	}
 }
