@@ -2,7 +2,6 @@ package lint_test
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -29,15 +28,7 @@ func TestTerragruntUnits(t *testing.T) {
 		"aws/local/terragrunt.hcl":    "terraform {\n  source = \".\"\n}\n",
 		"aws/local/main.tf":           "resource \"aws_sqs_queue\" \"q\" {\n  name = \"q\"\n}\n",
 	}
-	for name, src := range files {
-		p := filepath.Join(top, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(src), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, top, files)
 	unitSkips := func(dirs []string, recursive bool) []string {
 		t.Helper()
 		res, err := lint.Run(lint.Options{Dirs: dirs, Recursive: recursive, Rules: rules.All(), Config: &lint.Config{}})
