@@ -232,6 +232,11 @@ func (b *builder) addResource(in *instance, r *Resource, schema *blockSchema, re
 		if v, _ := evalAttr(in, n, "enabled").UnmarkDeep(); v.IsKnown() && !v.IsNull() && v.Type() == cty.Bool && v.False() {
 			return // a disabled mapping consumes nothing
 		}
+		if n.attrs["starting_position"] != nil && !evalAttr(in, n, "starting_position").IsNull() {
+			// Only a stream (Kinesis, DynamoDB, Kafka) has a starting
+			// position; AWS refuses one on an SQS mapping.
+			return
+		}
 		m := &EventSourceMapping{Addr: addr, DefRange: r.DefRange}
 		if sc := n.first("scaling_config"); sc != nil {
 			m.MaximumConcurrency = evalNum(in, sc, "maximum_concurrency")

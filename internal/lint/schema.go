@@ -127,7 +127,7 @@ var resourceSchemas = map[string]*blockSchema{
 	}),
 	"aws_ecs_service":     attrs("name", "desired_count", "cluster", "tags", "task_definition"),
 	"aws_lambda_function": attrs("function_name", "timeout", "reserved_concurrent_executions", "tags", "role"),
-	"aws_lambda_event_source_mapping": withBlocks(attrs("event_source_arn", "function_name", "batch_size", "enabled"), map[string]*blockSchema{
+	"aws_lambda_event_source_mapping": withBlocks(attrs("event_source_arn", "function_name", "batch_size", "enabled", "starting_position"), map[string]*blockSchema{
 		"scaling_config": attrs("maximum_concurrency"),
 	}),
 	"aws_cloudwatch_metric_alarm": withBlocks(attrs("alarm_name", "metric_name", "namespace", "statistic", "extended_statistic", "dimensions",

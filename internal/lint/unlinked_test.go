@@ -491,3 +491,30 @@ resource "aws_appautoscaling_policy" "p" {
 		t.Errorf("ECS scaling with an unknown count and no service: no skips, want its count and its target listed")
 	}
 }
+
+// TestStreamMappingIsNoQueueConsumer: an event source mapping with a
+// starting_position reads a stream, never a queue (AWS refuses one on an
+// SQS mapping): its unknown source is not listed as a queue's
+// (wellcometrust's DynamoDB trigger), while an SQS-looking one is.
+func TestStreamMappingIsNoQueueConsumer(t *testing.T) {
+	mapping := func(extra string) map[string]string {
+		return map[string]string{"main.tf": `variable "source_arn" {
+  type = string
+}
+
+resource "aws_lambda_function" "f" {
+  function_name = "f"
+}
+
+resource "aws_lambda_event_source_mapping" "m" {
+  event_source_arn = var.source_arn
+  function_name    = aws_lambda_function.f.arn` + extra + `
+}
+`}
+	}
+	runLinkCases(t, []linkCase{
+		{name: "stream", files: mapping("\n  starting_position = \"LATEST\"")},
+		{name: "queue", files: mapping(""), skips: []linkSkip{{10, "event source mapping aws_lambda_event_source_mapping.m: its queue (event_source_arn) comes from var.source_arn, " +
+			"which has no value here (set it with --var, a tfvars file or TF_VAR_source_arn), so the queue's consumer is not checked"}}},
+	})
+}
