@@ -32,11 +32,14 @@ type builder struct {
 	policyDims  map[*Policy][]ref // a target tracking metric's QueueName dimensions
 	mappingRefs map[*EventSourceMapping][2]cty.Value
 	redrives    []redriveRef
-	linkOnly    []placedResource // resources read only to link others
-	iam         iamRefs          // roles and what uses them (iam.go)
-	pipes       []*pipe
-	sns         snsRefs
-	interesting map[*Module]bool
+	// failureDestinations are the targets of Lambda functions'
+	// dead_letter_config.
+	failureDestinations []cty.Value
+	linkOnly            []placedResource // resources read only to link others
+	iam                 iamRefs          // roles and what uses them (iam.go)
+	pipes               []*pipe
+	sns                 snsRefs
+	interesting         map[*Module]bool
 	// dataArgs is the root instance's record of evaluated queuecap data
 	// sources' arguments.
 	dataArgs map[string]Rates
@@ -388,6 +391,9 @@ func (b *builder) addFleet(in *instance, addr string, r *Resource, n *node) {
 			f.MaxSize.Known, f.Unreserved = false, true // -1: unreserved, bounded only by the account
 		}
 		f.TimeoutSeconds = withDefault(evalNum(in, n, "timeout"), defaultLambdaTimeout, r.DefRange, "timeout")
+		if dl := n.first("dead_letter_config"); dl != nil {
+			b.failureDestinations = append(b.failureDestinations, evalAttr(in, dl, "target_arn"))
+		}
 		tags = b.tagRates(in, n.attrs["tags"])
 	}
 	f.declared.add(rateTags, tags.rates)

@@ -17,6 +17,11 @@ import (
 func (b *builder) link() {
 	l := b.newLinker()
 	l.linkRedrives()
+	for _, v := range l.failureDestinations {
+		for _, q := range l.queuesOf(v) {
+			q.FailureDestination = true
+		}
+	}
 	l.linkScalingTargets()
 	l.linkPolicies()
 	l.linkAlarms()

@@ -125,8 +125,10 @@ var resourceSchemas = map[string]*blockSchema{
 		"step_scaling_policy_configuration":            stepSchema,
 		"target_tracking_scaling_policy_configuration": targetTrackingSchema,
 	}),
-	"aws_ecs_service":     attrs("name", "desired_count", "cluster", "tags", "task_definition"),
-	"aws_lambda_function": attrs("function_name", "timeout", "reserved_concurrent_executions", "tags", "role"),
+	"aws_ecs_service": attrs("name", "desired_count", "cluster", "tags", "task_definition"),
+	"aws_lambda_function": withBlocks(attrs("function_name", "timeout", "reserved_concurrent_executions", "tags", "role"), map[string]*blockSchema{
+		"dead_letter_config": attrs("target_arn"),
+	}),
 	"aws_lambda_event_source_mapping": withBlocks(attrs("event_source_arn", "function_name", "batch_size", "enabled", "starting_position"), map[string]*blockSchema{
 		"scaling_config": attrs("maximum_concurrency"),
 	}),

@@ -81,7 +81,7 @@ func TestNeverSilentOnCorpora(t *testing.T) {
 					check("alarm", a.Addr, a.DefRange.Filename, len(a.Queues) > 0 || !readsSQS(a.Metrics))
 				}
 				for _, q := range b.model.Queues {
-					checked := q.IsDeadLetter || (len(q.Consumers) > 0 && q.Rates.ArrivalRate.Set)
+					checked := q.IsDeadLetter || (q.FailureDestination && len(q.Consumers) == 0) || (len(q.Consumers) > 0 && q.Rates.ArrivalRate.Set)
 					check("queue", q.Addr, q.DefRange.Filename, checked)
 				}
 				for _, in := range b.instances {

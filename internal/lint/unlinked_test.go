@@ -518,3 +518,34 @@ resource "aws_lambda_event_source_mapping" "m" {
 			"which has no value here (set it with --var, a tfvars file or TF_VAR_source_arn), so the queue's consumer is not checked"}}},
 	})
 }
+
+// TestLambdaFailureDestinationIsNotListed: the queue a Lambda function
+// sends its failed events to (dead_letter_config) is drained by a replay,
+// as a dead-letter queue is: no coverage skip says it has no consumer.
+func TestLambdaFailureDestinationIsNotListed(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"main.tf": `resource "aws_sqs_queue" "failed" {
+  name = "failed-events"
+}
+
+resource "aws_sqs_queue" "orphan" {
+  name = "orphan"
+}
+
+resource "aws_lambda_function" "f" {
+  function_name = "f"
+  dead_letter_config {
+    target_arn = aws_sqs_queue.failed.arn
+  }
+}
+`})
+	var got []string
+	for _, s := range lintDir(t, lint.Options{Dirs: []string{dir}}).Skipped {
+		if s.Rule == "coverage" {
+			got = append(got, fmt.Sprintf("%d", s.Range.Start.Line))
+		}
+	}
+	if want := []string{"5"}; !slices.Equal(got, want) {
+		t.Errorf("coverage skips on lines %q, want %q (the orphan only)", got, want)
+	}
+}
