@@ -388,7 +388,7 @@ func (b *builder) addFleet(in *instance, addr string, r *Resource, n *node) {
 		f.Name = knownString(evalAttr(in, n, "function_name"))
 		f.MaxSize, f.SizeAttr = evalNum(in, n, "reserved_concurrent_executions"), "reserved_concurrent_executions"
 		if f.MaxSize.Known && f.MaxSize.V < 0 {
-			f.MaxSize.Known, f.Unreserved = false, true // -1: unreserved, bounded only by the account
+			f.MaxSize.Known = false // -1: unreserved, bounded only by the account (Fleet.Unreserved)
 		}
 		f.TimeoutSeconds = withDefault(evalNum(in, n, "timeout"), defaultLambdaTimeout, r.DefRange, "timeout")
 		if dl := n.first("dead_letter_config"); dl != nil {

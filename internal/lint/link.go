@@ -147,7 +147,7 @@ func (l *linker) linkEventSourceMappings() {
 		}
 		if m.Function != nil && m.Function.Kind == FleetLambda {
 			if m.MaximumConcurrency.Set {
-				m.Function.MaxSize, m.Function.SizeAttr, m.Function.Unreserved = m.MaximumConcurrency, "maximum_concurrency", false
+				m.Function.MaxSize, m.Function.SizeAttr = m.MaximumConcurrency, "maximum_concurrency"
 				m.Function.declared.add(rateDataSource, l.dataSourceRates(m.MaximumConcurrency))
 			}
 			l.consume(m.Queue, m.Function)

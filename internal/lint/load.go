@@ -100,7 +100,7 @@ func parseFile(path string) *parsedFile {
 	if info.Size() > maxFileBytes {
 		return fail("File too large", fmt.Sprintf("%d bytes is more than the %d bytes a configuration file may have", info.Size(), maxFileBytes))
 	}
-	src, err := readAll(f, info.Size(), maxFileBytes)
+	src, err := readAll(nil, f, info.Size(), maxFileBytes)
 	if err != nil {
 		return fail("Cannot read file", err.Error())
 	}
@@ -111,15 +111,18 @@ func parseFile(path string) *parsedFile {
 }
 
 // readAll reads r to the end (a file may have changed since its size was
-// taken), but never more than limit+1 bytes, into one buffer of size+1
-// bytes: the spare byte lets the read that finds the end return without
-// the buffer growing. (bytes.Buffer.ReadFrom wants 512 bytes free before
-// each read, so it would allocate, clear and copy every file of more than
-// a few hundred bytes a second time.) The buffer grows only for a file
-// that grew.
-func readAll(r io.Reader, size, limit int64) ([]byte, error) {
+// taken), but never more than limit+1 bytes, into dst[:0] when it holds
+// size+1 bytes, else into one new buffer of size+1 bytes: the spare byte
+// lets the read that finds the end return without the buffer growing.
+// (bytes.Buffer.ReadFrom wants 512 bytes free before each read, so it
+// would allocate, clear and copy every file of more than a few hundred
+// bytes a second time.) The buffer grows only for a file that grew.
+func readAll(dst []byte, r io.Reader, size, limit int64) ([]byte, error) {
 	size = max(0, min(size, limit)) + 1
-	buf := make([]byte, 0, size)
+	buf := dst[:0]
+	if int64(cap(buf)) < size {
+		buf = make([]byte, 0, size)
+	}
 	r = io.LimitReader(r, limit+1)
 	for {
 		if len(buf) == cap(buf) {
@@ -919,15 +922,8 @@ func walkRoots(top string, report func(path string, err error), listed func(dir 
 			report(dir, err)
 			return
 		}
-		if files := configFilesIn(dir, entries); len(files) > 0 {
+		if noteDir(dir, entries, listed, unit) {
 			dirs = append(dirs, dir)
-			if listed != nil {
-				listed(dir, files)
-			}
-		} else if unit != nil {
-			if p, ok := terragruntFileIn(dir, entries); ok {
-				unit(p)
-			}
 		}
 		for _, e := range entries {
 			if e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
@@ -938,6 +934,24 @@ func walkRoots(top string, report func(path string, err error), listed func(dir 
 	walk(top)
 	slices.Sort(dirs)
 	return dirs
+}
+
+// noteDir reports whether dir, with its entries, is a root module (it holds
+// configuration files), giving listed (when not nil) its files, or else
+// unit (when not nil) its terragrunt.hcl when it is a Terragrunt unit's.
+func noteDir(dir string, entries []fs.DirEntry, listed func(dir string, files []string), unit func(path string)) bool {
+	if files := configFilesIn(dir, entries); len(files) > 0 {
+		if listed != nil {
+			listed(dir, files)
+		}
+		return true
+	}
+	if unit != nil {
+		if p, ok := terragruntFileIn(dir, entries); ok {
+			unit(p)
+		}
+	}
+	return false
 }
 
 // tfvarsFiles lists, in Terraform's precedence order (later wins), the

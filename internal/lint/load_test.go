@@ -140,7 +140,7 @@ func TestReadAll(t *testing.T) {
 			if tc.size == 0 {
 				in = nil
 			}
-			got, err := readAll(bytes.NewReader(in), tc.size, tc.limit)
+			got, err := readAll(nil, bytes.NewReader(in), tc.size, tc.limit)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -155,7 +155,7 @@ func TestReadAll(t *testing.T) {
 			}
 			allocs := testing.AllocsPerRun(20, func() {
 				r := bytes.NewReader(in)
-				if _, err := readAll(r, tc.size, tc.limit); err != nil {
+				if _, err := readAll(nil, r, tc.size, tc.limit); err != nil {
 					t.Fatal(err)
 				}
 			})

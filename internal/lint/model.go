@@ -162,10 +162,6 @@ type Fleet struct {
 	// maximum_concurrency, reserved_concurrent_executions).
 	MaxSize  Num
 	SizeAttr string
-	// Unreserved marks a Lambda function whose reserved_concurrent_executions
-	// is -1: its concurrency is bounded only by the account's (MaxSize is
-	// then not known).
-	Unreserved bool
 	// MinSize is the fleet's smallest size: an auto scaling group's
 	// min_size, an ECS service's scaling target min_capacity; unset for a
 	// Lambda function.
@@ -181,6 +177,14 @@ type Fleet struct {
 	Policies      []*Policy
 	// TimeoutSeconds is a Lambda function's timeout (default 3 s).
 	TimeoutSeconds Num
+}
+
+// Unreserved reports a Lambda function whose size is its
+// reserved_concurrent_executions of -1: its concurrency is bounded only by
+// the account's, so its size is not known (build reads it so; a mapping's
+// maximum_concurrency replaces it).
+func (f *Fleet) Unreserved() bool {
+	return f.Kind == FleetLambda && f.SizeAttr == "reserved_concurrent_executions" && f.MaxSize.Set && !f.MaxSize.Known && f.MaxSize.V < 0
 }
 
 // scalingTarget is an aws_appautoscaling_target.

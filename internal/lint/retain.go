@@ -2,7 +2,6 @@ package lint
 
 import (
 	"bytes"
-	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -162,9 +161,9 @@ func (p *readPredictor) childrenOf(dir string) []string {
 // prediction keeps none of the text.
 var scanBuffers = sync.Pool{New: func() any { return new([]byte) }}
 
-// readInto reads a file into buf, growing it as needed, and returns the
-// contents; nothing for a file larger than limit bytes or that cannot be
-// read.
+// readInto reads a file into buf (readAll), growing it as needed, and
+// returns the contents; nothing for a file larger than limit bytes or
+// that cannot be read.
 func readInto(buf []byte, path string, limit int64) []byte {
 	f, err := os.Open(path)
 	if err != nil {
@@ -175,11 +174,11 @@ func readInto(buf []byte, path string, limit int64) []byte {
 	if err != nil || info.Size() > limit {
 		return buf[:0]
 	}
-	if int64(cap(buf)) < info.Size() {
-		buf = make([]byte, info.Size())
+	out, err := readAll(buf[:0], f, info.Size(), limit)
+	if err != nil || int64(len(out)) > limit {
+		return out[:0]
 	}
-	n, _ := io.ReadFull(f, buf[:info.Size()])
-	return buf[:n]
+	return out
 }
 
 // localLiterals are the string literals in src that begin with "./" or

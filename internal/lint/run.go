@@ -89,10 +89,9 @@ func rootsToLint(paths []string, recursive bool, listed func(dir string, files [
 			}
 		case info.IsDir():
 			roots = append(roots, rootAt{dir: path, top: path})
-			if entries, err := os.ReadDir(path); err == nil && len(configFilesIn(path, entries)) == 0 {
-				if p, ok := terragruntFileIn(path, entries); ok {
-					unit(p)
-				}
+			// Listed once, for its loader as for a walked root.
+			if entries, err := os.ReadDir(path); err == nil {
+				noteDir(path, entries, listed, unit)
 			}
 		default:
 			fileRoots = append(fileRoots, rootAt{dir: filepath.Dir(path), top: workingDirAbove(filepath.Dir(path))})

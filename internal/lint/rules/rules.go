@@ -169,9 +169,9 @@ func supplyOf(m *lint.Model, q *lint.Queue, r lint.Reporter) (*supply, bool) {
 		case !mu.Known:
 			r.Skip(mu.Range, "per_consumer_rate of "+f.Addr+" "+mu.Unknown())
 			return nil, false
-		case f.Kind == lint.FleetLambda && (!f.MaxSize.Set || f.Unreserved):
+		case f.Kind == lint.FleetLambda && (!f.MaxSize.Set || f.Unreserved()):
 			at, why := f.DefRange, "sets no reserved_concurrent_executions"
-			if f.Unreserved {
+			if f.Unreserved() {
 				at, why = f.MaxSize.Range, "has reserved_concurrent_executions = -1 (unreserved)"
 			}
 			r.Skip(at, f.Addr+" "+why+": its concurrency is bounded only by the account's, so its capacity is not known; "+
