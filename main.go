@@ -1,3 +1,6 @@
+// Copyright (c) The queuecap Authors
+// SPDX-License-Identifier: MPL-2.0
+
 // Command terraform-provider-queuecap serves the queuecap Terraform provider.
 package main
 

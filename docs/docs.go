@@ -1,3 +1,6 @@
+// Copyright (c) The queuecap Authors
+// SPDX-License-Identifier: MPL-2.0
+
 // Package docs carries the linter's hand-written rule pages,
 // docs/rules/<rule>.md, in the binary: the SARIF output gives each rule's
 // page as its help, and a linter must not read the repository it was built

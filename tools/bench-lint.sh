@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# Copyright (c) The queuecap Authors
+# SPDX-License-Identifier: MPL-2.0
 # Benchmarks `queuecap lint --recursive` against a bare HCL parse of the same
 # files, against `tflint --recursive`, and against the same tflint run with
 # queuecap's tflint plugin enabled (tflint+queuecap), over a scaled copy of

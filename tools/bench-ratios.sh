@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# Copyright (c) The queuecap Authors
+# SPDX-License-Identifier: MPL-2.0
 # Reads `go test -bench` output (standard input or the files given) and
 # prints, for each CLI of BenchmarkPlan, the median of each leg over the
 # rounds (QUEUECAP_BENCH_ROUNDS, or -count) and the ratios, each the median

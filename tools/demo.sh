@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# Copyright (c) The queuecap Authors
+# SPDX-License-Identifier: MPL-2.0
 # The main job on the bundled examples: builds the provider, installs it for
 # local use through a dev_overrides CLI configuration in a temporary file,
 # and plans and applies examples/sizing without `terraform init`, offline;

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# Copyright (c) The queuecap Authors
+# SPDX-License-Identifier: MPL-2.0
 # Generates docs/ with tfplugindocs, offline: the provider's schema comes from
 # `providers schema -json` run by a local CLI against a freshly built
 # provider installed from a local plugin directory, so nothing is downloaded.

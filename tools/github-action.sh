@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# Copyright (c) The queuecap Authors
+# SPDX-License-Identifier: MPL-2.0
 # The step of action.yml (docs/ci.md#github-actions): builds queuecap from
 # the action's own source, lints, and leaves on the runner
 #   - SARIF in $QUEUECAP_SARIF, for github/codeql-action/upload-sarif;

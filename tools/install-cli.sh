@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# Copyright (c) The queuecap Authors
+# SPDX-License-Identifier: MPL-2.0
 # Installs a CLI the make targets run into the cache when it is missing and
 # prints its path. The CLIs are built from the Go module proxy, the only
 # source this project's machines reach; each build is cached under

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# Copyright (c) The queuecap Authors
+# SPDX-License-Identifier: MPL-2.0
 # Prints the path of the Terraform CLI on PATH when it is 1.8 or newer, the
 # first Terraform with provider functions, so that `make testacc` runs the
 # provider's acceptance tests under it too. Otherwise it prints nothing and

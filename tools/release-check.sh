@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# Copyright (c) The queuecap Authors
+# SPDX-License-Identifier: MPL-2.0
 # make release-check: `goreleaser check` of .goreleaser.yml, then a snapshot
 # release of it for this machine's platform only (every platform would take
 # most of an hour on 2 CPUs), checked as the registry and a user take it:

@@ -1,3 +1,6 @@
+// Copyright (c) The queuecap Authors
+// SPDX-License-Identifier: MPL-2.0
+
 // Command queuecap is the companion CLI of the queuecap Terraform provider.
 //
 //	queuecap lint [flags] [DIR|FILE ...]

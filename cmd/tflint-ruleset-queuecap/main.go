@@ -1,3 +1,6 @@
+// Copyright (c) The queuecap Authors
+// SPDX-License-Identifier: MPL-2.0
+
 // Command tflint-ruleset-queuecap is queuecap's rules as a tflint plugin:
 // tflint starts it, and it serves the ruleset over tflint-plugin-sdk.
 //

@@ -1,3 +1,6 @@
+// Copyright (c) The queuecap Authors
+// SPDX-License-Identifier: MPL-2.0
+
 // Package capacity holds every formula queuecap reports: the fluid model of a
 // queue (arrival, capacity, surplus, drain time), Little's law, the
 // TTL-bounded backlog and drain forecasts. It uses the standard library only

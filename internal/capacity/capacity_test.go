@@ -1,3 +1,6 @@
+// Copyright (c) The queuecap Authors
+// SPDX-License-Identifier: MPL-2.0
+
 package capacity_test
 
 // Shared helpers, the primitive formulas (effective arrival, capacity, net

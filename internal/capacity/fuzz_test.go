@@ -1,3 +1,6 @@
+// Copyright (c) The queuecap Authors
+// SPDX-License-Identifier: MPL-2.0
+
 package capacity_test
 
 // Fuzz targets, seeded from the worked-example tables. They check only what

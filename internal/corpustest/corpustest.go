@@ -1,3 +1,6 @@
+// Copyright (c) The queuecap Authors
+// SPDX-License-Identifier: MPL-2.0
+
 // Package corpustest gives tests the shared corpus of public Terraform
 // beside the repository (../shared/corpus), and stand-ins for what its
 // repositories need that has no network here. Tests that use it skip when

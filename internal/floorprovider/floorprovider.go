@@ -1,3 +1,6 @@
+// Copyright (c) The queuecap Authors
+// SPDX-License-Identifier: MPL-2.0
+
 // Package floorprovider is the floor the plan benchmarks measure
 // queuecap against: a terraform-plugin-framework provider with the same
 // type name and the same shapes as queuecap's queuecap_consumers data

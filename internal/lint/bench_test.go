@@ -1,3 +1,6 @@
+// Copyright (c) The queuecap Authors
+// SPDX-License-Identifier: MPL-2.0
+
 package lint_test
 
 // Benchmarks of the whole linter against a bare HCL parse of the same files,

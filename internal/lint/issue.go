@@ -1,3 +1,6 @@
+// Copyright (c) The queuecap Authors
+// SPDX-License-Identifier: MPL-2.0
+
 // Package lint is the engine of `queuecap lint`: it loads Terraform
 // configurations, evaluates what can be known before apply, links queues to
 // the fleets that consume them and to the scaling policies and alarms around

@@ -1,3 +1,6 @@
+// Copyright (c) The queuecap Authors
+// SPDX-License-Identifier: MPL-2.0
+
 // Package provider adapts internal/capacity to Terraform: schemas,
 // validation at plan time and state. It computes no formula of its own.
 package provider

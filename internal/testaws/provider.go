@@ -1,3 +1,6 @@
+// Copyright (c) The queuecap Authors
+// SPDX-License-Identifier: MPL-2.0
+
 // Package testaws is a stand-in for the AWS provider that exists only for
 // tests. Registered as hashicorp/aws through dev_overrides, it lets the real
 // Terraform and OpenTofu CLIs plan configurations of the AWS resources

@@ -1,3 +1,6 @@
+// Copyright (c) The queuecap Authors
+// SPDX-License-Identifier: MPL-2.0
+
 package testaws
 
 // aws_cloudwatch_metric_alarm: schema of AWS provider v6.47.0.

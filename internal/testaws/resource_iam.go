@@ -1,3 +1,6 @@
+// Copyright (c) The queuecap Authors
+// SPDX-License-Identifier: MPL-2.0
+
 package testaws
 
 // AWS IAM: schemas of AWS provider v6.47.0. IAM is global: these resources

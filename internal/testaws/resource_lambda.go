@@ -1,3 +1,6 @@
+// Copyright (c) The queuecap Authors
+// SPDX-License-Identifier: MPL-2.0
+
 package testaws
 
 // AWS Lambda: schemas of AWS provider v6.47.0; the function's Defaults and

@@ -1,3 +1,6 @@
+// Copyright (c) The queuecap Authors
+// SPDX-License-Identifier: MPL-2.0
+
 // Package textfmt formats numbers and text for people, one way for every
 // part of queuecap that prints them: `queuecap size`'s table and warnings,
 // and lint findings in the default format.

@@ -1,3 +1,6 @@
+// Copyright (c) The queuecap Authors
+// SPDX-License-Identifier: MPL-2.0
+
 // Package tflintplugin is tflint-ruleset-queuecap: queuecap's rules inside
 // tflint, on tflint-plugin-sdk.
 //

@@ -1,3 +1,6 @@
+// Copyright (c) The queuecap Authors
+// SPDX-License-Identifier: MPL-2.0
+
 // Package formatter renders a lint.Result for people and for tools: a
 // readable default with source snippets, one-line compact, JSON, SARIF,
 // Checkstyle, JUnit, GitHub Actions workflow commands and a GitLab Code

@@ -1,3 +1,6 @@
+// Copyright (c) The queuecap Authors
+// SPDX-License-Identifier: MPL-2.0
+
 // Package plantest tests `queuecap lint --plan` on plan JSON that the real
 // Terraform and OpenTofu CLIs write, against the test-only AWS provider of
 // internal/testaws. It is a package of its own because testaws runs the

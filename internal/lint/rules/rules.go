@@ -1,3 +1,6 @@
+// Copyright (c) The queuecap Authors
+// SPDX-License-Identifier: MPL-2.0
+
 // Package rules holds queuecap lint's rules, one file each, named after the
 // rule. Every finding states its arithmetic in words and carries the
 // numbers behind it as facts.

@@ -1,3 +1,6 @@
+// Copyright (c) The queuecap Authors
+// SPDX-License-Identifier: MPL-2.0
+
 // Command terraform-provider-floor serves the floor provider
 // (internal/floorprovider) for the plan benchmarks of internal/provider.
 package main

@@ -1,3 +1,6 @@
+// Copyright (c) The queuecap Authors
+// SPDX-License-Identifier: MPL-2.0
+
 // Command terraform-provider-aws serves the test-only stand-in for the AWS
 // provider (package testaws) for the CLIs that tests run; it exists only
 // for tests and never calls AWS.
