@@ -184,7 +184,7 @@ type lintFlags struct {
 	showSkipped bool
 	explain     bool
 	force       bool
-	output      string
+	outputs     multiFlag
 	plan        string
 	chdir       string
 	vars        []lint.VarFlag
@@ -207,7 +207,7 @@ func lintCommand(f *lintFlags) *command {
 	fs.BoolVar(&f.noColor, "no-color", false, "disable colored output")
 	fs.BoolVar(&f.showSkipped, "show-skipped", false, "list every check that was skipped, and why, in the default format")
 	fs.BoolVar(&f.force, "force", false, "exit 0 even when findings fail the run (errors still exit 1)")
-	fs.StringVar(&f.output, "output", "", "also write the --format output to `FILE` (relative to the working directory), and the default format to standard output")
+	fs.Var(&f.outputs, "output", "write a report: `FORMAT=FILE` writes FORMAT to FILE, - being standard output (repeatable: every report from the one run); a bare FILE gets the --format output, and standard output then the default format. FILE is relative to the working directory")
 	fs.BoolVar(&f.explain, "explain", false, "print what was linked instead of findings: each queue's consumers, scaling policies, alarms, dead-letter queue and rates with where they came from, and what could not be linked and why")
 	fs.StringVar(&f.plan, "plan", "", "lint a plan instead of HCL: `FILE` holds the JSON of terraform show -json PLANFILE (- for standard input), or is the plan file itself, read with terraform or tofu show -json")
 	fs.StringVar(&f.chdir, "chdir", "", "with --plan, the configuration `directory` the plan was made in, for the file and line of each finding (default the working directory)")
@@ -303,7 +303,12 @@ func runLint(args []string, stdout, stderr io.Writer) int {
 		format = *cfg.Format
 	}
 	if !slices.Contains(formats, format) {
-		fmt.Fprintf(stderr, "Error: unknown format %q%s: valid formats are %s\n", format, with, strings.Join(formats, ", "))
+		fmt.Fprintf(stderr, "Error: %v\n", unknownFormat(format, formats, with))
+		return exitError
+	}
+	reports, err := lintReports(f.outputs, format, f.set["format"], formats, with)
+	if err != nil {
+		fmt.Fprintf(stderr, "Error: %v\n", err)
 		return exitError
 	}
 	minSeverity, err := lint.ParseSeverity(f.minSeverity)
@@ -335,21 +340,23 @@ func runLint(args []string, stdout, stderr io.Writer) int {
 	noColor := f.noColor || os.Getenv("NO_COLOR") != "" || !isTerminal(stdout)
 	opts := formatter.Options{NoColor: noColor, ShowSkipped: f.showSkipped, Version: lint.BuildVersion()}
 	out := lintOutput{res: res, explain: f.explain}
-	// With --output, FILE takes the chosen format and standard output the
-	// default one (formats[0]).
-	stdoutFormat := format
-	if f.output != "" {
-		stdoutFormat = formats[0]
-	}
-	if err := out.write(stdout, stdoutFormat, opts); err != nil {
-		fmt.Fprintf(stderr, "Error: %v\n", err)
-		return exitError
-	}
-	if f.output != "" {
-		if err := out.writeFile(f.output, format, opts); err != nil {
-			fmt.Fprintf(stderr, "Error: --output: %v\n", err)
-			return exitError
+	// Every report is written whatever another's error: a job still gets
+	// the ones that could be.
+	wrote := true
+	for _, r := range reports {
+		var err error
+		if r.path == "-" {
+			err = out.write(stdout, r.format, opts)
+		} else if err = out.writeFile(r.path, r.format, opts); err != nil {
+			err = fmt.Errorf("--output: %w", err)
 		}
+		if err != nil {
+			fmt.Fprintf(stderr, "Error: %v\n", err)
+			wrote = false
+		}
+	}
+	if !wrote {
+		return exitError
 	}
 	// --explain prints what the run linked: only errors fail it.
 	switch {

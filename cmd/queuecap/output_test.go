@@ -159,6 +159,114 @@ func TestOutput(t *testing.T) {
 	})
 }
 
+// TestOutputFormats: --output FORMAT=FILE, repeatable, writes each report
+// from the one run; "-" is standard output, which then gets nothing else.
+func TestOutputFormats(t *testing.T) {
+	t.Run("every report of one run", func(t *testing.T) {
+		dir := t.TempDir()
+		write(t, dir, map[string]string{"main.tf": errorTF})
+		code, stdout, stderr := cli(t, dir, "lint", "--output", "github=-", "--output", "sarif=report.sarif",
+			"--output", "default=log.txt", "--output=json=report.json")
+		if code != exitFindings || stderr != "" {
+			t.Errorf("exit %d, stderr %q; want %d and none", code, stderr, exitFindings)
+		}
+		if !strings.HasPrefix(stdout, "::error file=main.tf,line=13,") || strings.Count(stdout, "\n") != 1 {
+			t.Errorf("standard output is not the github format alone:\n%s", stdout)
+		}
+		var log sarifOut
+		readJSON(t, filepath.Join(dir, "report.sarif"), &log)
+		if len(log.Runs) != 1 || len(log.Runs[0].Results) != 1 || log.Runs[0].Results[0].RuleID != "queuecap_zero_surplus" {
+			t.Errorf("report.sarif: %+v", log)
+		}
+		var res struct{ Issues []struct{ Rule string } }
+		readJSON(t, filepath.Join(dir, "report.json"), &res)
+		if len(res.Issues) != 1 || res.Issues[0].Rule != "queuecap_zero_surplus" {
+			t.Errorf("report.json: %+v", res)
+		}
+		b, err := os.ReadFile(filepath.Join(dir, "log.txt"))
+		if err != nil || !strings.HasPrefix(string(b), "Error: max_size 25 cannot drain any backlog") || strings.Contains(string(b), "\x1b[") {
+			t.Errorf("log.txt is not the default format without colors (%v):\n%s", err, b)
+		}
+	})
+	t.Run("--format goes to standard output when no bare FILE takes it", func(t *testing.T) {
+		dir := t.TempDir()
+		write(t, dir, map[string]string{"main.tf": errorTF})
+		code, stdout, _ := cli(t, dir, "lint", "--format", "compact", "--output", "checkstyle=report.xml")
+		if code != exitFindings || !strings.HasPrefix(stdout, "main.tf:13:3: Error - ") {
+			t.Errorf("exit %d, standard output is not the compact format:\n%s", code, stdout)
+		}
+		if b, err := os.ReadFile(filepath.Join(dir, "report.xml")); err != nil || !strings.Contains(string(b), "<checkstyle") {
+			t.Errorf("report.xml (%v):\n%s", err, b)
+		}
+	})
+	t.Run("a bare - is --format's format on standard output", func(t *testing.T) {
+		dir := t.TempDir()
+		write(t, dir, map[string]string{"main.tf": errorTF})
+		code, stdout, _ := cli(t, dir, "lint", "--format", "json", "--output", "-")
+		var res struct{ Issues []any }
+		if err := json.Unmarshal([]byte(stdout), &res); code != exitFindings || err != nil || len(res.Issues) != 1 {
+			t.Errorf("exit %d, %v: standard output is not the JSON of one issue:\n%s", code, err, stdout)
+		}
+	})
+	t.Run("with --explain", func(t *testing.T) {
+		dir := t.TempDir()
+		write(t, dir, map[string]string{"main.tf": errorTF})
+		code, stdout, _ := cli(t, dir, "lint", "--explain", "--output", "mermaid=-", "--output", "json=linked.json")
+		if code != exitOK || !strings.HasPrefix(stdout, "**Root module `.`**") {
+			t.Errorf("exit %d, standard output is not the mermaid explanation:\n%s", code, stdout)
+		}
+		var doc struct{ Roots []any }
+		readJSON(t, filepath.Join(dir, "linked.json"), &doc)
+		if len(doc.Roots) != 1 {
+			t.Errorf("linked.json has %d roots", len(doc.Roots))
+		}
+	})
+	t.Run("a file that cannot be written does not stop the others", func(t *testing.T) {
+		dir := t.TempDir()
+		write(t, dir, map[string]string{"main.tf": warningTF})
+		code, stdout, stderr := cli(t, dir, "lint", "--output", "sarif=no/such/dir/a.sarif", "--output", "json=b.json", "--output", "github=-")
+		if code != exitError || !strings.Contains(stderr, "Error: --output: ") || !strings.Contains(stderr, "no/such/dir/a.sarif") {
+			t.Errorf("exit %d, stderr %q: want 1 and an error naming the file", code, stderr)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "b.json")); err != nil || !strings.HasPrefix(stdout, "::warning ") {
+			t.Errorf("the other reports were not written (%v): standard output %q", err, stdout)
+		}
+	})
+	// Usage errors: one line on standard error, nothing linted or written.
+	for _, c := range []struct {
+		name   string
+		args   []string
+		stderr string
+	}{
+		{"a misspelled format", []string{"--output", "sarf=a.sarif"},
+			`Error: --output sarf=a.sarif: unknown format "sarf": did you mean sarif? (valid formats are default, compact, json, sarif, checkstyle, junit, github, gitlab)`},
+		{"an unknown format", []string{"--output", "yaml=a.yaml"},
+			`Error: --output yaml=a.yaml: unknown format "yaml": valid formats are default, compact, json, sarif, checkstyle, junit, github, gitlab`},
+		{"a findings format with --explain", []string{"--explain", "--output", "sarif=a.sarif"},
+			`Error: --output sarif=a.sarif: unknown format "sarif" with --explain: valid formats are text, json, mermaid`},
+		{"no format", []string{"--output", "=a.sarif"}, `Error: --output =a.sarif: no format before "=": give FORMAT=FILE, or ./FILE for a file whose name holds "="`},
+		{"no file", []string{"--output", "sarif="}, `Error: --output sarif=: no file after "=" (- is standard output)`},
+		{"two reports to one file", []string{"--output", "sarif=a", "--output", "json=./a"}, "Error: --output sarif=a and --output json=./a both write to ./a"},
+		{"a bare FILE and another to it", []string{"--format", "sarif", "--output", "a.sarif", "--output", "json=a.sarif"}, "Error: --output a.sarif and --output json=a.sarif both write to a.sarif"},
+		{"two reports to standard output", []string{"--output", "github=-", "--output", "compact=-"}, "Error: --output github=- and --output compact=- both write to standard output"},
+		{"--format with nowhere to go", []string{"--format", "json", "--output", "github=-"},
+			"Error: --format json has nowhere to go: --output github=- takes standard output; write it with --output json=FILE"},
+		{"a misspelled --format", []string{"--format", "jsn"}, `Error: unknown format "jsn": did you mean json? (valid formats are default, compact, json, sarif, checkstyle, junit, github, gitlab)`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			write(t, dir, map[string]string{"main.tf": errorTF})
+			code, stdout, stderr := cli(t, dir, append([]string{"lint"}, c.args...)...)
+			if code != exitError || stdout != "" || stderr != c.stderr+"\n" {
+				t.Errorf("exit %d, stdout %q, stderr %q; want 1, nothing and %q", code, stdout, stderr, c.stderr)
+			}
+			if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+				t.Errorf("%d files in the directory, want main.tf alone", len(entries))
+			}
+		})
+	}
+}
+
 func readJSON(t *testing.T, path string, v any) {
 	t.Helper()
 	b, err := os.ReadFile(path)
