@@ -6,6 +6,7 @@ package main
 import (
 	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -24,6 +25,13 @@ func TestLintFiles(t *testing.T) {
 		// .queuecap.hcl, queue blocks included, as --recursive from there
 		// would; a directory given reads only the files from itself down.
 		".queuecap.hcl": "queue \"aws_sqs_queue.q\" {\n  arrival_rate = 10\n}\n",
+		// c and c/sub read c/.queuecap.hcl, not the one above; d/e reads
+		// the working directory's, d having none of its own.
+		"c/.queuecap.hcl":     "queue \"aws_sqs_queue.s\" {\n  arrival_rate = 5\n}\n",
+		"c/main.tf":           `resource "aws_sqs_queue" "s" {}` + "\n",
+		"c/sub/main.tf":       `resource "aws_sqs_queue" "s" {}` + "\n",
+		"d/e/main.tf":         `resource "aws_sqs_queue" "q" {}` + "\n",
+		"empty/.queuecap.hcl": "config {\n  format = \"compact\"\n}\n",
 	})
 	t.Chdir(dir)
 	for _, tc := range []struct {
@@ -37,8 +45,14 @@ func TestLintFiles(t *testing.T) {
 		{"a .tfvars file alone", []string{"b/x.tfvars"}, []string{"b"}, false, ""},
 		{"a directory and one of its files", []string{"a/main.tf", "a"}, []string{"a"}, false, ""},
 		{"directories, as before", []string{"b", "a"}, []string{"b", "a"}, false, ""},
+		// A .queuecap.hcl stands for the roots that read it: those at or
+		// below its folder with no nearer .queuecap.hcl.
+		{"the working directory's .queuecap.hcl", []string{".queuecap.hcl"}, []string{"a", "b", "d/e"}, true, ""},
+		{"a folder's .queuecap.hcl", []string{"c/.queuecap.hcl"}, []string{"c", "c/sub"}, false, ""},
+		{"a .queuecap.hcl and a file of a root it governs", []string{"c/main.tf", "./c/.queuecap.hcl", "c/sub/main.tf"}, []string{"c", "c/sub"}, false, ""},
+		{"a .queuecap.hcl no root reads", []string{"empty/.queuecap.hcl"}, nil, false, ""},
 		// A usage error, on standard error, before anything is linted.
-		{"not a configuration file", []string{"a/README.md", "b/main.tf"}, nil, false, "Error: a/README.md is neither a directory nor a .tf, .tofu or .tfvars file\n"},
+		{"not a configuration file", []string{"a/README.md", "b/main.tf"}, nil, false, "Error: a/README.md is neither a directory nor a .tf, .tofu, .tfvars or .queuecap.hcl file\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, stdout, stderr := cli(t, "", append([]string{"lint", "--explain", "--format", "json"}, tc.args...)...)
@@ -77,5 +91,36 @@ func TestLintFiles(t *testing.T) {
 				t.Errorf("exit %d, errors %+v, want 0 and none (stderr %s)", code, got.Errors, stderr)
 			}
 		})
+	}
+}
+
+// TestLintConfigFileArgument: a .queuecap.hcl given as a file is read
+// even when no root module reads it, so that pre-commit reports a mistake
+// in it, with its place.
+func TestLintConfigFileArgument(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, map[string]string{
+		"a/main.tf":           `resource "aws_sqs_queue" "q" {}` + "\n",
+		"notes/.queuecap.hcl": "queue \"aws_sqs_queue.q\" {\n  arival_rate = 10\n}\n",
+	})
+	code, _, _ := cli(t, dir, "lint", "--format", "compact", "a", "notes/.queuecap.hcl")
+	if code != exitError {
+		t.Errorf("exit %d, want 1 for the mistake in notes/.queuecap.hcl", code)
+	}
+	_, stdout, _ := cli(t, "", "lint", "--format", "json", "notes/.queuecap.hcl")
+	var got struct {
+		Errors []struct {
+			Message string
+			Range   struct {
+				Filename string
+				Start    struct{ Line int }
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(stdout), &got); err != nil {
+		t.Fatalf("%v: %s", err, stdout)
+	}
+	if len(got.Errors) != 1 || got.Errors[0].Range.Filename != "notes/.queuecap.hcl" || got.Errors[0].Range.Start.Line != 2 || !strings.Contains(got.Errors[0].Message, "arival_rate") {
+		t.Errorf("errors %+v, want one at notes/.queuecap.hcl:2 naming arival_rate", got.Errors)
 	}
 }

@@ -38,20 +38,47 @@ func newConfigFinder(fallback *Config) *configFinder {
 // forRoot is the configuration of the root at r.
 func (f *configFinder) forRoot(r rootAt) *Config {
 	if path := nearestConfig(r.dir, r.top, f.nearest); path != "" {
-		if cfg, ok := f.loaded[path]; ok {
-			return cfg
-		}
-		cfg, diags := LoadConfig(path, true)
-		for _, d := range diags {
-			f.errs = append(f.errs, diagEntry(d))
-		}
-		if diags.HasErrors() {
-			cfg = f.fallback
-		}
-		f.loaded[path] = cfg
-		return cfg
+		return f.load(path)
 	}
 	return f.fallback
+}
+
+// load reads the file at path once, its errors kept for the run; one that
+// does not load leaves the fallback in its place.
+func (f *configFinder) load(path string) *Config {
+	if cfg, ok := f.loaded[path]; ok {
+		return cfg
+	}
+	cfg, diags := LoadConfig(path, true)
+	for _, d := range diags {
+		f.errs = append(f.errs, diagEntry(d))
+	}
+	if diags.HasErrors() {
+		cfg = f.fallback
+	}
+	f.loaded[path] = cfg
+	return cfg
+}
+
+// governed lists the root modules that the .queuecap.hcl at path, given to
+// lint as a file (pre-commit passes it when a commit changes it), governs:
+// those at or below its folder, as --recursive finds them, whose nearest
+// .queuecap.hcl up to the working directory it is, as for a root a .tf
+// file names. The file is read even when no root reads it, so that a
+// mistake in it is reported; unreadable is told of folders the walk
+// cannot read.
+func (f *configFinder) governed(path string, unreadable func(string, error), listed func(dir string, files []string)) []rootAt {
+	path = filepath.Clean(path)
+	f.load(path)
+	dir := filepath.Dir(path)
+	top := workingDirAbove(dir)
+	var roots []rootAt
+	for _, r := range walkRoots(dir, unreadable, listed, nil) {
+		if nearestConfig(r, top, f.nearest) == path {
+			roots = append(roots, rootAt{dir: r, top: top})
+		}
+	}
+	return roots
 }
 
 // nearestConfig is the .queuecap.hcl in dir or the closest folder above

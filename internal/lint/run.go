@@ -67,15 +67,19 @@ func (e *UsageError) Error() string { return e.Msg }
 // linted once however many of its files are given (pre-commit passes each
 // changed file) and not again when a directory given reaches it; it reads
 // the nearest .queuecap.hcl up to the working directory, as --recursive
-// from there would.
+// from there would. A .queuecap.hcl stands for the roots it governs
+// (configFinder.governed), linted as if a file of each were given.
 //
 // It also returns the terragrunt.hcl of each directory given or walked
 // that holds no configuration but a Terragrunt unit (terragruntSkip).
-func rootsToLint(paths []string, recursive bool, listed func(dir string, files []string)) ([]rootAt, []ErrorEntry, []string) {
+func rootsToLint(paths []string, recursive bool, listed func(dir string, files []string), configs *configFinder) ([]rootAt, []ErrorEntry, []string) {
 	var roots, fileRoots []rootAt
 	var errs []ErrorEntry
 	var units []string
 	unit := func(p string) { units = append(units, p) }
+	unreadable := func(path string, err error) {
+		errs = append(errs, ErrorEntry{Message: fmt.Sprintf("cannot read %s: %v", path, err), Severity: Error})
+	}
 	for _, path := range paths {
 		info, err := os.Stat(path)
 		if err == nil {
@@ -84,10 +88,10 @@ func rootsToLint(paths []string, recursive bool, listed func(dir string, files [
 		switch {
 		case err != nil:
 			errs = append(errs, ErrorEntry{Message: err.Error(), Severity: Error})
+		case !info.IsDir() && isConfigFile(path):
+			fileRoots = append(fileRoots, configs.governed(path, unreadable, listed)...)
 		case info.IsDir() && recursive:
-			for _, r := range walkRoots(path, func(path string, err error) {
-				errs = append(errs, ErrorEntry{Message: fmt.Sprintf("cannot read %s: %v", path, err), Severity: Error})
-			}, listed, unit) {
+			for _, r := range walkRoots(path, unreadable, listed, unit) {
 				roots = append(roots, rootAt{dir: r, top: path})
 			}
 		case info.IsDir():
@@ -122,10 +126,15 @@ func CheckPath(path string) error {
 		return fmt.Errorf("%s: no such file or directory", path)
 	case err != nil:
 		return err
-	case !info.IsDir() && configExt(filepath.Base(path)) == "" && !isVarsFile(path):
-		return errors.New(path + " is neither a directory nor a .tf, .tofu or .tfvars file")
+	case !info.IsDir() && configExt(filepath.Base(path)) == "" && !isVarsFile(path) && !isConfigFile(path):
+		return errors.New(path + " is neither a directory nor a .tf, .tofu, .tfvars or " + DefaultConfigFile + " file")
 	}
 	return nil
+}
+
+// isConfigFile is whether path names a .queuecap.hcl.
+func isConfigFile(path string) bool {
+	return filepath.Base(path) == DefaultConfigFile
 }
 
 func isVarsFile(path string) bool {
@@ -183,10 +192,10 @@ func Run(opts Options) (*Result, error) {
 	l := newLoader()
 	l.host = opts.Host
 	l.sources.tflint = opts.Host != nil && opts.Host.Name() == "tflint"
-	roots, errs, units := rootsToLint(opts.Dirs, opts.Recursive, l.listed)
+	finder := newConfigFinder(opts.Config)
+	roots, errs, units := rootsToLint(opts.Dirs, opts.Recursive, l.listed, finder)
 	res.Errors = append(res.Errors, errs...)
 	configs := make([]*Config, len(roots))
-	finder := newConfigFinder(opts.Config)
 	for i, r := range roots {
 		configs[i] = opts.Config
 		if opts.DiscoverConfig {
