@@ -14,9 +14,12 @@ import (
 )
 
 // TestGitHubAction runs the step of action.yml, tools/github-action.sh, as
-// the runner would, with GitHub's files in a temporary folder, on a
+// the runner would, with GitHub's files in temporary folders, on a
 // workspace holding examples/lint: bad/ fails with its eight findings in
-// SARIF, annotations and the log, good/ passes.
+// SARIF, annotations and the log, good/ passes. queuecap comes from a
+// release served on loopback, as GitHub serves release downloads, built
+// from this tree and checked against its SHA256SUMS, with no Go on PATH;
+// or, with version source, is built with Go from the action's source.
 func TestGitHubAction(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the CLI")
@@ -24,6 +27,7 @@ func TestGitHubAction(t *testing.T) {
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("bash is not installed")
 	}
+	_, _, runnerOS, runnerArch := releasePlatform(t)
 	root, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
@@ -45,6 +49,10 @@ func TestGitHubAction(t *testing.T) {
 			t.Errorf("tools/github-action.sh reads %s, which action.yml does not set", name)
 		}
 	}
+	// One lint run writes every report.
+	if n := strings.Count(string(script), `"$queuecap" lint `); n != 1 {
+		t.Errorf("tools/github-action.sh runs queuecap lint %d times, want once", n)
+	}
 
 	workspace := t.TempDir()
 	files := map[string]string{"ci/queuecap.hcl": "../../examples/lint/queuecap.hcl"}
@@ -65,24 +73,41 @@ func TestGitHubAction(t *testing.T) {
 		write(t, workspace, map[string]string{name: string(content)})
 	}
 
+	// Release 9.8.7, and 6.6.6 whose archive is not the one its sums list.
+	releases := t.TempDir()
+	bin := buildRelease(t, "9.8.7")
+	writeRelease(t, releases, "9.8.7", bin, false)
+	writeRelease(t, releases, "6.6.6", bin, true)
+	url, requests := releaseServer(t, releases)
+	toolCache := t.TempDir() // the runner's, kept from one run to the next
+	cached := filepath.Join(toolCache, "queuecap", "9.8.7", strings.ToLower(runnerArch))
+
 	type step struct {
 		code                   int
 		log, output, path      string
 		summary, sarif, runner string
+		requests               int64
 	}
 	runStep := func(t *testing.T, env ...string) step {
 		t.Helper()
 		runner := t.TempDir()
 		gh := func(name string) string { return filepath.Join(runner, name) }
+		sarifPath := filepath.Join(workspace, "queuecap.sarif")
+		if err := os.RemoveAll(sarifPath); err != nil {
+			t.Fatal(err)
+		}
 		cmd := exec.Command("bash", filepath.Join(root, "tools/github-action.sh"))
 		cmd.Dir = workspace
+		// Later entries win: a case's env overrides these.
 		cmd.Env = append(os.Environ(),
 			"GITHUB_ACTION_PATH="+root, "GITHUB_ACTION_REF=v9.8.7", "RUNNER_TEMP="+runner,
+			"RUNNER_OS="+runnerOS, "RUNNER_ARCH="+runnerArch, "RUNNER_TOOL_CACHE="+toolCache,
 			"GITHUB_OUTPUT="+gh("output"), "GITHUB_PATH="+gh("path"), "GITHUB_STEP_SUMMARY="+gh("summary"),
-			"QUEUECAP_ARGS=--config ci/queuecap.hcl")
+			"QUEUECAP_DOWNLOAD_URL="+url, "QUEUECAP_ARGS=--config ci/queuecap.hcl", "PATH="+pathWithoutGo(t))
 		cmd.Env = append(cmd.Env, env...)
+		before := requests.Load()
 		out, err := cmd.CombinedOutput()
-		s := step{log: string(out), runner: runner}
+		s := step{log: string(out), runner: runner, requests: requests.Load() - before}
 		if ee, ok := err.(*exec.ExitError); ok {
 			s.code = ee.ExitCode()
 		} else if err != nil {
@@ -93,20 +118,19 @@ func TestGitHubAction(t *testing.T) {
 			return string(b)
 		}
 		s.output, s.path, s.summary = read(gh("output")), read(gh("path")), read(gh("summary"))
-		s.sarif = read(filepath.Join(workspace, "queuecap.sarif"))
+		s.sarif = read(sarifPath)
 		return s
 	}
-
-	versionLine987 := regexp.MustCompile(`(?m)^queuecap v9\.8\.7( \(commit [0-9a-f]{7,40}\))?$`)
-	t.Run("findings", func(t *testing.T) {
-		s := runStep(t, "QUEUECAP_PATHS=bad")
+	// checkFindings checks what a run on bad/ leaves: exit 2, eight
+	// annotations, the log, SARIF linking to v9.8.7's docs, outputs,
+	// queuecap on PATH and the job summary.
+	checkFindings := func(t *testing.T, s step, version *regexp.Regexp) {
+		t.Helper()
 		if s.code != 2 {
 			t.Fatalf("exit %d, want 2:\n%s", s.code, s.log)
 		}
-		// The build records its commit when Go can read the checkout's
-		// VCS information (not with -buildvcs=false).
-		if !versionLine987.MatchString(s.log) {
-			t.Errorf("no queuecap v9.8.7 version line in the log:\n%s", s.log)
+		if !version.MatchString(s.log) {
+			t.Errorf("no version line %s in the log:\n%s", version, s.log)
 		}
 		for _, want := range []string{
 			"::warning file=bad/orders.tf,line=", // an annotation
@@ -140,20 +164,53 @@ func TestGitHubAction(t *testing.T) {
 			t.Errorf("GITHUB_OUTPUT:\n%s", s.output)
 		}
 		bin := strings.TrimSpace(s.path)
-		if out, err := exec.Command(filepath.Join(bin, "queuecap"), "--version").Output(); err != nil || !versionLine987.Match(out) {
+		if out, err := exec.Command(filepath.Join(bin, "queuecap"), "--version").Output(); err != nil || !version.Match(out) {
 			t.Errorf("GITHUB_PATH %q: queuecap --version = %q, %v", bin, out, err)
-		}
-		if !strings.HasPrefix(bin, s.runner) {
-			t.Errorf("queuecap installed to %s, outside RUNNER_TEMP", bin)
 		}
 		if !strings.Contains(s.summary, "### queuecap lint") || !strings.Contains(s.summary, "8 issue(s)") {
 			t.Errorf("GITHUB_STEP_SUMMARY:\n%s", s.summary)
 		}
+	}
+	released := regexp.MustCompile(`(?m)^queuecap v9\.8\.7 \(commit ` + releaseCommit + `\)$`)
+	// checkFailed checks a run that installs nothing: exit 1 with a message.
+	checkFailed := func(t *testing.T, s step, want string) {
+		t.Helper()
+		if s.code != 1 || !strings.Contains(s.log, "::error title=queuecap action::"+want) {
+			t.Errorf("exit %d, want 1 and an error %q:\n%s", s.code, want, s.log)
+		}
+		if s.path != "" || s.output != "" || s.sarif != "" {
+			t.Errorf("a failed install left GITHUB_PATH %q, GITHUB_OUTPUT %q, SARIF %q", s.path, s.output, s.sarif)
+		}
+	}
+
+	t.Run("the release of the action's tag", func(t *testing.T) {
+		s := runStep(t, "QUEUECAP_PATHS=bad")
+		checkFindings(t, s, released)
+		if s.requests != 2 || !strings.Contains(s.log, "queuecap 9.8.7 downloaded from "+url+"/v9.8.7, checked against queuecap_9.8.7_SHA256SUMS") {
+			t.Errorf("%d requests, want the archive and the sums:\n%s", s.requests, s.log)
+		}
+		if got := strings.TrimSpace(s.path); got != cached {
+			t.Errorf("GITHUB_PATH %q, want the tool cache's %q", got, cached)
+		}
+		if _, err := os.Stat(cached + ".complete"); err != nil {
+			t.Errorf("no marker of a complete tool cache entry: %v", err)
+		}
 	})
-	t.Run("findings without failing", func(t *testing.T) {
-		s := runStep(t, "QUEUECAP_PATHS=bad", "QUEUECAP_FAIL_ON_FINDINGS=false")
+	t.Run("from the tool cache", func(t *testing.T) {
+		s := runStep(t, "QUEUECAP_PATHS=bad")
+		checkFindings(t, s, released)
+		if s.requests != 0 || !strings.Contains(s.log, "queuecap 9.8.7 from the tool cache, "+cached) {
+			t.Errorf("%d requests, want none:\n%s", s.requests, s.log)
+		}
+	})
+	t.Run("findings without failing, and more reports", func(t *testing.T) {
+		s := runStep(t, "QUEUECAP_PATHS=bad", "QUEUECAP_FAIL_ON_FINDINGS=false",
+			"QUEUECAP_ARGS=--config ci/queuecap.hcl --output junit=queuecap.xml")
 		if s.code != 0 || !strings.Contains(s.output, "exit-code=2\n") {
 			t.Errorf("exit %d, outputs %q; want 0 and exit-code=2:\n%s", s.code, s.output, s.log)
+		}
+		if b, err := os.ReadFile(filepath.Join(workspace, "queuecap.xml")); err != nil || strings.Count(string(b), "<failure") != 8 {
+			t.Errorf("queuecap.xml (%v) does not hold the 8 findings:\n%s", err, b)
 		}
 	})
 	t.Run("clean", func(t *testing.T) {
@@ -161,6 +218,55 @@ func TestGitHubAction(t *testing.T) {
 		if s.code != 0 || strings.Contains(s.log, "::warning") || !strings.Contains(s.output, "exit-code=0\n") {
 			t.Errorf("exit %d, outputs %q; want a clean run:\n%s", s.code, s.output, s.log)
 		}
+	})
+	t.Run("a version at a branch", func(t *testing.T) {
+		s := runStep(t, "QUEUECAP_PATHS=bad", "GITHUB_ACTION_REF=main", "QUEUECAP_VERSION=9.8.7", "RUNNER_TOOL_CACHE="+t.TempDir())
+		checkFindings(t, s, released)
+		if s.requests != 2 {
+			t.Errorf("%d requests, want the archive and the sums", s.requests)
+		}
+	})
+	t.Run("no version at a branch", func(t *testing.T) {
+		s := runStep(t, "QUEUECAP_PATHS=bad", "GITHUB_ACTION_REF=main")
+		checkFailed(t, s, "the action is used at main, not a release tag such as v0.1.0: set its input version to a release (version: v0.1.0), or to source")
+	})
+	t.Run("an archive that does not match the sums", func(t *testing.T) {
+		cache := t.TempDir()
+		s := runStep(t, "QUEUECAP_PATHS=bad", "QUEUECAP_VERSION=v6.6.6", "RUNNER_TOOL_CACHE="+cache)
+		goos, goarch, _, _ := releasePlatform(t)
+		archive := "queuecap_6.6.6_" + goos + "_" + goarch + ".tar.gz"
+		checkFailed(t, s, archive+" from "+url+"/v6.6.6 does not match queuecap_6.6.6_SHA256SUMS: its SHA-256 is ")
+		if !strings.Contains(s.log, "queuecap is not installed") {
+			t.Errorf("the error does not say nothing was installed:\n%s", s.log)
+		}
+		if entries, _ := os.ReadDir(cache); len(entries) != 0 {
+			t.Errorf("the tool cache holds %d entries, want none", len(entries))
+		}
+	})
+	t.Run("a release that does not exist", func(t *testing.T) {
+		s := runStep(t, "QUEUECAP_PATHS=bad", "QUEUECAP_VERSION=v7.7.7", "RUNNER_TOOL_CACHE="+t.TempDir())
+		goos, goarch, _, _ := releasePlatform(t)
+		checkFailed(t, s, "cannot download "+url+"/v7.7.7/queuecap_7.7.7_"+goos+"_"+goarch+".tar.gz: is v7.7.7 a queuecap release?")
+	})
+	t.Run("not a version", func(t *testing.T) {
+		s := runStep(t, "QUEUECAP_PATHS=bad", "QUEUECAP_VERSION=latest")
+		checkFailed(t, s, "version latest: want a release such as v0.1.0, or source")
+	})
+	t.Run("source", func(t *testing.T) {
+		s := runStep(t, "QUEUECAP_PATHS=bad", "QUEUECAP_VERSION=source", "PATH="+os.Getenv("PATH"))
+		// The build records its commit when Go can read the checkout's
+		// VCS information (not with -buildvcs=false).
+		checkFindings(t, s, regexp.MustCompile(`(?m)^queuecap v9\.8\.7( \(commit [0-9a-f]{7,40}\))?$`))
+		if s.requests != 0 {
+			t.Errorf("%d requests, want none", s.requests)
+		}
+		if bin := strings.TrimSpace(s.path); !strings.HasPrefix(bin, s.runner) {
+			t.Errorf("queuecap built into %s, outside RUNNER_TEMP", bin)
+		}
+	})
+	t.Run("source without Go", func(t *testing.T) {
+		s := runStep(t, "QUEUECAP_PATHS=bad", "QUEUECAP_VERSION=source")
+		checkFailed(t, s, "version source builds queuecap with Go, which is not on PATH")
 	})
 }
 
