@@ -4,21 +4,33 @@
 package main
 
 import (
+	"bytes"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
 )
 
-// TestPreCommitHook runs the queuecap-lint hook of .pre-commit-hooks.yaml
-// with the real pre-commit, as a user's repository would: `pre-commit
-// try-repo` against a Git repository holding this working tree, on a
-// repository whose roots lint clean, then on one with findings. pre-commit
-// builds the hook with `go install ./...` in an environment of its own
-// (PRE_COMMIT_HOME, a temporary folder), reading modules from this
-// machine's module cache or the proxy.
+// TestPreCommitHook runs the hooks of .pre-commit-hooks.yaml with the real
+// pre-commit, as a user's repository would: its .pre-commit-config.yaml
+// names a hook at a commit of a Git repository holding this working tree,
+// and `pre-commit run` lints its files.
+//   - queuecap-lint-system runs the queuecap of a release archive built
+//     from this tree, on a PATH without Go: files of a clean root pass, a
+//     changed .queuecap.hcl alone lints the roots that read it.
+//   - queuecap-lint is built by pre-commit with `go install ./...`, once,
+//     in an environment of its own (PRE_COMMIT_HOME, a temporary folder),
+//     reading modules from this machine's module cache or the proxy: a
+//     repository whose roots lint clean passes, then one with findings
+//     fails.
 func TestPreCommitHook(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the module inside pre-commit")
@@ -31,6 +43,7 @@ func TestPreCommitHook(t *testing.T) {
 		t.Skip("git is not installed")
 	}
 	hooks := gitRepo(t, trackedFiles(t, "../.."))
+	rev := gitHead(t, hooks)
 
 	// The examples of examples/lint: good/ lints clean and bad/ has a
 	// finding per rule with the queue blocks of its queuecap.hcl, which the
@@ -45,46 +58,141 @@ func TestPreCommitHook(t *testing.T) {
 			examples[name+"/"+e.Name()] = "../../examples/lint/" + name + "/" + e.Name()
 		}
 	}
-	user := t.TempDir()
-	gitInit(t, user)
-	env := append(os.Environ(),
-		"PRE_COMMIT_HOME="+t.TempDir(),
-		"PRE_COMMIT_COLOR=never",
-		"GOMODCACHE="+goEnv(t, "GOMODCACHE"), // else pre-commit's GOPATH downloads every module again
-	)
-	tryRepo := func(t *testing.T) (string, error) {
+	// userRepo is a new repository whose .pre-commit-config.yaml names
+	// hook; run runs pre-commit there.
+	userRepo := func(t *testing.T, hook string) string {
 		t.Helper()
-		cmd := exec.Command(preCommit, "try-repo", hooks, "queuecap-lint", "--all-files", "--verbose")
-		cmd.Dir, cmd.Env = user, env
+		dir := t.TempDir()
+		gitInit(t, dir)
+		write(t, dir, map[string]string{".pre-commit-config.yaml": "repos:\n  - repo: " + hooks + "\n    rev: " + rev +
+			"\n    hooks:\n      - id: " + hook + "\n"})
+		return dir
+	}
+	run := func(t *testing.T, dir string, env []string, args ...string) (string, error) {
+		t.Helper()
+		cmd := exec.Command(preCommit, append(append([]string{"run"}, args...), "--verbose")...)
+		cmd.Dir, cmd.Env = dir, env
 		start := time.Now()
 		out, err := cmd.CombinedOutput()
-		t.Logf("pre-commit try-repo took %s", time.Since(start).Round(100*time.Millisecond))
+		t.Logf("pre-commit run took %s", time.Since(start).Round(100*time.Millisecond))
 		return string(out), err
 	}
 
-	t.Run("passing", func(t *testing.T) {
-		addFiles(t, user, examples, ".queuecap.hcl", "good/")
-		out, err := tryRepo(t)
-		if err != nil || !strings.Contains(out, "queuecap lint") || !strings.Contains(out, "Passed") {
-			t.Fatalf("want the hook to pass: %v\n%s", err, out)
+	t.Run("system", func(t *testing.T) {
+		// queuecap from its release archive, as docs/ci.md installs it.
+		bin := t.TempDir()
+		archive := writeRelease(t, t.TempDir(), "9.8.7", buildRelease(t, "9.8.7"), false)
+		if out, err := exec.Command("tar", "-xzf", archive, "-C", bin, "queuecap").CombinedOutput(); err != nil {
+			t.Fatalf("tar: %v\n%s", err, out)
 		}
-	})
-	t.Run("failing", func(t *testing.T) {
-		addFiles(t, user, examples, "bad/")
-		out, err := tryRepo(t)
-		if err == nil || !strings.Contains(out, "Failed") || !strings.Contains(out, "exit code: 2") {
-			t.Fatalf("want the hook to fail with exit code 2: %v\n%s", err, out)
-		}
-		// queuecap_zero_surplus fires only with the rates of .queuecap.hcl.
-		for _, want := range []string{"bad/orders.tf", "queuecap_zero_surplus", "8 issue(s)"} {
-			if !strings.Contains(out, want) {
-				t.Errorf("no %q in the hook's output:\n%s", want, out)
+		user := userRepo(t, "queuecap-lint-system")
+		addFiles(t, user, examples, "")
+		env := append(os.Environ(), "PRE_COMMIT_HOME="+t.TempDir(), "PRE_COMMIT_COLOR=never",
+			"PATH="+bin+string(os.PathListSeparator)+pathWithoutGo(t))
+		t.Run("files of a clean root", func(t *testing.T) {
+			out, err := run(t, user, env, "--files", "good/orders.tf", "good/variables.tf")
+			if err != nil || !strings.Contains(out, "Passed") {
+				t.Fatalf("want the hook to pass: %v\n%s", err, out)
 			}
-		}
-		if strings.Contains(out, "good/") {
-			t.Errorf("findings in good/:\n%s", out)
-		}
+		})
+		// The repository's .queuecap.hcl declares the rates that make
+		// bad/ fail: changed alone, it lints good/ and bad/, which read it.
+		t.Run("a changed .queuecap.hcl", func(t *testing.T) {
+			out, err := run(t, user, env, "--files", ".queuecap.hcl")
+			if err == nil || !strings.Contains(out, "Failed") || !strings.Contains(out, "exit code: 2") {
+				t.Fatalf("want the hook to fail with exit code 2: %v\n%s", err, out)
+			}
+			for _, want := range []string{"bad/orders.tf", "queuecap_zero_surplus", "8 issue(s)"} {
+				if !strings.Contains(out, want) {
+					t.Errorf("no %q in the hook's output:\n%s", want, out)
+				}
+			}
+		})
+		t.Run("every file", func(t *testing.T) {
+			out, err := run(t, user, env, "--all-files")
+			if err == nil || !strings.Contains(out, "8 issue(s)") {
+				t.Fatalf("want the hook to fail with bad/'s 8 findings: %v\n%s", err, out)
+			}
+		})
 	})
+
+	t.Run("golang", func(t *testing.T) {
+		user := userRepo(t, "queuecap-lint")
+		env := append(os.Environ(),
+			"PRE_COMMIT_HOME="+t.TempDir(),
+			"PRE_COMMIT_COLOR=never",
+			"GOMODCACHE="+goEnv(t, "GOMODCACHE"), // else pre-commit's GOPATH downloads every module again
+		)
+		t.Run("passing", func(t *testing.T) {
+			addFiles(t, user, examples, ".queuecap.hcl", "good/")
+			out, err := run(t, user, env, "--all-files")
+			if err != nil || !strings.Contains(out, "queuecap lint") || !strings.Contains(out, "Passed") {
+				t.Fatalf("want the hook to pass: %v\n%s", err, out)
+			}
+		})
+		t.Run("failing", func(t *testing.T) {
+			addFiles(t, user, examples, "bad/")
+			out, err := run(t, user, env, "--all-files")
+			if err == nil || !strings.Contains(out, "Failed") || !strings.Contains(out, "exit code: 2") {
+				t.Fatalf("want the hook to fail with exit code 2: %v\n%s", err, out)
+			}
+			// queuecap_zero_surplus fires only with the rates of .queuecap.hcl.
+			for _, want := range []string{"bad/orders.tf", "queuecap_zero_surplus", "8 issue(s)"} {
+				if !strings.Contains(out, want) {
+					t.Errorf("no %q in the hook's output:\n%s", want, out)
+				}
+			}
+			if strings.Contains(out, "good/") {
+				t.Errorf("findings in good/:\n%s", out)
+			}
+		})
+	})
+}
+
+// TestPreCommitHookFiles holds the hooks of .pre-commit-hooks.yaml to one
+// definition, and their files pattern (a Python regular expression that
+// Go's reads the same) to the files queuecap lint takes.
+func TestPreCommitHookFiles(t *testing.T) {
+	content, err := os.ReadFile("../../.pre-commit-hooks.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	type hook struct {
+		ID, Name, Description, Entry, Language, Files, Exclude string
+		RequireSerial                                          bool `yaml:"require_serial"`
+	}
+	var hooks []hook
+	dec := yaml.NewDecoder(bytes.NewReader(content))
+	dec.KnownFields(true)
+	if err := dec.Decode(&hooks); err != nil {
+		t.Fatal(err)
+	}
+	languages := map[string]string{}
+	for _, h := range hooks {
+		languages[h.ID] = h.Language
+		if h.Entry != "queuecap lint" || !h.RequireSerial || h.Files != hooks[0].Files || h.Exclude != hooks[0].Exclude {
+			t.Errorf("hook %s: %+v, want the entry, files, exclude and require_serial of %s", h.ID, h, hooks[0].ID)
+		}
+	}
+	if want := map[string]string{"queuecap-lint": "golang", "queuecap-lint-system": "system"}; !maps.Equal(languages, want) {
+		t.Errorf("hooks and languages %v, want %v", languages, want)
+	}
+	files, exclude := regexp.MustCompile(hooks[0].Files), regexp.MustCompile(hooks[0].Exclude)
+	dir := t.TempDir()
+	for _, name := range []string{"main.tf", "a/b.tf.json", "x.tofu", "a/x.tofu.json", "terraform.tfvars", "a/prod.tfvars.json", ".queuecap.hcl", "a/b/.queuecap.hcl"} {
+		if !files.MatchString(name) || exclude.MatchString(name) {
+			t.Errorf("the hooks do not take %s", name)
+		}
+		write(t, dir, map[string]string{name: ""})
+		if err := lint.CheckPath(filepath.Join(dir, name)); err != nil {
+			t.Errorf("queuecap lint does not take %s: %v", name, err)
+		}
+	}
+	for _, name := range []string{"main.tf.bak", "queuecap.hcl", "a/ci.queuecap.hcl", ".terraform.lock.hcl", "README.md", "a/.terraform/modules/m/main.tf"} {
+		if files.MatchString(name) && !exclude.MatchString(name) {
+			t.Errorf("the hooks take %s", name)
+		}
+	}
 }
 
 // trackedFiles lists the files of the working tree at root that Git tracks
@@ -165,6 +273,18 @@ func git(t *testing.T, dir string, args ...string) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
 	}
+}
+
+// gitHead is the commit checked out in the repository at dir.
+func gitHead(t *testing.T, dir string) string {
+	t.Helper()
+	cmd := exec.Command("git", "rev-parse", "HEAD")
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("git rev-parse HEAD: %v", err)
+	}
+	return strings.TrimSpace(string(out))
 }
 
 func goEnv(t *testing.T, name string) string {
