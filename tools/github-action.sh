@@ -113,7 +113,7 @@ else
 			unzip -q -o "$download/$archive" "$exe" -d "$bin"
 		else
 			7z x -y -o"$bin" "$download/$archive" "$exe" >/dev/null
-		fi
+		fi || fail "cannot unpack $exe from $archive"
 		: >"$bin.complete"
 		echo "queuecap $number downloaded from $base, checked against $sums, cached in $bin"
 	fi
