@@ -103,11 +103,10 @@ func TestLintConfigFileArgument(t *testing.T) {
 		"a/main.tf":           `resource "aws_sqs_queue" "q" {}` + "\n",
 		"notes/.queuecap.hcl": "queue \"aws_sqs_queue.q\" {\n  arival_rate = 10\n}\n",
 	})
-	code, _, _ := cli(t, dir, "lint", "--format", "compact", "a", "notes/.queuecap.hcl")
+	code, stdout, _ := cli(t, dir, "lint", "--format", "json", "a", "notes/.queuecap.hcl")
 	if code != exitError {
 		t.Errorf("exit %d, want 1 for the mistake in notes/.queuecap.hcl", code)
 	}
-	_, stdout, _ := cli(t, "", "lint", "--format", "json", "notes/.queuecap.hcl")
 	var got struct {
 		Errors []struct {
 			Message string
