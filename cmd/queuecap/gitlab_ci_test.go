@@ -63,7 +63,6 @@ func validateJSON(t *testing.T, schema string, doc []byte) error {
 
 // gitlabJob is what the test reads of the example's one job.
 type gitlabJob struct {
-	Image        string
 	Variables    map[string]string
 	BeforeScript []string `json:"before_script"`
 	Script       []string
@@ -117,8 +116,8 @@ func TestGitLabCIExample(t *testing.T) {
 		if err := validateJSON(t, schema, doc); err != nil {
 			t.Errorf("examples/ci/gitlab-ci.yml does not validate: %v", err)
 		}
-		// The schema rejects what GitLab would: a misspelt report and a
-		// script that is not a list of commands.
+		// The schema rejects what GitLab would: a misspelt report, a
+		// misspelt keyword, an artifacts:when GitLab does not know.
 		for _, bad := range []struct{ from, to string }{
 			{"codequality:", "code_quality:"},
 			{"  script:\n", "  scripts:\n"},
