@@ -101,7 +101,7 @@ func TestExamplesTerraformTest(t *testing.T) {
 	for _, edit := range [][2]string{
 		{"coalesce(var.max_size, data.queuecap_consumers.workers.required_consumers)", "coalesce(var.max_size, data.queuecap_consumers.workers.steady_state_consumers)"},
 		{"threshold           = data.queuecap_alarm_thresholds.queue.max_depth", "threshold           = 2 * data.queuecap_alarm_thresholds.queue.max_depth"},
-		{"var.arrival_rate) > 0", "var.arrival_rate) >= 0"},
+		{"condition     = local.surplus > 0", "condition     = local.surplus >= 0"},
 	} {
 		if !strings.Contains(broken, edit[0]) {
 			t.Fatalf("examples/tests/main.tf has no %q", edit[0])

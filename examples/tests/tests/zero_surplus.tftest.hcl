@@ -25,8 +25,10 @@ run "one_worker_more" {
     max_size = 26
   }
 
+  # A test's own assertions read the module's outputs rather than call
+  # provider functions: OpenTofu 1.12.6 crashes on such a call.
   assert {
-    condition     = provider::queuecap::surplus(aws_autoscaling_group.workers.max_size, var.per_consumer_rate, var.arrival_rate) == 400
-    error_message = "surplus with 26 workers, want 400 msg/s"
+    condition     = output.surplus == 400
+    error_message = "surplus ${output.surplus} msg/s with 26 workers, want 400"
   }
 }
