@@ -11,6 +11,7 @@
 #   tools/install-cli.sh tflint         # TFLint 0.64.0 (the plugin tests, make bench), a few min cold
 #   tools/install-cli.sh golangci-lint  # golangci-lint 2.15.0 (make lint), a few min cold
 #   tools/install-cli.sh goreleaser     # GoReleaser 2.17.0 (make release-check), about 15 min cold
+#   tools/install-cli.sh gitlab-ci-schema  # GitLab's CI JSON schema (ci.json), from npm, seconds
 #
 # golangci-lint is built here with its own go.sum rather than as a `go tool`
 # of tools/go.mod: there its dependencies would be resolved together with
@@ -23,6 +24,14 @@ TFLINT_VERSION=0.64.0
 GOLANGCI_LINT_VERSION=2.15.0
 # 2.18 needs Go 1.27; 2.17.0 is the newest that builds on Go 1.26.
 GORELEASER_VERSION=2.17.0
+# GitLab's CI schema (app/assets/javascripts/editor/schema/ci.json of its
+# repository) comes from npm, the one registry here that ships it: the
+# gitlab-ci-local package fetches it from GitLab when it is built and
+# bundles it whole as an object literal. Both checksums are pinned: the
+# package's, and that of the schema read out of it.
+GITLAB_CI_LOCAL_VERSION=4.75.1
+GITLAB_CI_LOCAL_SHA256=fb1165eafff80c2a9eaf05a3e392f2558b5db7daa747b61d83450e18fb549bb8
+GITLAB_CI_SCHEMA_SHA256=7568b544b4b95102f21e9fd89d769d54ee6f86b35d2fbb7f7b947d6fa9fc4dda
 cache=${QUEUECAP_CACHE:-$HOME/.cache/queuecap}
 bin=$cache/bin
 mkdir -p "$bin"
@@ -83,8 +92,46 @@ goreleaser)
 		rm -rf "$tmp"
 	fi
 	;;
+gitlab-ci-schema)
+	out=$cache/schemas/gitlab-ci-$GITLAB_CI_LOCAL_VERSION.json
+	if [ ! -f "$out" ]; then
+		echo "fetching GitLab's CI schema from gitlab-ci-local $GITLAB_CI_LOCAL_VERSION (npm) into $cache/schemas" >&2
+		mkdir -p "$cache/schemas"
+		tmp=$(mktemp -d)
+		trap 'rm -rf "$tmp"' EXIT
+		(cd "$tmp" && npm pack --silent "gitlab-ci-local@$GITLAB_CI_LOCAL_VERSION" >/dev/null) >&2
+		echo "$GITLAB_CI_LOCAL_SHA256  $tmp/gitlab-ci-local-$GITLAB_CI_LOCAL_VERSION.tgz" | sha256sum -c --quiet - >&2
+		tar -xzf "$tmp/gitlab-ci-local-$GITLAB_CI_LOCAL_VERSION.tgz" -C "$tmp" package/dist/index.js
+		# The literal starts with the schema's own $schema and $id; it is
+		# evaluated alone, in an empty context, and written as JSON.
+		node - "$tmp/package/dist/index.js" >"$tmp/ci.json" <<'EOF'
+const fs = require("node:fs");
+const vm = require("node:vm");
+const src = fs.readFileSync(process.argv[2], "utf8");
+const marker = '{$schema:"http://json-schema.org/draft-07/schema#",$id:"https://gitlab.com/.gitlab-ci.yml"';
+const start = src.indexOf(marker);
+if (start < 0 || src.indexOf(marker, start + 1) >= 0) {
+  throw new Error("expected one schema literal in the bundle");
+}
+let depth = 0, quote = null, end = start;
+for (; end < src.length; end++) {
+  const c = src[end];
+  if (quote) {
+    if (c === "\\") end++;
+    else if (c === quote) quote = null;
+  } else if (c === '"' || c === "'" || c === "`") quote = c;
+  else if (c === "{" || c === "[") depth++;
+  else if ((c === "}" || c === "]") && --depth === 0) break;
+}
+const schema = vm.runInNewContext("(" + src.slice(start, end + 1) + ")", Object.create(null), { timeout: 5000 });
+process.stdout.write(JSON.stringify(schema, null, 2) + "\n");
+EOF
+		echo "$GITLAB_CI_SCHEMA_SHA256  $tmp/ci.json" | sha256sum -c --quiet - >&2
+		mv "$tmp/ci.json" "$out"
+	fi
+	;;
 *)
-	echo "usage: $0 terraform|tofu|tflint|golangci-lint|goreleaser" >&2
+	echo "usage: $0 terraform|tofu|tflint|golangci-lint|goreleaser|gitlab-ci-schema" >&2
 	exit 2
 	;;
 esac

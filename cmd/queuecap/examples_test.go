@@ -37,6 +37,7 @@ func TestExamplesLint(t *testing.T) {
 		{"../../examples/prometheus"},
 		{"../../examples/queue-settings"},
 		{"../../examples/fleet"},
+		{"../../examples/tests"},
 		{"--config", "../../examples/lint/queuecap.hcl", "../../examples/lint/good"},
 	} {
 		t.Run(args[len(args)-1], func(t *testing.T) {

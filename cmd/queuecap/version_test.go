@@ -18,12 +18,7 @@ func TestVersionStamped(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the CLI")
 	}
-	bin := filepath.Join(t.TempDir(), "queuecap")
-	build := exec.Command("go", "build", "-trimpath", "-o", bin,
-		"-ldflags", "-X main.version=v9.8.7 -X main.commit=0123456789abcdef0123456789abcdef01234567", ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildCLI(t, "-X main.version=v9.8.7 -X main.commit=0123456789abcdef0123456789abcdef01234567")
 	out, err := exec.Command(bin, "--version").Output()
 	if err != nil {
 		t.Fatalf("queuecap --version: %v", err)

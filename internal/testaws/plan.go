@@ -139,10 +139,12 @@ func (w *Workdir) Apply(args ...string) {
 	w.run(append([]string{"apply", "-input=false", "-lock=false", "-auto-approve", "-no-color"}, args...)...)
 }
 
-// run runs the CLI in the copy, installing its modules first: `get`
-// installs local modules offline, where `init` would also look the
-// overridden provider up in a registry.
-func (w *Workdir) run(args ...string) string {
+// Run runs the CLI with args in the copy, installing its modules first:
+// `get` installs local modules offline, where `init` would also look the
+// overridden provider up in a registry. It returns the standard output and
+// error, and the error of a run that fails, for a command whose failure a
+// test expects (`test` of a configuration whose assertions fail).
+func (w *Workdir) Run(args ...string) (stdout, stderr string, err error) {
 	w.t.Helper()
 	if !w.got {
 		w.got = true
@@ -150,12 +152,20 @@ func (w *Workdir) run(args ...string) string {
 	}
 	cmd := exec.Command(w.cli, append([]string{"-chdir=" + w.Dir}, args...)...)
 	cmd.Env = w.env
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		w.t.Fatalf("%s %s: %v\n%s%s", filepath.Base(w.cli), strings.Join(args, " "), err, stdout.String(), stderr.String())
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err = cmd.Run()
+	return out.String(), errOut.String(), err
+}
+
+// run is Run for a command that must succeed: a failure ends the test.
+func (w *Workdir) run(args ...string) string {
+	w.t.Helper()
+	stdout, stderr, err := w.Run(args...)
+	if err != nil {
+		w.t.Fatalf("%s %s: %v\n%s%s", filepath.Base(w.cli), strings.Join(args, " "), err, stdout, stderr)
 	}
-	return stdout.String()
+	return stdout
 }
 
 // cleanEnv is the test's environment without the variables that steer
