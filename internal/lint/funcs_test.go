@@ -101,6 +101,8 @@ func TestTerraformFunctions(t *testing.T) {
 		{`alltrue([])`, cty.True},
 		{`alltrue(["true", true])`, cty.True},
 		{`alltrue([true, false])`, cty.False},
+		{`alltrue([false, aws_sqs_queue.dlq.arn == "x"])`, cty.False},
+		{`alltrue([aws_sqs_queue.dlq.arn == "x", false])`, unknown}, // as OpenTofu plans it
 		{`anytrue([])`, cty.False},
 		{`anytrue([false, "true"])`, cty.True},
 		{`coalesce("", "b")`, str("b")},
