@@ -18,8 +18,9 @@ import (
 )
 
 // functions are Terraform's built-in functions: those of Terraform 1.5.7
-// and those added since (issensitive, templatestring, ephemeralasnull) as
-// OpenTofu defines them, except those that read files, which each root
+// and those added since (issensitive, templatestring, ephemeralasnull) and
+// OpenTofu's own (base64gunzip, cidrcontains, urldecode) as OpenTofu
+// defines them, except those that read files, which each root
 // builds with its own directory (fileFunctions); each is also core::<name>
 // (withCoreNames). Where Terraform uses cty's stdlib function the entry is
 // that function; where it has its own, so does the linter, written here.
@@ -33,6 +34,7 @@ var functions = map[string]function.Function{
 	"anytrue":          anyTrueFunc,
 	"base64decode":     base64DecodeFunc,
 	"base64encode":     base64EncodeFunc,
+	"base64gunzip":     base64GunzipFunc,
 	"base64gzip":       base64GzipFunc,
 	"base64sha256":     base64SHA256Func,
 	"base64sha512":     base64SHA512Func,
@@ -42,6 +44,7 @@ var functions = map[string]function.Function{
 	"ceil":             stdlib.CeilFunc,
 	"chomp":            stdlib.ChompFunc,
 	"chunklist":        stdlib.ChunklistFunc,
+	"cidrcontains":     cidrContainsFunc,
 	"cidrhost":         cidrHostFunc,
 	"cidrnetmask":      cidrNetmaskFunc,
 	"cidrsubnet":       cidrSubnetFunc,
@@ -126,6 +129,7 @@ var functions = map[string]function.Function{
 	"trimsuffix":       stdlib.TrimSuffixFunc,
 	"try":              tryfunc.TryFunc,
 	"upper":            stdlib.UpperFunc,
+	"urldecode":        urlDecodeFunc,
 	"urlencode":        urlEncodeFunc,
 	"uuid":             unknownFunc(cty.String),
 	"uuidv5":           uuidV5Func,
