@@ -190,7 +190,7 @@ func TestTerraformFunctions(t *testing.T) {
 		{`filebase64sha256("sub/a.txt")`, str("ypeBEsobvcr6wjGzmiPcTaeG7/gUfE5yuYB3ha/uSLs=")},
 		{`fileexists("policy.json")`, cty.True},
 		{`fileexists("nope.json")`, cty.False},
-		{`fileexists("sub")`, unknown}, // a directory: Terraform fails
+		{`fileexists("sub")`, unknown},               // a directory: Terraform fails
 		{`fileset(path.module, "sub/*.*")`, unknown}, // Terraform lists sub/link.txt, which leads out of the tree
 		{`fileset(path.module, "sub/*.json")`, cty.SetVal([]cty.Value{str("sub/b.json")})},
 		{`fileset(".", "**/*.json")`, unknown}, // Terraform reads escape/, a link to a directory
