@@ -17,20 +17,24 @@ import (
 	"github.com/zclconf/go-cty/cty/function/stdlib"
 )
 
-// functions are Terraform's built-in functions as Terraform defines them
-// (its internal/lang/functions.go, v1.5.7 and the functions added since:
-// issensitive, templatestring, ephemeralasnull), except those that read
-// files, which each root builds with its own directory (fileFunctions).
-// Where Terraform uses cty's stdlib function the entry is that function;
-// where it has its own, so does the linter. A call to a function that is
-// not here fails, and the value that depends on it is unknown: the linter
-// never guesses.
+// functions are Terraform's built-in functions: those of Terraform 1.5.7
+// and those added since (issensitive, templatestring, ephemeralasnull) and
+// OpenTofu's own (base64gunzip, cidrcontains, urldecode) as OpenTofu
+// defines them, except those that read files, which each root
+// builds with its own directory (fileFunctions); each is also core::<name>
+// (withCoreNames). Where Terraform uses cty's stdlib function the entry is
+// that function; where it has its own, so does the linter, written here.
+// docs/provenance.md says what each follows, and TestFunctionsAgainstCLIs
+// compares them with the real CLIs. A call to a function that is not here
+// fails, and the value that depends on it is unknown: the linter never
+// guesses.
 var functions = map[string]function.Function{
 	"abs":              stdlib.AbsoluteFunc,
 	"alltrue":          allTrueFunc,
 	"anytrue":          anyTrueFunc,
 	"base64decode":     base64DecodeFunc,
 	"base64encode":     base64EncodeFunc,
+	"base64gunzip":     base64GunzipFunc,
 	"base64gzip":       base64GzipFunc,
 	"base64sha256":     base64SHA256Func,
 	"base64sha512":     base64SHA512Func,
@@ -40,6 +44,7 @@ var functions = map[string]function.Function{
 	"ceil":             stdlib.CeilFunc,
 	"chomp":            stdlib.ChompFunc,
 	"chunklist":        stdlib.ChunklistFunc,
+	"cidrcontains":     cidrContainsFunc,
 	"cidrhost":         cidrHostFunc,
 	"cidrnetmask":      cidrNetmaskFunc,
 	"cidrsubnet":       cidrSubnetFunc,
@@ -102,7 +107,6 @@ var functions = map[string]function.Function{
 	"split":            stdlib.SplitFunc,
 	"startswith":       stringPredicateFunc("prefix", strings.HasPrefix),
 	"strcontains":      stringPredicateFunc("substr", strings.Contains),
-	"strlen":           stdlib.StrlenFunc,
 	"strrev":           stdlib.ReverseFunc,
 	"substr":           stdlib.SubstrFunc,
 	"sum":              sumFunc,
@@ -125,6 +129,7 @@ var functions = map[string]function.Function{
 	"trimsuffix":       stdlib.TrimSuffixFunc,
 	"try":              tryfunc.TryFunc,
 	"upper":            stdlib.UpperFunc,
+	"urldecode":        urlDecodeFunc,
 	"urlencode":        urlEncodeFunc,
 	"uuid":             unknownFunc(cty.String),
 	"uuidv5":           uuidV5Func,
@@ -160,9 +165,9 @@ func unknownFunc(ret cty.Type, params ...string) function.Function {
 }
 
 // identityFunc is sensitive, nonsensitive and ephemeralasnull. Terraform
-// marks or unmarks a value as sensitive (since v1.7 nonsensitive accepts a
-// value that is not sensitive) or nulls its ephemeral parts; the linter
-// tracks neither, so the value passes through with its own marks.
+// marks or unmarks a value as sensitive (nonsensitive takes a value that is
+// not sensitive too, as OpenTofu's does) or nulls its ephemeral parts; the
+// linter tracks neither, so the value passes through with its own marks.
 var identityFunc = function.New(&function.Spec{
 	Params: []function.Parameter{{Name: "value", Type: cty.DynamicPseudoType, AllowUnknown: true, AllowNull: true, AllowMarked: true, AllowDynamicType: true}},
 	Type:   func(args []cty.Value) (cty.Type, error) { return args[0].Type(), nil },
@@ -356,24 +361,21 @@ var oneFunc = function.New(&function.Spec{
 })
 
 // allTrueFunc is Terraform's alltrue: true for an empty list, false if any
-// element is false or null. An unknown element leaves the result unknown
-// unless a known one already makes it false, which it will stay at apply.
+// element is false or null. Like OpenTofu's, it reads the elements in order
+// and is unknown from the first unknown one on, even when a later one is
+// false: the linter predicts what plan sees.
 var allTrueFunc = function.New(&function.Spec{
 	Params: []function.Parameter{{Name: "list", Type: cty.List(cty.Bool)}},
 	Type:   function.StaticReturnType(cty.Bool),
 	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-		unknown := false
 		for it := args[0].ElementIterator(); it.Next(); {
 			_, v := it.Element()
 			switch {
 			case !v.IsKnown():
-				unknown = true
+				return cty.UnknownVal(cty.Bool), nil
 			case v.IsNull() || v.False():
 				return cty.False, nil
 			}
-		}
-		if unknown {
-			return cty.UnknownVal(cty.Bool), nil
 		}
 		return cty.True, nil
 	},

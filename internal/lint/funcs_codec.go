@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"hash"
+	"io"
 	"math/big"
 	"net"
 	"net/url"
@@ -33,7 +34,8 @@ import (
 
 // The encoding, hashing, network and time functions of Terraform's
 // internal/lang/funcs (encoding.go, crypto.go, cidr.go, datetime.go), which
-// are not in cty's stdlib.
+// are not in cty's stdlib, and OpenTofu's base64gunzip, urldecode and
+// cidrcontains.
 
 // stringFunc is a function of one string to a string.
 func stringFunc(f func(string) (string, error)) function.Function {
@@ -84,8 +86,28 @@ var base64GzipFunc = stringFunc(func(s string) (string, error) {
 	return base64.StdEncoding.EncodeToString(buf.Bytes()), nil
 })
 
+// base64GunzipFunc is OpenTofu's base64gunzip, base64gzip's inverse.
+var base64GunzipFunc = stringFunc(func(s string) (string, error) {
+	b, err := base64.StdEncoding.DecodeString(s)
+	if err != nil {
+		return "", fmt.Errorf("failed to decode base64 data %q", s)
+	}
+	gz, err := gzip.NewReader(bytes.NewReader(b))
+	if err != nil {
+		return "", fmt.Errorf("not gzip data: %w", err)
+	}
+	out, err := io.ReadAll(gz)
+	if err != nil {
+		return "", fmt.Errorf("failed to gunzip: %w", err)
+	}
+	return string(out), nil
+})
+
 // urlEncodeFunc escapes as a query string does: spaces become "+".
 var urlEncodeFunc = stringFunc(func(s string) (string, error) { return url.QueryEscape(s), nil })
+
+// urlDecodeFunc is OpenTofu's urldecode, urlencode's inverse.
+var urlDecodeFunc = stringFunc(url.QueryUnescape)
 
 // hashFunc is a hash of a string's UTF-8 bytes, in hex or base64 as
 // Terraform writes each: md5, sha1, sha256, sha512 in hex, base64sha256
@@ -186,14 +208,8 @@ var timeCmpFunc = function.New(&function.Spec{
 // parseCIDR is net.ParseCIDR that also takes IPv4 octets with leading
 // zeros, read as decimal, as Terraform's does ("010.0.0.0/8" is 10.0.0.0/8).
 func parseCIDR(s string) (*net.IPNet, error) {
-	if addr, bits, ok := strings.Cut(s, "/"); ok && !strings.Contains(addr, ":") {
-		octets := strings.Split(addr, ".")
-		for i, o := range octets {
-			if t := strings.TrimLeft(o, "0"); t != o {
-				octets[i] = cmp.Or(t, "0")
-			}
-		}
-		s = strings.Join(octets, ".") + "/" + bits
+	if addr, bits, ok := strings.Cut(s, "/"); ok {
+		s = decimalOctets(addr) + "/" + bits
 	}
 	_, network, err := net.ParseCIDR(s)
 	if err != nil {
@@ -201,6 +217,48 @@ func parseCIDR(s string) (*net.IPNet, error) {
 	}
 	return network, nil
 }
+
+// decimalOctets is an IPv4 address without its octets' leading zeros,
+// which Go's parsers reject; any other string as it is.
+func decimalOctets(addr string) string {
+	if strings.Contains(addr, ":") {
+		return addr
+	}
+	octets := strings.Split(addr, ".")
+	for i, o := range octets {
+		if t := strings.TrimLeft(o, "0"); t != o {
+			octets[i] = cmp.Or(t, "0")
+		}
+	}
+	return strings.Join(octets, ".")
+}
+
+// cidrContainsFunc is OpenTofu's cidrcontains(containing_prefix,
+// contained_ip_or_prefix): whether an address, or all of a prefix, lies in
+// a prefix of the same family.
+var cidrContainsFunc = function.New(&function.Spec{
+	Params: []function.Parameter{{Name: "containing_prefix", Type: cty.String}, {Name: "contained_ip_or_prefix", Type: cty.String}},
+	Type:   function.StaticReturnType(cty.Bool),
+	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+		outer, err := parseCIDR(args[0].AsString())
+		if err != nil {
+			return cty.NilVal, function.NewArgError(0, err)
+		}
+		first := net.ParseIP(decimalOctets(args[1].AsString()))
+		last := first
+		if first == nil {
+			inner, err := parseCIDR(args[1].AsString())
+			if err != nil {
+				return cty.NilVal, function.NewArgErrorf(1, "invalid IP address or prefix: %s", args[1].AsString())
+			}
+			first, last = cidr.AddressRange(inner)
+		}
+		if (first.To4() == nil) != (outer.IP.To4() == nil) {
+			return cty.NilVal, fmt.Errorf("address family mismatch: %s vs. %s", args[0].AsString(), args[1].AsString())
+		}
+		return cty.BoolVal(outer.Contains(first) && outer.Contains(last)), nil
+	},
+})
 
 // bigInt is a whole cty number as a big.Int.
 func bigInt(v cty.Value) (*big.Int, error) {

@@ -5,6 +5,7 @@ package lint
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/md5"
 	"crypto/sha1"
 	"crypto/sha256"
@@ -12,6 +13,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"hash"
 	"io/fs"
 	"maps"
@@ -38,22 +40,22 @@ import (
 // module whose expression calls them: a configuration under review must
 // not make the linter read, and print, other files on the machine. Outside
 // those trees, or when the file cannot be read, the result is unknown.
-// templatestring is here too: it renders as templatefile does.
+// Inside them a call fails where Terraform's fails (a missing file, a
+// directory, a template that does not render), so that try() and can()
+// choose as Terraform does. templatestring is here too: it renders as
+// templatefile does.
 func (root *instance) fileFunctions() map[string]function.Function {
 	fr := &fileReader{root: root, real: map[string]string{}}
 	fr.base, _ = filepath.Abs(root.mod.Dir)
 	content := fr.contentFunc
 	hashed := func(h func() hash.Hash, enc func([]byte) string) function.Function {
-		return content(func(b []byte) (string, bool) { return hashBytes(h, enc, b), true })
+		return content(func(b []byte, _ string) (string, error) { return hashBytes(h, enc, b), nil })
 	}
 	return map[string]function.Function{
 		"abspath": fr.absPathFunc(),
-		"file": content(func(b []byte) (string, bool) {
-			// Terraform rejects a file that is not UTF-8 text.
-			return string(b), utf8.Valid(b)
-		}),
-		"filebase64": content(func(b []byte) (string, bool) {
-			return base64.StdEncoding.EncodeToString(b), true
+		"file":    content(text),
+		"filebase64": content(func(b []byte, _ string) (string, error) {
+			return base64.StdEncoding.EncodeToString(b), nil
 		}),
 		"filebase64sha256": hashed(sha256.New, base64.StdEncoding.EncodeToString),
 		"filebase64sha512": hashed(sha512.New, base64.StdEncoding.EncodeToString),
@@ -85,7 +87,7 @@ var unknownString = cty.UnknownVal(cty.String).RefineNotNull()
 
 // resolve is the real path of p and whether the linter may read it.
 func (fr *fileReader) resolve(p string) (string, bool) {
-	if p == "" || strings.HasPrefix(p, "~") {
+	if strings.HasPrefix(p, "~") {
 		// A home directory is the machine's, not the configuration's.
 		return "", false
 	}
@@ -145,49 +147,70 @@ func within(p, dir string) bool {
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
-// read is the content of the regular file at the path v names.
-func (fr *fileReader) read(v cty.Value) ([]byte, bool) {
-	if !v.IsKnown() || v.IsNull() {
-		return nil, false
+// read is the content of the regular file at the path v names: ok is
+// false when the linter may not read it, and err says why Terraform's read
+// fails where it surely would.
+func (fr *fileReader) read(v cty.Value) (b []byte, ok bool, err error) {
+	if !v.IsKnown() {
+		return nil, false, nil
 	}
-	p, ok := fr.resolve(v.AsString())
+	name := v.AsString()
+	p, ok := fr.resolve(name)
 	if !ok {
-		return nil, false
+		return nil, false, nil
 	}
-	// Only a regular file: reading a named pipe would never end. A file
-	// above maxFileBytes (a Lambda package hashed for source_code_hash)
-	// never sizes a queue.
-	if info, err := os.Stat(p); err != nil || !info.Mode().IsRegular() || info.Size() > maxFileBytes {
-		return nil, false
+	info, err := os.Stat(p)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, false, fmt.Errorf("no file exists at %s", name)
+	case err == nil && info.IsDir():
+		return nil, false, fmt.Errorf("%s is a directory, not a file", name)
+	case err != nil || !info.Mode().IsRegular() || info.Size() > maxFileBytes:
+		// Only a regular file: reading a named pipe would never end. A
+		// file above maxFileBytes (a Lambda package hashed for
+		// source_code_hash) never sizes a queue.
+		return nil, false, nil
 	}
-	b, err := os.ReadFile(p)
-	return b, err == nil
+	b, err = os.ReadFile(p)
+	return b, err == nil, nil
+}
+
+// text is a file's content as a string, which Terraform requires to be
+// UTF-8.
+func text(b []byte, name string) (string, error) {
+	if !utf8.Valid(b) {
+		return "", fmt.Errorf("the content of %s is not valid UTF-8; filebase64 and the file hashes read any file", name)
+	}
+	return string(b), nil
 }
 
 var pathParam = function.Parameter{Name: "path", Type: cty.String, AllowUnknown: true}
 
 // contentFunc is file, filebase64 and the file hashes: a file's content
 // rendered as a string.
-func (fr *fileReader) contentFunc(render func([]byte) (string, bool)) function.Function {
+func (fr *fileReader) contentFunc(render func(b []byte, name string) (string, error)) function.Function {
 	return function.New(&function.Spec{
 		Params: []function.Parameter{pathParam},
 		Type:   function.StaticReturnType(cty.String),
 		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-			b, ok := fr.read(args[0])
+			b, ok, err := fr.read(args[0])
+			if err != nil {
+				return cty.NilVal, function.NewArgError(0, err)
+			}
 			if !ok {
 				return unknownString, nil
 			}
-			s, ok := render(b)
-			if !ok {
-				return unknownString, nil
+			s, err := render(b, args[0].AsString())
+			if err != nil {
+				return cty.NilVal, function.NewArgError(0, err)
 			}
 			return cty.StringVal(s), nil
 		},
 	})
 }
 
-// existsFunc is fileexists: whether a regular file is there (Terraform
-// fails for a directory, so the linter does not know).
+// existsFunc is fileexists: whether a regular file is there. Like
+// Terraform's it fails for a directory or another kind of file.
 func (fr *fileReader) existsFunc() function.Function {
 	return function.New(&function.Spec{
 		Params: []function.Parameter{pathParam},
@@ -205,8 +228,12 @@ func (fr *fileReader) existsFunc() function.Function {
 			switch {
 			case errors.Is(err, fs.ErrNotExist):
 				return cty.False, nil
-			case err != nil || !info.Mode().IsRegular():
+			case err != nil:
 				return unknown, nil //nolint:nilerr // a file the linter cannot stat is unknown, not an error
+			case info.IsDir():
+				return cty.NilVal, function.NewArgErrorf(0, "%s is a directory, not a file", args[0].AsString())
+			case !info.Mode().IsRegular():
+				return cty.NilVal, function.NewArgErrorf(0, "%s is not a regular file", args[0].AsString())
 			}
 			return cty.True, nil
 		},
@@ -217,8 +244,10 @@ func (fr *fileReader) existsFunc() function.Function {
 // path relative to it matches the glob pattern (`*`, `**`, `?`, `[…]`,
 // `{a,b}`, as Terraform's doublestar matches), relative and with forward
 // slashes. Unlike Terraform's, it does not descend into symbolic links to
-// directories (a link cycle would never end), and a pattern reaching
-// above path with ".." is unknown.
+// directories (a link cycle would never end): the set is unknown when the
+// pattern may reach into one, or matches a link out of the tree, or
+// reaches above path with "..". A path that is not a directory holds no
+// files; a malformed pattern or a link to nothing fails.
 func (fr *fileReader) setFunc() function.Function {
 	retType := cty.Set(cty.String)
 	return function.New(&function.Spec{
@@ -238,8 +267,20 @@ func (fr *fileReader) setFunc() function.Function {
 			if !ok {
 				return unknown, nil
 			}
-			matches, ok := fr.glob(dir, pattern)
-			if !ok {
+			info, err := os.Stat(dir)
+			switch {
+			case errors.Is(err, fs.ErrNotExist) || err == nil && !info.IsDir():
+				return cty.SetValEmpty(cty.String), nil
+			case err != nil:
+				return unknown, nil //nolint:nilerr // a directory the linter cannot stat is unknown, not an error
+			}
+			matches, err := fr.glob(dir, pattern)
+			switch {
+			case errors.Is(err, doublestar.ErrBadPattern):
+				return cty.NilVal, function.NewArgErrorf(1, "invalid pattern %q", args[1].AsString())
+			case errors.Is(err, errDanglingLink):
+				return cty.NilVal, function.NewArgError(1, err)
+			case err != nil:
 				return unknown, nil
 			}
 			if len(matches) == 0 {
@@ -251,13 +292,18 @@ func (fr *fileReader) setFunc() function.Function {
 }
 
 // glob walks dir for the regular files matching pattern, skipping the
-// directories below which nothing can match.
-func (fr *fileReader) glob(dir, pattern string) ([]cty.Value, bool) {
+// directories below which nothing can match. Terraform follows symbolic
+// links; the linter does not, so a link to a directory the pattern may
+// reach into, or a matching link out of the tree, leaves the set unknown
+// (errLinkNotFollowed), unless a link to nothing fails it as it fails
+// Terraform's.
+func (fr *fileReader) glob(dir, pattern string) ([]cty.Value, error) {
 	if pattern == "" {
-		return nil, true
+		return nil, nil
 	}
 	parts := strings.Split(pattern, "/")
 	var out []cty.Value
+	notFollowed := false
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -265,47 +311,75 @@ func (fr *fileReader) glob(dir, pattern string) ([]cty.Value, bool) {
 		rel, _ := filepath.Rel(dir, p)
 		rel = filepath.ToSlash(rel)
 		if d.IsDir() {
-			if rel != "." && !prefixMayMatch(parts, strings.Split(rel, "/")) {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		if ok, _ := doublestar.Match(pattern, rel); !ok {
-			return nil
-		}
-		if d.Type()&fs.ModeSymlink != 0 {
-			// A link to a file counts, as in Terraform, if its target
-			// may be read.
-			if _, ok := fr.resolve(p); !ok {
+			if rel == "." {
 				return nil
 			}
-			if info, err := os.Stat(p); err != nil || !info.Mode().IsRegular() {
-				return nil //nolint:nilerr // a dangling link is not in the set, as in Terraform
+			if ok, err := prefixMayMatch(parts, strings.Split(rel, "/")); !ok {
+				return cmp.Or(err, fs.SkipDir)
 			}
-		} else if !d.Type().IsRegular() {
+			return nil
+		}
+		var target fs.FileInfo
+		var statErr error
+		link := d.Type()&fs.ModeSymlink != 0
+		if link {
+			target, statErr = os.Stat(p)
+			if statErr == nil && target.IsDir() {
+				ok, err := prefixMayMatch(parts, strings.Split(rel, "/"))
+				notFollowed = notFollowed || ok
+				return err
+			}
+		}
+		if ok, err := doublestar.Match(pattern, rel); !ok {
+			return err
+		}
+		switch {
+		case link && errors.Is(statErr, fs.ErrNotExist):
+			return fmt.Errorf("%s: %w", rel, errDanglingLink)
+		case link:
+			// Counted, as in Terraform, if the linter may read its target.
+			if _, ok := fr.resolve(p); !ok || statErr != nil {
+				notFollowed = true
+				return nil
+			}
+			if !target.Mode().IsRegular() {
+				return nil
+			}
+		case !d.Type().IsRegular():
 			return nil
 		}
 		out = append(out, cty.StringVal(rel))
 		return nil
 	})
-	return out, err == nil
+	if err == nil && notFollowed {
+		err = errLinkNotFollowed
+	}
+	return out, err
 }
+
+var (
+	// errLinkNotFollowed leaves a file set unknown: it depends on a
+	// symbolic link the linter does not follow.
+	errLinkNotFollowed = errors.New("a symbolic link the linter does not follow")
+	// errDanglingLink fails a file set, as Terraform's fails to stat it.
+	errDanglingLink = errors.New("a symbolic link to nothing")
+)
 
 // prefixMayMatch reports whether a directory at dir (its path's parts)
 // may hold a file matching the pattern's parts.
-func prefixMayMatch(pattern, dir []string) bool {
+func prefixMayMatch(pattern, dir []string) (bool, error) {
 	for i, name := range dir {
-		if i >= len(pattern)-1 {
-			return false // the pattern ends above this directory's files
+		switch {
+		case i < len(pattern) && pattern[i] == "**":
+			return true, nil
+		case i >= len(pattern)-1:
+			return false, nil // the pattern ends above this directory's files
 		}
-		if pattern[i] == "**" {
-			return true
-		}
-		if ok, _ := doublestar.Match(pattern[i], name); !ok {
-			return false
+		if ok, err := doublestar.Match(pattern[i], name); !ok {
+			return false, err
 		}
 	}
-	return true
+	return true, nil
 }
 
 // templateFileFunc is templatefile(path, vars): the file rendered as an
@@ -315,11 +389,18 @@ func (fr *fileReader) templateFileFunc() function.Function {
 		Params: []function.Parameter{pathParam, templateVarsParam},
 		Type:   function.StaticReturnType(cty.DynamicPseudoType),
 		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-			src, ok := fr.read(args[0])
+			b, ok, err := fr.read(args[0])
+			if err != nil {
+				return cty.NilVal, function.NewArgError(0, err)
+			}
 			if !ok {
 				return unknownString, nil
 			}
-			return fr.render(src, args[0].AsString(), args[1]), nil
+			src, err := text(b, args[0].AsString())
+			if err != nil {
+				return cty.NilVal, function.NewArgError(0, err)
+			}
+			return fr.render(src, args[0].AsString(), args[1])
 		},
 	})
 }
@@ -336,7 +417,7 @@ func (fr *fileReader) templateStringFunc() function.Function {
 			if !args[0].IsKnown() {
 				return unknownString, nil
 			}
-			return fr.render([]byte(args[0].AsString()), "<templatestring>", args[1]), nil
+			return fr.render(args[0].AsString(), "<templatestring>", args[1])
 		},
 	})
 }
@@ -346,38 +427,41 @@ var templateVarsParam = function.Parameter{Name: "vars", Type: cty.DynamicPseudo
 // render evaluates a template as Terraform's templatefile does: vars must
 // be a map or object of identifiers holding every name the template
 // refers to, and the template may call every function but the template
-// functions themselves. Anything else is unknown.
-func (fr *fileReader) render(src []byte, filename string, vars cty.Value) cty.Value {
-	ty := vars.Type()
-	if !vars.IsKnown() || vars.IsNull() || (!ty.IsMapType() && !ty.IsObjectType()) {
-		return unknownString
+// functions themselves. Otherwise it fails, as Terraform's does.
+func (fr *fileReader) render(src, filename string, vars cty.Value) (cty.Value, error) {
+	if !vars.IsKnown() {
+		return unknownString, nil
 	}
-	expr, diags := hclsyntax.ParseTemplate(src, filename, hcl.InitialPos)
+	if ty := vars.Type(); !ty.IsMapType() && !ty.IsObjectType() {
+		return cty.NilVal, function.NewArgErrorf(1, "vars must be a map or an object")
+	}
+	expr, diags := hclsyntax.ParseTemplate([]byte(src), filename, hcl.InitialPos)
 	if diags.HasErrors() {
-		return unknownString
+		return cty.NilVal, diags
 	}
 	names := vars.AsValueMap()
 	for n := range names {
 		if !hclsyntax.ValidIdentifier(n) {
-			return unknownString
+			return cty.NilVal, function.NewArgErrorf(1, "%q is not a valid template variable name", n)
 		}
 	}
 	for _, t := range expr.Variables() {
 		if _, ok := names[t.RootName()]; !ok {
-			return unknownString
+			return cty.NilVal, function.NewArgErrorf(1, "vars has no %q, which the template refers to", t.RootName())
 		}
 	}
 	if fr.templateFuncs == nil {
 		fr.templateFuncs = maps.Clone(fr.root.evalFunctions())
 		for _, name := range []string{"templatefile", "templatestring"} {
 			fr.templateFuncs[name] = recursiveTemplateFunc
+			fr.templateFuncs[coreNamespace+name] = recursiveTemplateFunc
 		}
 	}
 	v, diags := expr.Value(&hcl.EvalContext{Variables: names, Functions: fr.templateFuncs})
 	if diags.HasErrors() {
-		return unknownString
+		return cty.NilVal, diags
 	}
-	return v
+	return v, nil
 }
 
 // recursiveTemplateFunc stands for the template functions inside a

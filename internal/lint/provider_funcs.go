@@ -24,7 +24,20 @@ const providerPrefix = "provider::queuecap::"
 
 // builtinContext holds Terraform's built-in functions, which every root
 // module shares (see functionContext).
-var builtinContext = &hcl.EvalContext{Functions: functions}
+var builtinContext = &hcl.EvalContext{Functions: withCoreNames(functions)}
+
+// coreNamespace is the namespace of the built-in functions: Terraform 1.8+
+// and OpenTofu also call abs core::abs, which no provider can take over.
+const coreNamespace = "core::"
+
+// withCoreNames is fns with each function under its core:: name too.
+func withCoreNames(fns map[string]function.Function) map[string]function.Function {
+	out := maps.Clone(fns)
+	for name, fn := range fns {
+		out[coreNamespace+name] = fn
+	}
+	return out
+}
 
 // functionContext holds the functions an expression of this root may
 // call: Terraform's built-ins (in its parent, builtinContext), those that
@@ -38,7 +51,7 @@ func (in *instance) functionContext() *hcl.EvalContext {
 	root := in.root
 	if root.funcs == nil {
 		root.funcs = builtinContext.NewChild()
-		root.funcs.Functions = root.fileFunctions()
+		root.funcs.Functions = withCoreNames(root.fileFunctions())
 		for _, fn := range capacity.Functions {
 			root.funcs.Functions[providerPrefix+fn.Name] = root.providerFunction(fn)
 		}
@@ -49,7 +62,7 @@ func (in *instance) functionContext() *hcl.EvalContext {
 // evalFunctions are functionContext's functions in one map, the root's
 // own over the built-ins.
 func (in *instance) evalFunctions() map[string]function.Function {
-	fns := maps.Clone(functions)
+	fns := maps.Clone(builtinContext.Functions)
 	maps.Copy(fns, in.functionContext().Functions)
 	return fns
 }

@@ -101,7 +101,7 @@ func NewWorkdir(t testing.TB, cli, dir string) *Workdir {
 `, awsDir, queuecapDir), 0o600); err != nil {
 		t.Fatalf("testaws: %v", err)
 	}
-	w.env = append(cleanEnv(),
+	w.env = append(CleanEnv(),
 		"TF_CLI_CONFIG_FILE="+rc,
 		// Where a checkout has it, so modules.json is where the linter
 		// looks; the copy is the test's own.
@@ -168,9 +168,9 @@ func (w *Workdir) run(args ...string) string {
 	return stdout
 }
 
-// cleanEnv is the test's environment without the variables that steer
+// CleanEnv is the test's environment without the variables that steer
 // Terraform and OpenTofu, so that only what a test sets applies.
-func cleanEnv() []string {
+func CleanEnv() []string {
 	var env []string
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "TF_") && !strings.HasPrefix(kv, "TOFU_") {
