@@ -11,6 +11,7 @@
 #   tools/install-cli.sh tflint         # TFLint 0.64.0 (the plugin tests, make bench), a few min cold
 #   tools/install-cli.sh golangci-lint  # golangci-lint 2.15.0 (make lint), a few min cold
 #   tools/install-cli.sh goreleaser     # GoReleaser 2.17.0 (make release-check), about 15 min cold
+#   tools/install-cli.sh actionlint     # actionlint 1.7.12 (make actionlint), under a minute cold
 #
 # golangci-lint is built here with its own go.sum rather than as a `go tool`
 # of tools/go.mod: there its dependencies would be resolved together with
@@ -23,6 +24,7 @@ TFLINT_VERSION=0.64.0
 GOLANGCI_LINT_VERSION=2.15.0
 # 2.18 needs Go 1.27; 2.17.0 is the newest that builds on Go 1.26.
 GORELEASER_VERSION=2.17.0
+ACTIONLINT_VERSION=1.7.12
 cache=${QUEUECAP_CACHE:-$HOME/.cache/queuecap}
 bin=$cache/bin
 mkdir -p "$bin"
@@ -83,8 +85,18 @@ goreleaser)
 		rm -rf "$tmp"
 	fi
 	;;
+actionlint)
+	out=$bin/actionlint-$ACTIONLINT_VERSION
+	if [ ! -x "$out" ]; then
+		echo "installing actionlint $ACTIONLINT_VERSION into $bin (cached for later runs)" >&2
+		tmp=$(mktemp -d)
+		(cd "$tmp" && GOBIN=$tmp GOFLAGS=-mod=mod go install "github.com/rhysd/actionlint/cmd/actionlint@v$ACTIONLINT_VERSION") >&2
+		mv "$tmp/actionlint" "$out"
+		rm -rf "$tmp"
+	fi
+	;;
 *)
-	echo "usage: $0 terraform|tofu|tflint|golangci-lint|goreleaser" >&2
+	echo "usage: $0 terraform|tofu|tflint|golangci-lint|goreleaser|actionlint" >&2
 	exit 2
 	;;
 esac
