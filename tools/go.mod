@@ -1,6 +1,6 @@
 module github.com/queuecap/terraform-provider-queuecap/tools
 
-go 1.26.8
+go 1.25.8
 
 tool (
 	github.com/google/go-containerregistry/cmd/crane
