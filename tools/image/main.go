@@ -11,8 +11,8 @@
 //	go -C tools build -o "$PWD/.cache/image" ./image
 //	.cache/image -dist dist -out dist/image -created "$(git log -1 --format=%cI)"
 //
-// The layout's one entry is named v<version>; skopeo copies it to a
-// registry, `crane push` and `skopeo inspect oci:dist/image` read it.
+// The layout's one entry is named v<version>. tools/push-image.sh pushes it
+// with crane; make release-check reads it with skopeo and umoci.
 package main
 
 import (
@@ -103,20 +103,26 @@ func run(args []string, stdout io.Writer) error {
 		return fmt.Errorf("-out %s: %w", *out, err)
 	}
 	ref := layout.WithAnnotations(map[string]string{"org.opencontainers.image.ref.name": version})
-	var images []mutate.IndexAddendum
+	var images []v1.Image
 	for _, b := range binaries {
 		img, err := buildImage(b, created, labels)
 		if err != nil {
 			return err
 		}
-		images = append(images, mutate.IndexAddendum{Add: img, Descriptor: v1.Descriptor{Platform: &b.platform}})
+		images = append(images, img)
 	}
 	if len(images) == 1 {
-		err = p.AppendImage(images[0].Add.(v1.Image), ref, layout.WithPlatform(binaries[0].platform))
+		err = p.AppendImage(images[0], ref, layout.WithPlatform(binaries[0].platform))
 	} else {
 		idx := mutate.IndexMediaType(empty.Index, types.OCIImageIndex)
-		idx = mutate.AppendManifests(idx, images...)
-		err = p.AppendIndex(mutate.Annotations(idx, labels).(v1.ImageIndex), ref)
+		for i, img := range images {
+			idx = mutate.AppendManifests(idx, mutate.IndexAddendum{Add: img, Descriptor: v1.Descriptor{Platform: &binaries[i].platform}})
+		}
+		annotated, ok := mutate.Annotations(idx, labels).(v1.ImageIndex)
+		if !ok {
+			return errors.New("go-containerregistry annotated the image index into something else")
+		}
+		err = p.AppendIndex(annotated, ref)
 	}
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", *out, err)
@@ -233,7 +239,11 @@ func buildImage(b binary, created time.Time, labels map[string]string) (v1.Image
 	if err != nil {
 		return nil, err
 	}
-	return mutate.Annotations(img, labels).(v1.Image), nil
+	annotated, ok := mutate.Annotations(img, labels).(v1.Image)
+	if !ok {
+		return nil, errors.New("go-containerregistry annotated the image into something else")
+	}
+	return annotated, nil
 }
 
 // rootFS is the layer's tar: the directories down to the binary, the binary,
