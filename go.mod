@@ -1,6 +1,6 @@
 module github.com/queuecap/terraform-provider-queuecap
 
-go 1.26.8
+go 1.26.0
 
 require (
 	github.com/apparentlymart/go-cidr v1.1.0

@@ -12,6 +12,7 @@
 #   tools/install-cli.sh golangci-lint  # golangci-lint 2.15.0 (make lint), a few min cold
 #   tools/install-cli.sh goreleaser     # GoReleaser 2.17.0 (make release-check), about 15 min cold
 #   tools/install-cli.sh gitlab-ci-schema  # GitLab's CI JSON schema (ci.json), from npm, seconds
+#   tools/install-cli.sh actionlint     # actionlint 1.7.12 (make actionlint), under a minute cold
 #
 # golangci-lint is built here with its own go.sum rather than as a `go tool`
 # of tools/go.mod: there its dependencies would be resolved together with
@@ -32,6 +33,7 @@ GORELEASER_VERSION=2.17.0
 GITLAB_CI_LOCAL_VERSION=4.75.1
 GITLAB_CI_LOCAL_SHA256=fb1165eafff80c2a9eaf05a3e392f2558b5db7daa747b61d83450e18fb549bb8
 GITLAB_CI_SCHEMA_SHA256=7568b544b4b95102f21e9fd89d769d54ee6f86b35d2fbb7f7b947d6fa9fc4dda
+ACTIONLINT_VERSION=1.7.12
 cache=${QUEUECAP_CACHE:-$HOME/.cache/queuecap}
 bin=$cache/bin
 mkdir -p "$bin"
@@ -130,8 +132,18 @@ EOF
 		mv "$tmp/ci.json" "$out"
 	fi
 	;;
+actionlint)
+	out=$bin/actionlint-$ACTIONLINT_VERSION
+	if [ ! -x "$out" ]; then
+		echo "installing actionlint $ACTIONLINT_VERSION into $bin (cached for later runs)" >&2
+		tmp=$(mktemp -d)
+		(cd "$tmp" && GOBIN=$tmp GOFLAGS=-mod=mod go install "github.com/rhysd/actionlint/cmd/actionlint@v$ACTIONLINT_VERSION") >&2
+		mv "$tmp/actionlint" "$out"
+		rm -rf "$tmp"
+	fi
+	;;
 *)
-	echo "usage: $0 terraform|tofu|tflint|golangci-lint|goreleaser|gitlab-ci-schema" >&2
+	echo "usage: $0 terraform|tofu|tflint|golangci-lint|goreleaser|actionlint|gitlab-ci-schema" >&2
 	exit 2
 	;;
 esac

@@ -8,9 +8,12 @@
 # checksums file; the CLI installed from its archive reporting the
 # snapshot's version and commit and linting the examples; the tflint
 # plugin's zip and checksums.txt, the plugin installed as `tflint --init`
-# installs it and run by the real tflint over the examples. GoReleaser and
-# TFLint are built into the cache by tools/install-cli.sh; nothing is signed
-# or published. With --check-only, stops after `goreleaser check`.
+# installs it and run by the real tflint over the examples; on linux, the
+# container image built from the snapshot's CLI as the release builds it,
+# checked with Debian's skopeo and umoci and pushed to a registry on
+# loopback. GoReleaser and TFLint are built into the cache by
+# tools/install-cli.sh; nothing is signed or published. With --check-only,
+# stops after `goreleaser check`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -119,4 +122,59 @@ want=$("$bin/queuecap" lint --config examples/lint/queuecap.hcl --force --format
 [ "$(cut -d' ' -f1 <<<"$want" | sort -u | wc -l)" -ge 8 ] || fail "queuecap lint examples/lint/bad finds fewer than the eight rules:"$'\n'"$want"
 [ "$got" = "$want" ] || fail "tflint's queuecap issues over examples/lint/bad:"$'\n'"$got"$'\n'"the CLI's:"$'\n'"$want"
 echo "release-check: tflint ${tflint##*-} ran $plugin_bin $version from $plugin as installed for $source: $(wc -l <<<"$got") queuecap issues of $(cut -d' ' -f1 <<<"$got" | sort -u | wc -l) rules, the CLI's"
+
+# The container image, built by tools/image from the snapshot's linux CLI
+# as the release builds it from every linux CLI, then read by Debian's OCI
+# tools as a user's engine would: skopeo its manifest and configuration,
+# umoci unpacks it into a runtime bundle whose queuecap must be the
+# archive's binary and report the snapshot's version.
+if [ "$goos" != linux ]; then
+	echo "release-check: the container image is linux only: not built on $goos"
+else
+	tools/apt-install.sh skopeo umoci jq
+	(cd tools && go build -o "$bin/image" ./image && go build -o "$bin/crane" github.com/google/go-containerregistry/cmd/crane)
+	"$bin/image" -dist dist -out dist/image -created "$(git log -1 --format=%cI)"
+	ref=v$version
+	image=$(skopeo inspect "oci:dist/image:$ref")
+	config=$(skopeo inspect --config "oci:dist/image:$ref")
+	manifest=$(skopeo inspect --raw "oci:dist/image:$ref")
+	expect() { # what, jq filter over $2, wanted value
+		local got
+		got=$(jq -c "$3" <<<"$2")
+		[ "$got" = "$4" ] || fail "the image's $1 is $got, want $4"
+	}
+	expect platform "$image" '[.Os, .Architecture]' "[\"linux\",\"$goarch\"]"
+	expect layers "$manifest" '[.mediaType, (.layers | length)]' '["application/vnd.oci.image.manifest.v1+json",1]'
+	expect "entry point" "$config" '.config.Entrypoint' '["/usr/local/bin/queuecap"]'
+	expect command "$config" '.config.Cmd' null
+	expect "working directory and user" "$config" '[.config.WorkingDir, .config.User]' '["/workdir","65532:65532"]'
+	expect labels "$config" '.config.Labels | [."org.opencontainers.image.version", ."org.opencontainers.image.revision", ."org.opencontainers.image.licenses", ."org.opencontainers.image.source"]' \
+		"[\"v$version\",\"$commit\",\"MPL-2.0\",\"https://github.com/queuecap/terraform-provider-queuecap\"]"
+	umoci unpack --rootless --image "dist/image:$ref" "$bin/bundle" >/dev/null
+	expect "runtime process" "$(cat "$bin/bundle/config.json")" '.process | [.args, .cwd, .user.uid, .user.gid]' '[["/usr/local/bin/queuecap"],"/workdir",65532,65532]'
+	cmp "$bin/queuecap" "$bin/bundle/rootfs/usr/local/bin/queuecap" || fail "the image's queuecap is not the archive's"
+	got=$("$bin/bundle/rootfs/usr/local/bin/queuecap" --version)
+	[ "$got" = "queuecap v$version (commit $commit)" ] || fail "the image's queuecap --version says: $got"
+
+	# The release's push (tools/push-image.sh) to crane's registry on
+	# loopback in ghcr.io's place: both tags must name the layout's digest.
+	# The registry stops itself after five minutes if this script dies.
+	timeout 300 "$bin/crane" registry serve --address 127.0.0.1:0 >"$bin/registry.log" 2>&1 &
+	registry_pid=$!
+	trap 'kill "$registry_pid" 2>/dev/null; rm -rf "$bin"' EXIT
+	for _ in $(seq 100); do
+		port=$(sed -n 's/.*serving on port \([0-9]*\).*/\1/p' "$bin/registry.log")
+		[ -n "$port" ] && break
+		sleep 0.1
+	done
+	[ -n "$port" ] || fail "crane registry serve did not start: $(cat "$bin/registry.log")"
+	repository=127.0.0.1:$port/queuecap/queuecap
+	digest=$(tools/push-image.sh dist/image "$repository" snapshot latest 2>"$bin/push.log") || fail "tools/push-image.sh failed: $(cat "$bin/push.log")"
+	expect "layout's digest" "$(cat dist/image/index.json)" '.manifests[0].digest' "\"$digest\""
+	for tag in snapshot latest; do
+		expect "digest under $tag" "$(skopeo inspect --tls-verify=false "docker://$repository:$tag")" '.Digest' "\"$digest\""
+	done
+	size=$(jq '[.layers[].size] | add' <<<"$manifest")
+	echo "release-check: image $ref ($digest): 1 layer of $((size / 1024)) KiB, entry point /usr/local/bin/queuecap in /workdir as 65532, unpacked by umoci and run: $got; pushed and read back under snapshot and latest"
+fi
 echo "release-check: $provider, $cli and $plugin for $goos/$goarch are as the registry and a user want them"
