@@ -106,8 +106,11 @@ func TestRuntaskServe(t *testing.T) {
 	fetching := make(chan struct{})
 	slowPlan := hcp.PlanHandler("slow", func(w http.ResponseWriter, r *http.Request) {
 		close(fetching)
-		<-release
-		_, _ = w.Write(plan)
+		select {
+		case <-release:
+			_, _ = w.Write(plan)
+		case <-time.After(20 * time.Second): // a failing test does not hang
+		}
 	})
 	body = standin.Payload(t, hcp.Run("in-flight", slowPlan), true)
 	if code, text, err := standin.Send(url, standin.Sign([]byte(key), body), body); err != nil || code != http.StatusOK {

@@ -6,6 +6,7 @@ package runtask
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
@@ -158,6 +159,21 @@ func TestRunTask(t *testing.T) {
 			}},
 		},
 		{
+			name: "failed with warnings at the failure severity", outcomes: true,
+			plan:    func(hcp *standin.Server) string { return hcp.Plan("arn", readPlan(t, "unknown_arn.json")) },
+			status:  tfe.TaskFailed,
+			message: "0 errors, 2 warnings, 0 notices; 1 queue checked, 1 check skipped; failing at warning or above",
+			want: []outcomeWant{{
+				id:          "queuecap_missing_dead_letter_queue:aws_sqs_queue.jobs",
+				description: "aws_sqs_queue.jobs: no redrive_policy: a message that always fails is received 2,880 times a day; add a dead-letter queue",
+				severity:    "warning", level: "warning", rule: "queuecap_missing_dead_letter_queue",
+			}, {
+				id:          "queuecap_visibility_timeout_too_short:aws_sqs_queue.jobs",
+				description: "aws_sqs_queue.jobs: visibility_timeout_seconds 30 is under 6 × the function's 60 s timeout: raise it to 360",
+				severity:    "warning", level: "warning", rule: "queuecap_visibility_timeout_too_short",
+			}},
+		},
+		{
 			name: "passed with the rule disabled in the config", outcomes: true, opts: Options{Config: cfg},
 			plan:    func(hcp *standin.Server) string { return hcp.Plan("zero", readPlan(t, "zero_surplus.json")) },
 			status:  tfe.TaskPassed,
@@ -190,6 +206,24 @@ func TestRunTask(t *testing.T) {
 		{
 			name: "oversize plan", opts: Options{MaxPlanBytes: 4 << 10},
 			plan:    func(hcp *standin.Server) string { return hcp.Plan("zero", readPlan(t, "zero_surplus.json")) },
+			status:  tfe.TaskFailed,
+			message: "the plan JSON is over 4 KiB, the largest plan this service reads (queuecap runtask serve --max-plan-size)",
+		},
+		{
+			// Refused on its Content-Length, before its body: the body
+			// never comes, so reading it would time out.
+			name: "oversize plan by its length", opts: Options{MaxPlanBytes: 4 << 10, PlanTimeout: wait / 2},
+			plan: func(hcp *standin.Server) string {
+				return hcp.PlanHandler("announced", func(w http.ResponseWriter, r *http.Request) {
+					w.Header().Set("Content-Length", "1073741824")
+					w.WriteHeader(http.StatusOK)
+					w.(http.Flusher).Flush()
+					select {
+					case <-r.Context().Done():
+					case <-time.After(wait):
+					}
+				})
+			},
 			status:  tfe.TaskFailed,
 			message: "the plan JSON is over 4 KiB, the largest plan this service reads (queuecap runtask serve --max-plan-size)",
 		},
@@ -396,6 +430,8 @@ func TestBoundedConcurrency(t *testing.T) {
 	url, _ := serve(t, Options{Concurrency: 2})
 	plan := readPlan(t, "zero_surplus.json")
 	gate := make(chan struct{})
+	var open sync.Once
+	t.Cleanup(func() { open.Do(func() { close(gate) }) }) // a failing test does not hang
 	var mu sync.Mutex
 	inFlight, most := 0, 0
 	started := make(chan struct{}, 64)
@@ -405,7 +441,10 @@ func TestBoundedConcurrency(t *testing.T) {
 		most = max(most, inFlight)
 		mu.Unlock()
 		started <- struct{}{}
-		<-gate
+		select {
+		case <-gate:
+		case <-r.Context().Done():
+		}
 		mu.Lock()
 		inFlight--
 		mu.Unlock()
@@ -413,7 +452,7 @@ func TestBoundedConcurrency(t *testing.T) {
 	})
 	accepted := 2 + 2*queuePerWorker
 	for i := range accepted {
-		if code := send(t, url, hcp.Run("r"+string(rune('a'+i%26))+string(rune('a'+i/26)), planURL), true); code != http.StatusOK {
+		if code := send(t, url, hcp.Run(fmt.Sprintf("r%d", i), planURL), true); code != http.StatusOK {
 			t.Fatalf("request %d answered %d, want 200", i, code)
 		}
 	}
@@ -423,7 +462,7 @@ func TestBoundedConcurrency(t *testing.T) {
 	if code := send(t, url, hcp.Run("over", planURL), true); code != http.StatusServiceUnavailable {
 		t.Errorf("a request over the queue answered %d, want 503", code)
 	}
-	close(gate)
+	open.Do(func() { close(gate) })
 	for range accepted {
 		if got := hcp.Next(t, wait); got.Err != nil || got.Options.Status != tfe.TaskFailed {
 			t.Fatalf("callback %+v", got)
@@ -475,7 +514,7 @@ func TestCallbackRetried(t *testing.T) {
 	hcp := standin.New(t)
 	url, svc := serve(t, Options{})
 	svc.retryWait = 10 * time.Millisecond
-	hcp.Refuse(callbackAttempts - 1)
+	hcp.Refuse(2) // the docs promise three attempts
 	if code := send(t, url, hcp.Run("retried", hcp.Plan("zero", readPlan(t, "zero_surplus.json"))), true); code != http.StatusOK {
 		t.Fatalf("answered %d", code)
 	}

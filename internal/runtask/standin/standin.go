@@ -72,7 +72,7 @@ func New(tb testing.TB) *Server {
 	s := &Server{
 		Token:   "standin.atlasv1.run-token",
 		plans:   map[string]http.HandlerFunc{},
-		results: make(chan Result, 16),
+		results: make(chan Result, 256), // more than any test sends: a callback never waits on a test
 		golden:  make(chan Result, 1),
 	}
 	mux := http.NewServeMux()
