@@ -19,12 +19,10 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"os"
 	"sync"
 	"time"
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
-	"github.com/queuecap/terraform-provider-queuecap/internal/lint/rules"
 )
 
 // Defaults of Options.
@@ -63,9 +61,6 @@ const queuePerWorker = 16
 // Service is the run task: an http.Handler and the workers behind it.
 type Service struct {
 	opts Options
-	// emptyDir stands for the configuration directory, which a run task
-	// does not have: findings carry resource addresses.
-	emptyDir string
 
 	mu     sync.Mutex
 	closed bool
@@ -101,21 +96,16 @@ func New(opts Options) (*Service, error) {
 		opts.Concurrency = DefaultConcurrency
 	}
 	if opts.Client == nil {
-		opts.Client = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
+		opts.Client = &http.Client{} // each request has its own deadline
 	}
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
-	dir, err := os.MkdirTemp("", "queuecap-runtask-")
-	if err != nil {
-		return nil, err
-	}
 	// The config's rule IDs are checked now, not on the first run.
-	if _, err := lint.Run(lint.Options{Dirs: []string{dir}, Config: opts.Config, Rules: rules.All()}); err != nil {
-		_ = os.Remove(dir)
+	if _, err := lintPlan(nil, opts.Config); err != nil {
 		return nil, fmt.Errorf("config: %w", err)
 	}
-	s := &Service{opts: opts, emptyDir: dir, jobs: make(chan job, opts.Concurrency*queuePerWorker), retryWait: time.Second}
+	s := &Service{opts: opts, jobs: make(chan job, opts.Concurrency*queuePerWorker), retryWait: time.Second}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	for range opts.Concurrency {
 		s.workers.Go(s.work)
@@ -142,7 +132,6 @@ func (s *Service) Close(ctx context.Context) {
 		<-done
 	}
 	s.cancel()
-	_ = os.RemoveAll(s.emptyDir)
 }
 
 // enqueue hands a run to the workers, false when the queue is full or

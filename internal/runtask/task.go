@@ -10,6 +10,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"os"
 	"time"
 
 	tfe "github.com/hashicorp/go-tfe"
@@ -59,11 +60,25 @@ func (s *Service) lintRun(j job) *tfe.TaskResultCallbackRequestOptions {
 	if err != nil {
 		return failed("cannot lint the plan: " + err.Error())
 	}
-	res, err := lint.Run(lint.Options{Dirs: []string{s.emptyDir}, Config: s.opts.Config, Rules: rules.All(), Plan: plan})
+	res, err := lintPlan(plan, s.opts.Config)
 	if err != nil {
 		return failed("cannot lint the plan: " + err.Error())
 	}
 	return report(res, s.opts.FailAt)
+}
+
+// lintPlan lints plan as `queuecap lint --plan` does without a
+// configuration directory, which a run task does not have: findings carry
+// resource addresses. lint.Run wants a directory all the same; an empty
+// one of its own per run keeps a long-running service clear of temporary
+// file cleaners. A nil plan lints nothing and checks cfg's rule IDs.
+func lintPlan(plan *lint.Plan, cfg *lint.Config) (*lint.Result, error) {
+	dir, err := os.MkdirTemp("", "queuecap-runtask-")
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = os.Remove(dir) }()
+	return lint.Run(lint.Options{Dirs: []string{dir}, Config: cfg, Rules: rules.All(), Plan: plan})
 }
 
 // fetchPlan downloads the plan JSON with the run's token. HCP Terraform
