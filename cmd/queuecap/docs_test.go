@@ -160,6 +160,17 @@ var generatedSections = []struct {
 	{"../../README.md", "rules", func() string { return ruleTable("docs/rules/") }},
 	{"../../docs/rules/README.md", "rules", func() string { return ruleTable("") }},
 	{"../../docs/rules/README.md", "rate-precedence", ratePrecedenceTable},
+	{"../../docs/ci.md", "runtask-serve-help", runtaskServeHelp},
+}
+
+// runtaskServeHelp is `queuecap runtask serve --help` as a code block.
+func runtaskServeHelp() string {
+	var b strings.Builder
+	b.WriteString("```text\n$ queuecap runtask serve --help\n")
+	var help bytes.Buffer
+	serveCommand(&serveFlags{}).usage(&help)
+	b.WriteString(help.String() + "```\n")
+	return b.String()
 }
 
 // ruleTable lists every rule with its default severity and summary, each

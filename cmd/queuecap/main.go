@@ -8,6 +8,7 @@
 //	queuecap lint --explain [--format text|json|mermaid] [DIR ...]
 //	queuecap size [flags]
 //	queuecap simulate [flags]
+//	queuecap runtask serve [flags]
 //
 // Exit codes, as tflint's:
 //
@@ -98,6 +99,7 @@ var commands = map[string]func(args []string, stdout, stderr io.Writer) int{
 	"lint":     runLint,
 	"size":     runSize,
 	"simulate": runSimulate,
+	"runtask":  runRuntask,
 }
 
 func run(args []string, stdout, stderr io.Writer) int {

@@ -52,6 +52,14 @@ func Group(s string) string {
 	return b.String()
 }
 
+// Plural is a count and its word: "1 check", "2 checks".
+func Plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return strconv.Itoa(n) + " " + word + "s"
+}
+
 // Trim drops trailing zeros after a decimal point: 2.50 → 2.5.
 func Trim(s string) string {
 	if !strings.Contains(s, ".") || strings.ContainsAny(s, "eE") {

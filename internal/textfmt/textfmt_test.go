@@ -16,6 +16,14 @@ func TestGrouped(t *testing.T) {
 	}
 }
 
+func TestPlural(t *testing.T) {
+	for n, want := range map[int]string{0: "0 checks", 1: "1 check", 2: "2 checks"} {
+		if got := Plural(n, "check"); got != want {
+			t.Errorf("Plural(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
 func TestTrim(t *testing.T) {
 	for in, want := range map[string]string{"2.50": "2.5", "3.00": "3", "100": "100", "1e+10": "1e+10", "0.10": "0.1"} {
 		if got := Trim(in); got != want {

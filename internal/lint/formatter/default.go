@@ -108,7 +108,7 @@ func renderDefault(b *bytes.Buffer, r *lint.Result, opts Options) error {
 		var parts []string
 		for _, s := range []lint.Severity{lint.Error, lint.Warning, lint.Notice} {
 			if c := counts[s]; c > 0 {
-				parts = append(parts, plural(c, s.String()))
+				parts = append(parts, textfmt.Plural(c, s.String()))
 			}
 		}
 		fmt.Fprintf(b, "%d issue(s) found: %s\n", n, strings.Join(parts, ", "))
@@ -126,13 +126,6 @@ func shortRange(r lint.Range) string {
 		return fmt.Sprintf("%s:%d,%d-%d", r.Filename, r.Start.Line, r.Start.Column, r.End.Column)
 	}
 	return fmt.Sprintf("%s:%d,%d-%d,%d", r.Filename, r.Start.Line, r.Start.Column, r.End.Line, r.End.Column)
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return fmt.Sprintf("%d %s", n, word)
-	}
-	return fmt.Sprintf("%d %ss", n, word)
 }
 
 // writeLocation writes "  on <file> line <n>:" and the lines of rng, the

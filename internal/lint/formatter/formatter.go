@@ -19,6 +19,7 @@ import (
 	"strings"
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
+	"github.com/queuecap/terraform-provider-queuecap/internal/textfmt"
 )
 
 // Options tune the output.
@@ -48,7 +49,7 @@ func summaryTail(r *lint.Result, showSkipped bool) string {
 		lines = append(lines, "No aws_sqs_queue was checked: the linted configuration declares none the linter could read")
 	}
 	if n := len(r.Skipped); n > 0 {
-		line := plural(n, "check") + " skipped"
+		line := textfmt.Plural(n, "check") + " skipped"
 		if n == 1 {
 			line = "1 check skipped"
 		}
