@@ -41,6 +41,22 @@ generate() { # provider-dir
 		--providers-schema "$work/schema.json") >/dev/null
 }
 
+# tfplugindocs' own check of what the Registry reads (front matter, file
+# names, a page per data source and function), with the subcategories
+# templates/ assigns: a page without one, as a new formula's is until its
+# name is added to templates/data-sources.md.tmpl or functions.md.tmpl,
+# fails here.
+validate() { # provider-dir
+	local out
+	if ! out=$(cd "$root/tools" && go tool tfplugindocs validate --provider-dir "$1" \
+		--provider-name queuecap --providers-schema "$work/schema.json" \
+		--allowed-resource-subcategories "Sizing,Recovery,Alarms,Queue settings" \
+		--allowed-guide-subcategories "Linting,Testing" 2>&1); then
+		grep -v '\[DEBUG\]' <<<"$out" >&2
+		return 1
+	fi
+}
+
 if [ "${1:-}" = --check ]; then
 	# Generate into a copy so the check never writes into the work tree.
 	mkdir -p "$work/tree"
@@ -52,9 +68,11 @@ if [ "${1:-}" = --check ]; then
 		echo "docs/ is stale: run 'make generate' and commit the result" >&2
 		exit 1
 	fi
+	validate "$root"
 	echo "docs/ is current"
 else
 	"$cli" fmt -recursive "$root/examples" >/dev/null
 	generate "$root"
+	validate "$root"
 	echo "docs/ generated"
 fi
