@@ -4,15 +4,9 @@
 package main
 
 import (
-	"archive/tar"
 	"bytes"
-	"compress/gzip"
-	"crypto/sha256"
 	"encoding/json"
 	"encoding/xml"
-	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -151,8 +145,13 @@ func TestGitLabCIExample(t *testing.T) {
 	if _, err := exec.LookPath("wget"); err != nil {
 		t.Skip("wget is not installed")
 	}
+	// The release as GitHub lays it out, and under tampered/ the same
+	// release with an archive its SHA256SUMS does not list.
 	version := job.Variables["QUEUECAP_VERSION"]
-	releases := releaseServer(t, version)
+	root, bin := t.TempDir(), buildRelease(t, version)
+	writeRelease(t, root, version, bin, false)
+	writeRelease(t, filepath.Join(root, "tampered"), version, bin, true)
+	releasesURL, _ := releaseServer(t, root)
 
 	type jobRun struct {
 		code             int
@@ -209,7 +208,7 @@ func TestGitLabCIExample(t *testing.T) {
 	codeQualitySchema := "../../internal/lint/formatter/testdata/gitlab-code-quality-report.json"
 
 	t.Run("findings", func(t *testing.T) {
-		r := runJob(t, releases.URL, "bad", "good")
+		r := runJob(t, releasesURL, "bad", "good")
 		if r.code != exitFindings {
 			t.Fatalf("exit %d, want %d:\n%s", r.code, exitFindings, r.log)
 		}
@@ -235,7 +234,7 @@ func TestGitLabCIExample(t *testing.T) {
 		}
 	})
 	t.Run("clean", func(t *testing.T) {
-		r := runJob(t, releases.URL, "good")
+		r := runJob(t, releasesURL, "good")
 		if r.code != 0 || strings.TrimSpace(r.codeQuality) != "[]" {
 			t.Fatalf("exit %d, report %q; want 0 and []:\n%s", r.code, r.codeQuality, r.log)
 		}
@@ -244,23 +243,11 @@ func TestGitLabCIExample(t *testing.T) {
 		}
 	})
 	t.Run("archive not in SHA256SUMS", func(t *testing.T) {
-		r := runJob(t, releases.URL+"/tampered", "bad")
+		r := runJob(t, releasesURL+"/tampered", "bad")
 		if r.code == 0 || r.code == exitFindings || r.codeQuality != "" || strings.Contains(r.log, "queuecap v") {
 			t.Fatalf("exit %d, a report of %d bytes: want the job to stop before running the CLI:\n%s", r.code, len(r.codeQuality), r.log)
 		}
 	})
-}
-
-// buildCLI builds the CLI as the release build does, with ldflags, and
-// returns its path.
-func buildCLI(t *testing.T, ldflags string) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "queuecap")
-	build := exec.Command("go", "build", "-trimpath", "-o", bin, "-ldflags", ldflags, ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
 }
 
 type junitReport struct {
@@ -268,57 +255,4 @@ type junitReport struct {
 		Tests    int `xml:"tests,attr"`
 		Failures int `xml:"failures,attr"`
 	} `xml:"testsuite"`
-}
-
-// releaseServer serves, on loopback, a release as the GitHub releases of
-// queuecap lay it out (v<version>/queuecap_<version>_<os>_<arch>.tar.gz
-// and queuecap_<version>_SHA256SUMS), with this checkout's CLI built as
-// the release build does. Under tampered/ the same release's checksum of
-// this platform's archive is wrong.
-func releaseServer(t *testing.T, version string) *httptest.Server {
-	t.Helper()
-	exe, err := os.ReadFile(buildCLI(t, "-X main.version=v"+version))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var archive bytes.Buffer
-	gz := gzip.NewWriter(&archive)
-	tw := tar.NewWriter(gz)
-	for _, f := range []struct {
-		name string
-		mode int64
-		body []byte
-	}{{"LICENSE", 0o644, []byte("MPL-2.0\n")}, {"queuecap", 0o755, exe}} {
-		if err := tw.WriteHeader(&tar.Header{Name: f.name, Mode: f.mode, Size: int64(len(f.body))}); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := tw.Write(f.body); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := tw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := gz.Close(); err != nil {
-		t.Fatal(err)
-	}
-
-	name := fmt.Sprintf("queuecap_%s_linux_%s.tar.gz", version, runtime.GOARCH)
-	sums := fmt.Sprintf("queuecap_%s_SHA256SUMS", version)
-	// Another platform's line first: the job must check its own archive
-	// only, as `sha256sum -c` of the whole file would fail on the others.
-	other := fmt.Sprintf("%x  queuecap_%s_darwin_arm64.tar.gz\n", sha256.Sum256([]byte("other")), version)
-	root := t.TempDir()
-	for dir, sum := range map[string][32]byte{
-		"":          sha256.Sum256(archive.Bytes()),
-		"tampered/": sha256.Sum256([]byte("not the archive")),
-	} {
-		write(t, root, map[string]string{
-			dir + "v" + version + "/" + name: archive.String(),
-			dir + "v" + version + "/" + sums: other + fmt.Sprintf("%x  %s\n", sum, name),
-		})
-	}
-	srv := httptest.NewServer(http.FileServer(http.Dir(root)))
-	t.Cleanup(srv.Close)
-	return srv
 }

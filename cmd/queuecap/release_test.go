@@ -39,9 +39,14 @@ func releasePlatform(t *testing.T) (goos, goarch, runnerOS, runnerArch string) {
 // it, with version v<number> and releaseCommit, and returns its path.
 func buildRelease(t *testing.T, number string) string {
 	t.Helper()
+	return buildCLI(t, "-s -w -X main.version=v"+number+" -X main.commit="+releaseCommit)
+}
+
+// buildCLI builds the CLI of this tree with ldflags and returns its path.
+func buildCLI(t *testing.T, ldflags string) string {
+	t.Helper()
 	bin := filepath.Join(t.TempDir(), "queuecap")
-	build := exec.Command("go", "build", "-trimpath", "-o", bin,
-		"-ldflags", "-s -w -X main.version=v"+number+" -X main.commit="+releaseCommit, ".")
+	build := exec.Command("go", "build", "-trimpath", "-o", bin, "-ldflags", ldflags, ".")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
