@@ -55,8 +55,11 @@ variable "create_redrive" {
 			issues: []issue{flagged},
 		},
 		{
-			name:  "redrive policy rendered with templatefile()",
-			files: map[string]string{"main.tf": lambdaConsumer(`redrive_policy = templatefile("${path.module}/redrive.json.tpl", { dlq_arn = aws_sqs_queue.dlq.arn })`, "timeout = 5", ref) + dlq},
+			name: "redrive policy rendered with templatefile()",
+			files: map[string]string{
+				"main.tf":          lambdaConsumer(`redrive_policy = templatefile("${path.module}/redrive.json.tpl", { dlq_arn = aws_sqs_queue.dlq.arn })`, "timeout = 5", ref) + dlq,
+				"redrive.json.tpl": `{"deadLetterTargetArn": "${dlq_arn}", "maxReceiveCount": 3}`,
+			},
 		},
 		{
 			name: "the terraform-aws-modules/sqs count over length() of an empty object",
