@@ -17,8 +17,8 @@ import (
 )
 
 // TestRuleSet: the ruleset tflint sees is queuecap's eight rules, by the
-// same IDs, severities and pages, and queuecap_not_checked at notice; its
-// version is the build's without the v.
+// same IDs, severities and pages, and queuecap_not_checked at notice, off
+// by default; its version is the build's without the v.
 func TestRuleSet(t *testing.T) {
 	rs := tflintplugin.New("v1.2.3")
 	if rs.RuleSetName() != "queuecap" || rs.RuleSetVersion() != "1.2.3" {
@@ -44,8 +44,8 @@ func TestRuleSet(t *testing.T) {
 		}
 	}
 	nc := byName[tflintplugin.NotChecked]
-	if nc.Severity() != sdk.NOTICE || !nc.Enabled() {
-		t.Errorf("%s: severity %s, enabled %v; want a notice, on by default", nc.Name(), nc.Severity(), nc.Enabled())
+	if nc.Severity() != sdk.NOTICE || nc.Enabled() {
+		t.Errorf("%s: severity %s, enabled %v; want a notice, off by default", nc.Name(), nc.Severity(), nc.Enabled())
 	}
 	// The page and the section the link names exist.
 	page, anchor, _ := strings.Cut(nc.Link()[strings.Index(nc.Link(), "/docs/")+1:], "#")

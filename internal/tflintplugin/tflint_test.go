@@ -236,9 +236,14 @@ func runQueuecapWith(t *testing.T, dir, cfgPath string, recursive bool, vars []l
 	return out
 }
 
+// notCheckedOn switches on queuecap_not_checked, which is off by default.
+const notCheckedOn = "rule \"queuecap_not_checked\" {\n  enabled = true\n}\n"
+
 // pluginConfig is the .tflint.hcl that carries a .queuecap.hcl: its queue
 // blocks inside the plugin block, its rule blocks as tflint's, and tflint's
 // bundled terraform ruleset off (these tests compare queuecap's rules).
+// queuecap_not_checked is on, so that what queuecap lint lists as skipped
+// is compared too.
 func pluginConfig(t *testing.T, queuecapHCL string, extra string) string {
 	t.Helper()
 	var queues, ruleBlocks []string
@@ -266,8 +271,8 @@ func pluginConfig(t *testing.T, queuecapHCL string, extra string) string {
 			}
 		}
 	}
-	return fmt.Sprintf("%s\nplugin \"terraform\" {\n  enabled = false\n}\n\nplugin \"queuecap\" {\n  enabled = true\n%s\n}\n\n%s\n",
-		extra, strings.Join(queues, "\n"), strings.Join(ruleBlocks, "\n\n"))
+	return fmt.Sprintf("%s\nplugin \"terraform\" {\n  enabled = false\n}\n\nplugin \"queuecap\" {\n  enabled = true\n%s\n}\n\n%s\n%s",
+		extra, strings.Join(queues, "\n"), strings.Join(ruleBlocks, "\n\n"), notCheckedOn)
 }
 
 // difference is a finding one tool reports and the other does not, and
@@ -738,8 +743,9 @@ func TestIgnoreComments(t *testing.T) {
 	}
 }
 
-// TestRuleConfig: tflint's rule blocks, --only, --disable-rule and
-// disabled_by_default switch queuecap's rules; a rule block's severity
+// TestRuleConfig: tflint's rule blocks, --only, --enable-rule,
+// --disable-rule and disabled_by_default switch queuecap's rules, and
+// queuecap_not_checked is off until switched on; a rule block's severity
 // sets the rule's; a bad severity or queue block stops tflint with the
 // place and the reason.
 func TestRuleConfig(t *testing.T) {
@@ -750,6 +756,8 @@ func TestRuleConfig(t *testing.T) {
 	without := func(rs []string, drop ...string) []string {
 		return slices.DeleteFunc(slices.Clone(rs), func(r string) bool { return slices.Contains(drop, r) })
 	}
+	// byDefault leaves queuecap_not_checked at its default, off.
+	byDefault := func(config string) string { return strings.Replace(config, notCheckedOn, "", 1) }
 	cases := []struct {
 		name   string
 		config string
@@ -757,12 +765,13 @@ func TestRuleConfig(t *testing.T) {
 		want   []string
 		sev    map[string]string
 	}{
-		{"defaults", pluginConfig(t, qcCfg, ""), nil, all, map[string]string{"queuecap_zero_surplus": "error", "queuecap_depth_only_scaling": "warning", tflintplugin.NotChecked: "notice"}},
+		{"defaults", byDefault(pluginConfig(t, qcCfg, "")), nil, without(all, tflintplugin.NotChecked), map[string]string{"queuecap_zero_surplus": "error", "queuecap_depth_only_scaling": "warning"}},
+		{"not checked on", pluginConfig(t, qcCfg, ""), nil, all, map[string]string{tflintplugin.NotChecked: "notice"}},
+		{"--enable-rule not checked", byDefault(pluginConfig(t, qcCfg, "")), []string{"--enable-rule", tflintplugin.NotChecked}, all, nil},
 		{"rule block off", pluginConfig(t, qcCfg, "rule \"queuecap_zero_surplus\" {\n  enabled = false\n}\n"), nil, without(all, "queuecap_zero_surplus"), nil},
-		{"not checked off", pluginConfig(t, qcCfg, "rule \"queuecap_not_checked\" {\n  enabled = false\n}\n"), nil, without(all, tflintplugin.NotChecked), nil},
 		{"--disable-rule", pluginConfig(t, qcCfg, ""), []string{"--disable-rule", "queuecap_depth_only_scaling"}, without(all, "queuecap_depth_only_scaling"), nil},
 		{"--only", pluginConfig(t, qcCfg, ""), []string{"--only", "queuecap_zero_surplus"}, []string{"queuecap_zero_surplus"}, nil},
-		{"disabled_by_default", pluginConfig(t, qcCfg, "config {\n  disabled_by_default = true\n}\nrule \"queuecap_missing_dead_letter_queue\" {\n  enabled = true\n}\n"), nil, []string{"queuecap_missing_dead_letter_queue"}, nil},
+		{"disabled_by_default", byDefault(pluginConfig(t, qcCfg, "config {\n  disabled_by_default = true\n}\nrule \"queuecap_missing_dead_letter_queue\" {\n  enabled = true\n}\n")), nil, []string{"queuecap_missing_dead_letter_queue"}, nil},
 		{"severity", pluginConfig(t, qcCfg, "rule \"queuecap_zero_surplus\" {\n  enabled  = true\n  severity = \"warning\"\n}\n"), nil, all, map[string]string{"queuecap_zero_surplus": "warning"}},
 	}
 	for _, c := range cases {

@@ -12,7 +12,8 @@ terraform {
       version = ">= 5.30"
     }
     queuecap = {
-      source = "queuecap/queuecap"
+      source  = "queuecap/queuecap"
+      version = ">= 0.1"
     }
   }
 }
