@@ -47,23 +47,23 @@ type cliSkip struct {
 	tool, from, below, why string
 }
 
-// before skips the versions of tool below version.
-func before(tool, version, why string) cliSkip {
-	return cliSkip{tool: tool, below: version, why: why}
+// terraformBelow skips the Terraform versions below version.
+func terraformBelow(version, why string) cliSkip {
+	return cliSkip{tool: "terraform", below: version, why: why}
 }
 
-// since skips the versions of tool from version on.
-func since(tool, version, why string) cliSkip {
-	return cliSkip{tool: tool, from: version, why: why}
+// terraformFrom skips the Terraform versions from version on.
+func terraformFrom(version, why string) cliSkip {
+	return cliSkip{tool: "terraform", from: version, why: why}
 }
 
 var (
 	noPlanInConsole    = cliSkip{why: "the console has no plan, so no plantimestamp"}
-	templateStringTF   = before("terraform", "1.9", "templatestring is new in Terraform 1.9")
+	templateStringTF   = terraformBelow("1.9", "templatestring is new in Terraform 1.9")
 	tofuOnly           = cliSkip{tool: "terraform", why: "an OpenTofu function, which Terraform does not have"}
 	nestedTemplateTofu = cliSkip{tool: "tofu", why: "OpenTofu lets a template call templatefile and templatestring (to a depth of 1024); Terraform and the linter do not, so the linter's value is unknown"}
-	coreTF             = before("terraform", "1.8", "the core:: namespace is new in Terraform 1.8")
-	templateLiteralTF  = since("terraform", "1.9", "Terraform takes only a reference as templatestring's template; OpenTofu, whose behaviour the linter follows, takes any string")
+	coreTF             = terraformBelow("1.8", "the core:: namespace is new in Terraform 1.8")
+	templateLiteralTF  = terraformFrom("1.9", "Terraform takes only a reference as templatestring's template; OpenTofu, whose behaviour the linter follows, takes any string")
 )
 
 // diffVars are the root module's variables, by name: the HCL of each
@@ -175,8 +175,8 @@ var diffRows = []diffRow{
 	{expr: `endswith("hello world", "world")`}, {expr: `endswith("hello", "hell")`}, {expr: `endswith("☃", "")`},
 	{expr: `strcontains("hello world", "wor")`}, {expr: `strcontains("hello", "z")`}, {expr: `strcontains(["a"], "a")`, fails: true},
 
-	{expr: `ephemeralasnull("x")`, skip: []cliSkip{before("terraform", "1.10", "ephemeralasnull is new in Terraform 1.10")}},
-	{expr: `ephemeralasnull(null)`, skip: []cliSkip{before("terraform", "1.10", "ephemeralasnull is new in Terraform 1.10")}},
+	{expr: `ephemeralasnull("x")`, skip: []cliSkip{terraformBelow("1.10", "ephemeralasnull is new in Terraform 1.10")}},
+	{expr: `ephemeralasnull(null)`, skip: []cliSkip{terraformBelow("1.10", "ephemeralasnull is new in Terraform 1.10")}},
 
 	{expr: `file("hello.txt")`}, {expr: `file("./sub/../lines.txt")`}, {expr: `file("${path.module}/policy.json")`},
 	{expr: `file("missing.txt")`, fails: true}, {expr: `file("")`, fails: true}, {expr: `file("binary.bin")`, fails: true}, {expr: `file("sub")`, fails: true},
@@ -213,8 +213,8 @@ var diffRows = []diffRow{
 	{expr: `index(["a", "b", "c"], "b")`}, {expr: `index(["a", 1], 1)`}, {expr: `index(["a"], "z")`, fails: true}, {expr: `index([], "a")`, fails: true},
 	{expr: `index("a", "a")`, fails: true},
 
-	{expr: `issensitive("x")`, unknown: "the linter does not track sensitivity", skip: []cliSkip{before("terraform", "1.8", "issensitive is new in Terraform 1.8")}},
-	{expr: `issensitive(sensitive("x"))`, unknown: "the linter does not track sensitivity", skip: []cliSkip{before("terraform", "1.8", "issensitive is new in Terraform 1.8")}},
+	{expr: `issensitive("x")`, unknown: "the linter does not track sensitivity", skip: []cliSkip{terraformBelow("1.8", "issensitive is new in Terraform 1.8")}},
+	{expr: `issensitive(sensitive("x"))`, unknown: "the linter does not track sensitivity", skip: []cliSkip{terraformBelow("1.8", "issensitive is new in Terraform 1.8")}},
 
 	{expr: `join(", ", ["a", "b"])`}, {expr: `join(", ", [])`}, {expr: `join(",", ["a"], ["b", "c"])`}, {expr: `join(",", [1, true])`},
 	{expr: `join(",", [null])`, fails: true}, {expr: `join(",")`, fails: true},
@@ -249,7 +249,7 @@ var diffRows = []diffRow{
 	{expr: `merge(tomap({ a = 1 }), tomap({ b = 2 }))`}, {expr: `merge(["a"])`, fails: true},
 
 	{expr: `nonsensitive(sensitive("x"))`}, {expr: `nonsensitive(sensitive({ a = [1] }))`},
-	{expr: `nonsensitive("x")`, skip: []cliSkip{before("terraform", "1.7", "nonsensitive rejects a value that is not sensitive before Terraform 1.7")}},
+	{expr: `nonsensitive("x")`, skip: []cliSkip{terraformBelow("1.7", "nonsensitive rejects a value that is not sensitive before Terraform 1.7")}},
 
 	{expr: `one([])`}, {expr: `one([1])`}, {expr: `one(toset(["a"]))`}, {expr: `one(tolist([]))`}, {expr: `one([1, 2])`, fails: true},
 	{expr: `one({})`, fails: true}, {expr: `one("a")`, fails: true},
@@ -313,7 +313,7 @@ var diffRows = []diffRow{
 	{expr: `templatestring(var.tpl, { name = "queues" })`, skip: []cliSkip{templateStringTF}},
 	{expr: `templatestring(var.tpl_loop, { queues = ["a", "b"] })`, skip: []cliSkip{templateStringTF}},
 	{expr: `templatestring(var.tpl_func, { name = "q", queues = [1] })`, skip: []cliSkip{templateStringTF}},
-	{expr: `templatestring(var.tpl_value, { queues = ["a"] })`, skip: []cliSkip{templateStringTF, since("terraform", "1.9", "Terraform requires templatestring to render a string; OpenTofu, whose behaviour the linter follows, returns any value, as templatefile does")}},
+	{expr: `templatestring(var.tpl_value, { queues = ["a"] })`, skip: []cliSkip{templateStringTF, terraformFrom("1.9", "Terraform requires templatestring to render a string; OpenTofu, whose behaviour the linter follows, returns any value, as templatefile does")}},
 	{expr: `templatestring(var.tpl, {})`, fails: true, skip: []cliSkip{templateStringTF}},
 	{expr: `templatestring(var.tpl_broken, {})`, fails: true, skip: []cliSkip{templateStringTF}},
 	{expr: `templatestring(var.tpl_nested, { inner = "x" })`, fails: true, skip: []cliSkip{templateStringTF, nestedTemplateTofu}},
@@ -359,7 +359,7 @@ var diffRows = []diffRow{
 
 	// The core:: namespace names the same functions.
 	{expr: `core::abs(-1)`, skip: []cliSkip{coreTF}}, {expr: `core::max(1, 2)`, skip: []cliSkip{coreTF}}, {expr: `core::file("hello.txt")`, skip: []cliSkip{coreTF}},
-	{expr: `core::fileset("sub", "*")`, skip: []cliSkip{coreTF}}, {expr: `core::abs("x")`, fails: true, skip: []cliSkip{coreTF}}, {expr: `nope::abs(1)`, fails: true, skip: []cliSkip{before("terraform", "1.8", "Terraform before 1.8 does not parse a function name with a namespace")}},
+	{expr: `core::fileset("sub", "*")`, skip: []cliSkip{coreTF}}, {expr: `core::abs("x")`, fails: true, skip: []cliSkip{coreTF}}, {expr: `nope::abs(1)`, fails: true, skip: []cliSkip{terraformBelow("1.8", "Terraform before 1.8 does not parse a function name with a namespace")}},
 
 	{expr: `zipmap(["a", "b"], [1, 2])`}, {expr: `zipmap([], [])`}, {expr: `zipmap(["a", "a"], [1, 2])`}, {expr: `zipmap(["a"], [1, 2])`, fails: true},
 }
@@ -465,7 +465,8 @@ func writeDiffFixture(t *testing.T, dir string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ciphertext, err := rsa.EncryptPKCS1v15(rand.Reader, &key.PublicKey, []byte("queue password"))
+	ciphertext, err := rsa.EncryptPKCS1v15(rand.Reader, &key.PublicKey, []byte("queue password")) //nolint:staticcheck // rsadecrypt takes PKCS #1 v1.5 ciphertext
+
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -497,7 +498,7 @@ func calledFunctions(t *testing.T, expr string) []string {
 		t.Fatalf("%s: %s", expr, diags)
 	}
 	var names []string
-	hclsyntax.VisitAll(e, func(n hclsyntax.Node) hcl.Diagnostics {
+	_ = hclsyntax.VisitAll(e, func(n hclsyntax.Node) hcl.Diagnostics {
 		if call, ok := n.(*hclsyntax.FunctionCallExpr); ok {
 			names = append(names, call.Name)
 		}
