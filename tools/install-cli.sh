@@ -12,7 +12,7 @@
 #   tools/install-cli.sh golangci-lint  # golangci-lint 2.15.0 (make lint), a few min cold
 #   tools/install-cli.sh goreleaser     # GoReleaser 2.17.0 (make release-check), about 15 min cold
 #   tools/install-cli.sh gitlab-ci-schema  # GitLab's CI JSON schema (ci.json), from npm, seconds
-#   tools/install-cli.sh actionlint     # actionlint 1.7.12 (make actionlint), under a minute cold
+#   tools/install-cli.sh actionlint     # actionlint 1.7.12 (make actionlint), a minute or two cold
 #
 # golangci-lint is built here with its own go.sum rather than as a `go tool`
 # of tools/go.mod: there its dependencies would be resolved together with
