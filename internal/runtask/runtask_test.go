@@ -217,7 +217,7 @@ func TestRunTask(t *testing.T) {
 				return hcp.PlanHandler("announced", func(w http.ResponseWriter, r *http.Request) {
 					w.Header().Set("Content-Length", "1073741824")
 					w.WriteHeader(http.StatusOK)
-					w.(http.Flusher).Flush()
+					_ = http.NewResponseController(w).Flush()
 					select {
 					case <-r.Context().Done():
 					case <-time.After(wait):
@@ -233,7 +233,7 @@ func TestRunTask(t *testing.T) {
 				return hcp.PlanHandler("stream", func(w http.ResponseWriter, r *http.Request) {
 					for range 8 {
 						_, _ = w.Write(bytes.Repeat([]byte(" "), 1<<10))
-						w.(http.Flusher).Flush() // chunked: no Content-Length
+						_ = http.NewResponseController(w).Flush() // chunked: no Content-Length
 					}
 				})
 			},
