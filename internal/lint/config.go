@@ -4,7 +4,9 @@
 package lint
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"strings"
 
@@ -82,17 +84,23 @@ func (cfg *Config) WithoutQueues() *Config {
 	return &c
 }
 
-// LoadConfig reads a configuration file. With required false, a missing
-// file is an empty configuration.
-func LoadConfig(path string, required bool) (*Config, hcl.Diagnostics) {
+// LoadConfig reads a configuration file the user named (--config, or the
+// working directory's): inside bound as its other files, else as named
+// (Boundary.readNamed; a nil bound has no inside). With required false, a
+// missing file is an empty configuration.
+func LoadConfig(path string, required bool, bound *Boundary) (*Config, hcl.Diagnostics) {
+	return loadConfig(bound.readNamed, path, required)
+}
+
+// loadConfig is LoadConfig, reading with read.
+func loadConfig(read func(path string, limit int64, what string) ([]byte, error), path string, required bool) (*Config, hcl.Diagnostics) {
 	cfg := &Config{Rules: map[string]RuleConfig{}, Queues: map[string]QueueConfig{}}
-	src, err := os.ReadFile(path)
+	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) && !required {
+		return cfg, nil
+	}
+	src, err := read(path, maxFileBytes, "a "+DefaultConfigFile)
 	if err != nil {
-		if os.IsNotExist(err) && !required {
-			return cfg, nil
-		}
-		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot read config file", Detail: err.Error(),
-			Subject: &hcl.Range{Filename: path, Start: hcl.InitialPos, End: hcl.InitialPos}}}
+		return nil, hcl.Diagnostics{fileDiag(path, err)}
 	}
 	file, diags := hclsyntax.ParseConfig(src, path, hcl.InitialPos)
 	if diags.HasErrors() {

@@ -40,7 +40,7 @@ import (
 // those trees, or when the file cannot be read, the result is unknown.
 // templatestring is here too: it renders as templatefile does.
 func (root *instance) fileFunctions() map[string]function.Function {
-	fr := &fileReader{root: root, real: map[string]string{}}
+	fr := &fileReader{root: root, bounds: map[string]*Boundary{}}
 	fr.base, _ = filepath.Abs(root.mod.Dir)
 	content := fr.contentFunc
 	hashed := func(h func() hash.Hash, enc func([]byte) string) function.Function {
@@ -73,8 +73,9 @@ func (root *instance) fileFunctions() map[string]function.Function {
 type fileReader struct {
 	root *instance
 	base string // the root module's directory, absolute
-	// real caches directories' real paths, by the path as written.
-	real map[string]string
+	// bounds are the trees a call may read, by the calling file's
+	// directory: the root module's and the caller's.
+	bounds map[string]*Boundary
 	// templateFuncs are the functions a template may call (built on first
 	// use, from the root's).
 	templateFuncs map[string]function.Function
@@ -93,56 +94,17 @@ func (fr *fileReader) resolve(p string) (string, bool) {
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(fr.base, p)
 	}
-	resolved, err := realPath(p)
-	if err != nil {
-		return "", false
-	}
-	trees := []string{fr.root.mod.Dir}
+	caller := fr.root.mod.Dir
 	if f := fr.root.evalRange.Filename; f != "" {
-		trees = append(trees, filepath.Dir(f))
+		caller = filepath.Dir(f)
 	}
-	for _, t := range trees {
-		if tr := fr.realDir(t); tr != "" && within(resolved, tr) {
-			return resolved, true
-		}
-	}
-	return "", false
-}
-
-func (fr *fileReader) realDir(dir string) string {
-	r, ok := fr.real[dir]
+	b, ok := fr.bounds[caller]
 	if !ok {
-		if abs, err := filepath.Abs(dir); err == nil {
-			r, _ = filepath.EvalSymlinks(abs)
-		}
-		fr.real[dir] = r
+		b = dirBoundary(fr.root.mod.Dir, caller)
+		fr.bounds[caller] = b
 	}
-	return r
-}
-
-// realPath is an absolute path with every symbolic link resolved; the
-// part that does not exist yet is kept as written.
-func realPath(p string) (string, error) {
-	p = filepath.Clean(p)
-	var missing []string
-	for {
-		resolved, err := filepath.EvalSymlinks(p)
-		if err == nil {
-			return filepath.Join(append([]string{resolved}, missing...)...), nil
-		}
-		parent := filepath.Dir(p)
-		if !errors.Is(err, fs.ErrNotExist) || parent == p {
-			return "", err
-		}
-		missing = append([]string{filepath.Base(p)}, missing...)
-		p = parent
-	}
-}
-
-// within reports whether p is dir or below it.
-func within(p, dir string) bool {
-	rel, err := filepath.Rel(dir, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+	resolved, err := b.resolve(p)
+	return resolved, err == nil
 }
 
 // read is the content of the regular file at the path v names.
@@ -154,13 +116,9 @@ func (fr *fileReader) read(v cty.Value) ([]byte, bool) {
 	if !ok {
 		return nil, false
 	}
-	// Only a regular file: reading a named pipe would never end. A file
-	// above maxFileBytes (a Lambda package hashed for source_code_hash)
-	// never sizes a queue.
-	if info, err := os.Stat(p); err != nil || !info.Mode().IsRegular() || info.Size() > maxFileBytes {
-		return nil, false
-	}
-	b, err := os.ReadFile(p)
+	// A file above maxFileBytes (a Lambda package hashed for
+	// source_code_hash) never sizes a queue.
+	b, err := readRegular(p, p, nil, maxFileBytes, "a file")
 	return b, err == nil
 }
 
@@ -459,7 +417,7 @@ func workspace(rootDir string) string {
 	if w := os.Getenv("TF_WORKSPACE"); w != "" {
 		return w
 	}
-	b, _ := os.ReadFile(filepath.Join(rootDir, ".terraform", "environment"))
+	b, _ := dirBoundary(rootDir).readFile(filepath.Join(rootDir, ".terraform", "environment"), maxFileBytes, "a file")
 	if w := string(bytes.TrimSpace(b)); w != "" {
 		return w
 	}
