@@ -101,7 +101,16 @@ var commands = map[string]func(args []string, stdout, stderr io.Writer) int{
 	"simulate": runSimulate,
 }
 
-func run(args []string, stdout, stderr io.Writer) int {
+func run(args []string, stdout, stderr io.Writer) (code int) {
+	// A bug must not exit 2 as an unrecovered panic does: that is the
+	// code of findings, which --force and CI settings such as the
+	// Action's fail-on-findings: false let pass.
+	defer func() {
+		if p := recover(); p != nil {
+			fmt.Fprintf(stderr, "Error: internal error: %v\n", p)
+			code = exitError
+		}
+	}()
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return exitError

@@ -591,6 +591,13 @@ func (l *loader) parseFiles(paths []string) []*parsedFile {
 		wg.Add(1)
 		parse := func() {
 			defer wg.Done()
+			// A helper's panic would end the process, past lintRoot's
+			// recover: it is this file's error.
+			defer func() {
+				if r := recover(); r != nil {
+					out[i] = &parsedFile{path: p, diags: hcl.Diagnostics{fileDiag(p, fmt.Errorf("internal error while parsing it: %v", r))}}
+				}
+			}()
 			out[i] = l.bound.parseFile(p)
 		}
 		if i == len(paths)-1 || !l.spare.try(parse) {
@@ -615,7 +622,7 @@ func (l *loader) startSpare(n int) {
 	for range n {
 		h.done.Go(func() {
 			for task := range h.tasks {
-				task()
+				h.run(task)
 			}
 		})
 	}
@@ -628,6 +635,14 @@ func (l *loader) stopSpare() {
 		l.spare.done.Wait()
 		l.spare = nil
 	}
+}
+
+// run runs a task, whose panic would otherwise end the process past the
+// recover of the root that handed it over: a read ahead that panics
+// leaves its module unread, and the root reading it fails on its own.
+func (h *helpers) run(task func()) {
+	defer func() { _ = recover() }()
+	task()
 }
 
 // try hands task to an idle helper and reports whether one took it; it
