@@ -14,7 +14,8 @@
 //
 //	0  nothing at or above the failure severity (with --explain or --force: no error)
 //	1  an error: a bad flag, an unreadable or invalid config, HCL that does not parse,
-//	   a --var for an undeclared variable, a variable value that does not fit its type
+//	   a --var for an undeclared variable, a variable value that does not fit its type,
+//	   a file outside the boundary or not regular, an internal error
 //	2  findings at or above the failure severity (never with --explain)
 package main
 
@@ -102,7 +103,16 @@ var commands = map[string]func(args []string, stdout, stderr io.Writer) int{
 	"runtask":  runRuntask,
 }
 
-func run(args []string, stdout, stderr io.Writer) int {
+func run(args []string, stdout, stderr io.Writer) (code int) {
+	// A bug must not exit 2 as an unrecovered panic does: that is the
+	// code of findings, which --force and CI settings such as the
+	// Action's fail-on-findings: false let pass.
+	defer func() {
+		if p := recover(); p != nil {
+			fmt.Fprintf(stderr, "Error: internal error: %v\n", p)
+			code = exitError
+		}
+	}()
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return exitError
@@ -189,6 +199,7 @@ type lintFlags struct {
 	outputs     multiFlag
 	plan        string
 	chdir       string
+	boundary    string
 	vars        []lint.VarFlag
 	enable      multiFlag
 	disable     multiFlag
@@ -213,6 +224,7 @@ func lintCommand(f *lintFlags) *command {
 	fs.BoolVar(&f.explain, "explain", false, "print what was linked instead of findings: each queue's consumers, scaling policies, alarms, dead-letter queue and rates with where they came from, and what could not be linked and why")
 	fs.StringVar(&f.plan, "plan", "", "lint a plan instead of HCL: `FILE` holds the JSON of terraform show -json PLANFILE (- for standard input), or is the plan file itself, read with terraform or tofu show -json")
 	fs.StringVar(&f.chdir, "chdir", "", "with --plan, the configuration `directory` the plan was made in, for the file and line of each finding (default the working directory)")
+	fs.StringVar(&f.boundary, "boundary", "", "read nothing outside `DIR`, which must hold every directory linted (default each one's repository: the nearest directory above it with .git, else the directory itself)")
 	fs.Var(varFlag{&f.vars, true}, "var-file", "a .tfvars `file` setting root module variables (repeatable)")
 	fs.Var(varFlag{&f.vars, false}, "var", "a root module variable as `NAME=VALUE` (repeatable); a NAME no root module declares is an error")
 	fs.Var(&f.enable, "enable-rule", "enable a rule by `ID` (repeatable)")
@@ -265,10 +277,14 @@ func runLint(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "Error: %v\n", err)
 		return exitError
 	}
-	var err error
+	bound, err := lint.NewBoundary(f.boundary, f.dirs)
+	if err != nil {
+		fmt.Fprintf(stderr, "Error: %v\n", err)
+		return exitError
+	}
 	var plan *lint.Plan
 	if f.plan != "" {
-		if plan, err = lint.LoadPlan(f.plan, f.dirs[0], os.Stdin); err != nil {
+		if plan, err = lint.LoadPlan(f.plan, f.dirs[0], os.Stdin, bound); err != nil {
 			fmt.Fprintf(stderr, "Error: %s: %v\n", f.plan, err)
 			return exitError
 		}
@@ -284,7 +300,7 @@ func runLint(args []string, stdout, stderr io.Writer) int {
 	if configPath == "" {
 		configPath, required = lint.DefaultConfigFile, false
 	}
-	cfg, diags := lint.LoadConfig(configPath, required)
+	cfg, diags := lint.LoadConfig(configPath, required, bound)
 	if diags.HasErrors() {
 		for _, d := range diags {
 			fmt.Fprintf(stderr, "Error: %s\n", d.Error())
@@ -333,7 +349,7 @@ func runLint(args []string, stdout, stderr io.Writer) int {
 	res, err := lint.Run(lint.Options{
 		Dirs: f.dirs, Recursive: recursive, Vars: f.vars, Environ: os.Environ(),
 		Config: fallback, DiscoverConfig: true, Rules: rules.All(), Enable: f.enable, Disable: f.disable, Explain: f.explain,
-		Plan: plan,
+		Plan: plan, Boundary: bound,
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "Error: %v\n", err)

@@ -163,7 +163,8 @@ func (f *serveFlags) options(set map[string]bool, envKey string) (runtask.Option
 	}
 	cfg := &lint.Config{}
 	if f.config != "" {
-		loaded, diags := lint.LoadConfig(f.config, true)
+		// The operator names the file: no repository bounds it.
+		loaded, diags := lint.LoadConfig(f.config, true, nil)
 		if diags.HasErrors() {
 			return opts, diags
 		}

@@ -34,39 +34,33 @@ var zipCall = regexp.MustCompile(`(?s)module\s+"([^"]+)"\s*\{[^}]*?source\s*=\s*
 
 // DigitalLetters stands for `terraform init` on the NHS digital-letters
 // stack of corpus/wild: a temporary copy of its root module (the dl
-// component) with the .terraform/modules/modules.json that terraform init
-// writes, every remote zip module (nested ones under keys such as
-// eventpub.s3bucket_event_cache) pointing at its folder of
-// nhs-notify-shared-modules 3.0.6, which the corpus holds. It returns the
-// copy's directory.
+// component) with each remote zip module (nested ones under keys such as
+// eventpub.s3bucket_event_cache) copied from its folder of
+// nhs-notify-shared-modules 3.0.6, which the corpus holds, into
+// .terraform/modules/<key>, and the modules.json that records them, as
+// terraform init installs a zip. It returns the copy's directory.
 func DigitalLetters(t testing.TB) string {
 	t.Helper()
 	wild := Dir(t, "wild")
 	stack := filepath.Join(wild, "NHSDigital__nhs-notify-digital-letters", "infrastructure", "terraform", "components", "dl")
 	shared := filepath.Join(wild, "NHSDigital__nhs-notify-shared-modules", "infrastructure", "terraform", "modules")
 	root := filepath.Join(t.TempDir(), "dl")
-	if err := os.MkdirAll(filepath.Join(root, ".terraform", "modules"), 0o755); err != nil {
-		t.Fatal(err)
-	}
 	type entry struct{ Key, Source, Dir string }
 	manifest := []entry{{Key: "", Source: "", Dir: "."}}
 	var install func(dir, prefix, copyTo string)
 	install = func(dir, prefix, copyTo string) {
+		copyFiles(t, dir, copyTo)
 		files, _ := filepath.Glob(filepath.Join(dir, "*.tf"))
 		for _, f := range files {
 			src, err := os.ReadFile(f)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if copyTo != "" {
-				if err := os.WriteFile(filepath.Join(copyTo, filepath.Base(f)), src, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
 			for _, m := range zipCall.FindAllStringSubmatch(string(src), -1) {
-				key, childDir := prefix+m[1], filepath.Join(shared, m[3])
-				manifest = append(manifest, entry{Key: key, Source: m[2], Dir: childDir})
-				install(childDir, key+".", "")
+				key := prefix + m[1]
+				rel := filepath.Join(".terraform", "modules", key)
+				manifest = append(manifest, entry{Key: key, Source: m[2], Dir: filepath.ToSlash(rel)})
+				install(filepath.Join(shared, m[3]), key+".", filepath.Join(root, rel))
 			}
 		}
 	}
@@ -75,8 +69,34 @@ func DigitalLetters(t testing.TB) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if err := os.MkdirAll(filepath.Join(root, ".terraform", "modules"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.WriteFile(filepath.Join(root, ".terraform", "modules", "modules.json"), data, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return root
+}
+
+// copyFiles copies the regular files of the tree at from to to.
+func copyFiles(t testing.TB, from, to string) {
+	t.Helper()
+	err := filepath.WalkDir(from, func(p string, d os.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() {
+			return err
+		}
+		rel, _ := filepath.Rel(from, p)
+		src, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		dst := filepath.Join(to, rel)
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(dst, src, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }

@@ -4,7 +4,11 @@
 package lint
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"math"
+	"math/big"
 	"os"
 	"strings"
 
@@ -12,6 +16,8 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
+
+	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
 )
 
 // DefaultConfigFile is read from the working directory when --config is not
@@ -82,17 +88,23 @@ func (cfg *Config) WithoutQueues() *Config {
 	return &c
 }
 
-// LoadConfig reads a configuration file. With required false, a missing
-// file is an empty configuration.
-func LoadConfig(path string, required bool) (*Config, hcl.Diagnostics) {
+// LoadConfig reads a configuration file the user named (--config, or the
+// working directory's): inside bound as its other files, else as named
+// (Boundary.readNamed; a nil bound has no inside). With required false, a
+// missing file is an empty configuration.
+func LoadConfig(path string, required bool, bound *Boundary) (*Config, hcl.Diagnostics) {
+	return loadConfig(bound.readNamed, path, required)
+}
+
+// loadConfig is LoadConfig, reading with read.
+func loadConfig(read func(path string, limit int64, what string) ([]byte, error), path string, required bool) (*Config, hcl.Diagnostics) {
 	cfg := &Config{Rules: map[string]RuleConfig{}, Queues: map[string]QueueConfig{}}
-	src, err := os.ReadFile(path)
+	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) && !required {
+		return cfg, nil
+	}
+	src, err := read(path, maxFileBytes, "a "+DefaultConfigFile)
 	if err != nil {
-		if os.IsNotExist(err) && !required {
-			return cfg, nil
-		}
-		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot read config file", Detail: err.Error(),
-			Subject: &hcl.Range{Filename: path, Start: hcl.InitialPos, End: hcl.InitialPos}}}
+		return nil, hcl.Diagnostics{fileDiag(path, err)}
 	}
 	file, diags := hclsyntax.ParseConfig(src, path, hcl.InitialPos)
 	if diags.HasErrors() {
@@ -170,13 +182,47 @@ func DecodeQueue(source string, attrs hcl.Attributes, rng hcl.Range) (QueueConfi
 			continue
 		}
 		v, d := literal(a, cty.Number)
-		diags = append(diags, d...)
 		if d == nil {
-			f, _ := v.AsBigFloat().Float64()
-			*field = knownNum(f, a.Range, source+" queue block")
+			f, why := checkRate(name, v.AsBigFloat())
+			if why != "" {
+				d = hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid value for " + name, Detail: why, Subject: a.Expr.Range().Ptr()}}
+			} else {
+				*field = knownNum(f, a.Range, source+" queue block")
+			}
 		}
+		diags = append(diags, d...)
 	}
 	return qc, diags
+}
+
+// checkRate is a declared rate's value, or why it is not one: not a
+// finite float64 (1e400 would be +Inf), or outside its input's range.
+func checkRate(name string, v *big.Float) (float64, string) {
+	// Out of range is said by its order of magnitude: writing out
+	// 1e100000000 takes as long as it has digits.
+	if f, _ := v.Float64(); math.IsInf(f, 0) || (f == 0 && v.Sign() != 0) {
+		return 0, fmt.Sprintf("%s must be a finite number within the float64 range (magnitude between about 4.9e-324 and 1.8e308), got one of about 1e%+d",
+			name, int64(math.Floor(float64(v.MantExp(nil))*math.Log10(2))))
+	}
+	f, err := rateInput(name).CheckNumber(v)
+	if err != nil {
+		return 0, name + " " + err.Reason
+	}
+	return f, ""
+}
+
+// rateInput is the catalog's input of a declared rate's name, whose
+// check (CheckNumber) the provider makes at plan: a rate no formula takes
+// is any finite number.
+func rateInput(name string) *capacity.Input {
+	for _, f := range capacity.Formulas {
+		for i := range f.Inputs {
+			if f.Inputs[i].Name == name {
+				return &f.Inputs[i]
+			}
+		}
+	}
+	return &capacity.Input{Name: name, Range: capacity.Range{Min: math.Inf(-1), Max: math.Inf(1)}}
 }
 
 func (cfg *Config) readConfigBlock(b *hcl.Block) hcl.Diagnostics {

@@ -45,7 +45,7 @@ queue "aws_sqs_queue.orders" {
   timeout_window_seconds = 20
 }
 `})
-	cfg, diags := lint.LoadConfig(p, true)
+	cfg, diags := lint.LoadConfig(p, true, nil)
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
@@ -72,11 +72,11 @@ queue "aws_sqs_queue.orders" {
 	}
 
 	t.Run("missing file", func(t *testing.T) {
-		cfg, diags := lint.LoadConfig(filepath.Join(dir, "absent.hcl"), false)
+		cfg, diags := lint.LoadConfig(filepath.Join(dir, "absent.hcl"), false, nil)
 		if diags.HasErrors() || cfg == nil {
 			t.Errorf("optional missing config: %v", diags)
 		}
-		if _, diags := lint.LoadConfig(filepath.Join(dir, "absent.hcl"), true); !diags.HasErrors() || !strings.Contains(diags.Error(), "absent.hcl") {
+		if _, diags := lint.LoadConfig(filepath.Join(dir, "absent.hcl"), true, nil); !diags.HasErrors() || !strings.Contains(diags.Error(), "absent.hcl") {
 			t.Errorf("required missing config: %v", diags)
 		}
 	})
@@ -104,7 +104,7 @@ func TestLoadConfigErrors(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
 			writeFiles(t, dir, map[string]string{".queuecap.hcl": c.src})
-			cfg, diags := lint.LoadConfig(filepath.Join(dir, ".queuecap.hcl"), true)
+			cfg, diags := lint.LoadConfig(filepath.Join(dir, ".queuecap.hcl"), true, nil)
 			if !diags.HasErrors() || cfg != nil {
 				t.Fatalf("no error (cfg %+v)", cfg)
 			}
@@ -120,7 +120,7 @@ func TestLoadConfigErrors(t *testing.T) {
 func TestUnknownRuleIDs(t *testing.T) {
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{"main.tf": "", ".queuecap.hcl": "rule \"queuecap_zero_surpluss\" {\n  enabled = false\n}\n"})
-	cfg, diags := lint.LoadConfig(filepath.Join(dir, ".queuecap.hcl"), true)
+	cfg, diags := lint.LoadConfig(filepath.Join(dir, ".queuecap.hcl"), true, nil)
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}

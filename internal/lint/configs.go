@@ -23,6 +23,7 @@ type rootAt struct {
 // configFinder finds and reads each root's configuration file, each file
 // once.
 type configFinder struct {
+	bound    *Boundary
 	fallback *Config
 	loaded   map[string]*Config
 	errs     []ErrorEntry
@@ -31,8 +32,8 @@ type configFinder struct {
 	nearest map[[2]string]string
 }
 
-func newConfigFinder(fallback *Config) *configFinder {
-	return &configFinder{fallback: fallback, loaded: map[string]*Config{}, nearest: map[[2]string]string{}}
+func newConfigFinder(fallback *Config, bound *Boundary) *configFinder {
+	return &configFinder{bound: bound, fallback: fallback, loaded: map[string]*Config{}, nearest: map[[2]string]string{}}
 }
 
 // forRoot is the configuration of the root at r.
@@ -49,7 +50,7 @@ func (f *configFinder) load(path string) *Config {
 	if cfg, ok := f.loaded[path]; ok {
 		return cfg
 	}
-	cfg, diags := LoadConfig(path, true)
+	cfg, diags := loadConfig(f.bound.readFile, path, true)
 	for _, d := range diags {
 		f.errs = append(f.errs, diagEntry(d))
 	}
@@ -82,8 +83,9 @@ func (f *configFinder) governed(path string, unreadable func(string, error), lis
 }
 
 // nearestConfig is the .queuecap.hcl in dir or the closest folder above
-// it, up to and including top; "" when there is none. memo holds the
-// answers already found, by top and directory.
+// it, up to and including top; "" when there is none. One that is there
+// but not a regular file is found, so that reading it says why it is not
+// read. memo holds the answers already found, by top and directory.
 func nearestConfig(dir, top string, memo map[[2]string]string) string {
 	dir, top = filepath.Clean(dir), filepath.Clean(top)
 	key := [2]string{top, dir}
@@ -91,7 +93,7 @@ func nearestConfig(dir, top string, memo map[[2]string]string) string {
 		return p
 	}
 	p := filepath.Join(dir, DefaultConfigFile)
-	if info, err := os.Stat(p); err != nil || !info.Mode().IsRegular() {
+	if info, err := os.Lstat(p); err != nil || info.IsDir() {
 		p = ""
 		if parent := filepath.Dir(dir); dir != top && within(dir, top) && parent != dir {
 			p = nearestConfig(parent, top, memo)

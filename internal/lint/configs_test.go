@@ -46,7 +46,7 @@ resource "aws_autoscaling_group" "w" {
 		"stacks/c/nested/main.tf": queue("c"),
 		"fallback.hcl":            "queue \"aws_sqs_queue.q\" {\n  arrival_rate = 20000\n}\n",
 	})
-	fallback, diags := lint.LoadConfig(filepath.Join(dir, "fallback.hcl"), true)
+	fallback, diags := lint.LoadConfig(filepath.Join(dir, "fallback.hcl"), true, nil)
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}

@@ -248,7 +248,7 @@ resource "aws_autoscaling_group" "w" {
 			if tc.config != "" {
 				writeFiles(t, dir, map[string]string{".queuecap.hcl": tc.config})
 				var diags hcl.Diagnostics
-				if cfg, diags = lint.LoadConfig(filepath.Join(dir, ".queuecap.hcl"), true); diags.HasErrors() {
+				if cfg, diags = lint.LoadConfig(filepath.Join(dir, ".queuecap.hcl"), true, nil); diags.HasErrors() {
 					t.Fatal(diags)
 				}
 			}

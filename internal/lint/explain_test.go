@@ -33,7 +33,7 @@ func explain(t *testing.T, files map[string]string) (*lint.Result, string) {
 }
 
 func loadConfig(path string) (*lint.Config, error) {
-	cfg, diags := lint.LoadConfig(path, true)
+	cfg, diags := lint.LoadConfig(path, true, nil)
 	if diags.HasErrors() {
 		return nil, diags
 	}

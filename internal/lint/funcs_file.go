@@ -45,7 +45,7 @@ import (
 // choose as Terraform does. templatestring is here too: it renders as
 // templatefile does.
 func (root *instance) fileFunctions() map[string]function.Function {
-	fr := &fileReader{root: root, real: map[string]string{}}
+	fr := &fileReader{root: root, bounds: map[string]*Boundary{}}
 	fr.base, _ = filepath.Abs(root.mod.Dir)
 	content := fr.contentFunc
 	hashed := func(h func() hash.Hash, enc func([]byte) string) function.Function {
@@ -75,8 +75,9 @@ func (root *instance) fileFunctions() map[string]function.Function {
 type fileReader struct {
 	root *instance
 	base string // the root module's directory, absolute
-	// real caches directories' real paths, by the path as written.
-	real map[string]string
+	// bounds are the trees a call may read, by the calling file's
+	// directory: the root module's and the caller's.
+	bounds map[string]*Boundary
 	// templateFuncs are the functions a template may call (built on first
 	// use, from the root's).
 	templateFuncs map[string]function.Function
@@ -95,56 +96,17 @@ func (fr *fileReader) resolve(p string) (string, bool) {
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(fr.base, p)
 	}
-	resolved, err := realPath(p)
-	if err != nil {
-		return "", false
-	}
-	trees := []string{fr.root.mod.Dir}
+	caller := fr.root.mod.Dir
 	if f := fr.root.evalRange.Filename; f != "" {
-		trees = append(trees, filepath.Dir(f))
+		caller = filepath.Dir(f)
 	}
-	for _, t := range trees {
-		if tr := fr.realDir(t); tr != "" && within(resolved, tr) {
-			return resolved, true
-		}
-	}
-	return "", false
-}
-
-func (fr *fileReader) realDir(dir string) string {
-	r, ok := fr.real[dir]
+	b, ok := fr.bounds[caller]
 	if !ok {
-		if abs, err := filepath.Abs(dir); err == nil {
-			r, _ = filepath.EvalSymlinks(abs)
-		}
-		fr.real[dir] = r
+		b = dirBoundary(fr.root.mod.Dir, caller)
+		fr.bounds[caller] = b
 	}
-	return r
-}
-
-// realPath is an absolute path with every symbolic link resolved; the
-// part that does not exist yet is kept as written.
-func realPath(p string) (string, error) {
-	p = filepath.Clean(p)
-	var missing []string
-	for {
-		resolved, err := filepath.EvalSymlinks(p)
-		if err == nil {
-			return filepath.Join(append([]string{resolved}, missing...)...), nil
-		}
-		parent := filepath.Dir(p)
-		if !errors.Is(err, fs.ErrNotExist) || parent == p {
-			return "", err
-		}
-		missing = append([]string{filepath.Base(p)}, missing...)
-		p = parent
-	}
-}
-
-// within reports whether p is dir or below it.
-func within(p, dir string) bool {
-	rel, err := filepath.Rel(dir, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+	resolved, err := b.resolve(p)
+	return resolved, err == nil
 }
 
 // read is the content of the regular file at the path v names: ok is
@@ -171,7 +133,7 @@ func (fr *fileReader) read(v cty.Value) (b []byte, ok bool, err error) {
 		// source_code_hash) never sizes a queue.
 		return nil, false, nil //nolint:nilerr // a file the linter cannot stat is unknown, not an error
 	}
-	b, err = os.ReadFile(p)
+	b, err = readRegular(p, p, nil, maxFileBytes, "a file")
 	return b, err == nil, nil
 }
 
@@ -543,7 +505,7 @@ func workspace(rootDir string) string {
 	if w := os.Getenv("TF_WORKSPACE"); w != "" {
 		return w
 	}
-	b, _ := os.ReadFile(filepath.Join(rootDir, ".terraform", "environment"))
+	b, _ := dirBoundary(rootDir).readFile(filepath.Join(rootDir, ".terraform", "environment"), maxFileBytes, "a file")
 	if w := string(bytes.TrimSpace(b)); w != "" {
 		return w
 	}

@@ -186,6 +186,19 @@ type Result struct {
 	Rules []RuleInfo
 	// Explanation is what was linked, with Options.Explain; nil otherwise.
 	Explanation *Explanation
+	// bound is what the run could read, and so what its output may show.
+	bound *Boundary
+}
+
+// ReadSource is a file's bytes for the source snippets of the run's
+// output, read as the run read its files: inside its boundary, a regular
+// file of at most maxFileBytes. A result the linter did not make reads
+// nothing.
+func (r *Result) ReadSource(path string) ([]byte, error) {
+	if r.bound == nil {
+		return nil, &readError{path: path, summary: "Cannot read file", detail: "no boundary to read it within"}
+	}
+	return r.bound.readFile(path, maxFileBytes, "a configuration file")
 }
 
 // RuleInfo describes a rule for output formats.

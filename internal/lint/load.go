@@ -6,8 +6,8 @@ package lint
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -22,12 +22,6 @@ import (
 	hcljson "github.com/hashicorp/hcl/v2/json"
 	"github.com/zclconf/go-cty/cty"
 )
-
-// maxFileBytes bounds what the loader reads of one file. Terraform files
-// are rarely above a few hundred kilobytes; a larger one is most likely
-// generated or not configuration at all, and parsing it would only cost
-// memory.
-const maxFileBytes = 16 << 20
 
 // maxModuleDepth bounds module nesting, as a last guard behind the cycle
 // check.
@@ -80,66 +74,28 @@ func (c *sourceCache) lookup(path string) *parsedFile {
 }
 
 // parseFile reads and parses one .tf, .tf.json, .tfvars or .tfvars.json
-// file. Every failure becomes a diagnostic with the file's name, never a
-// panic: unreadable files, files too large, files that are not UTF-8.
-func parseFile(path string) *parsedFile {
-	pf := &parsedFile{path: path}
-	fail := func(summary, detail string) *parsedFile {
-		pf.diags = hcl.Diagnostics{{Severity: hcl.DiagError, Summary: summary, Detail: detail,
-			Subject: &hcl.Range{Filename: path, Start: hcl.InitialPos, End: hcl.InitialPos}}}
-		return pf
-	}
-	// Opened once, its size taken from the open file: one system call
-	// fewer per file than a stat by name before reading.
-	f, err := os.Open(path)
+// file inside the boundary. Every failure becomes a diagnostic with the
+// file's name, never a panic: files outside the boundary or not regular,
+// unreadable files, files too large, binary files, files that are not
+// UTF-8.
+func (b *Boundary) parseFile(path string) *parsedFile {
+	src, err := b.readFile(path, maxFileBytes, "a configuration file")
+	return parseRead(path, src, err)
+}
+
+// parseRead parses what reading path gave.
+func parseRead(path string, src []byte, err error) *parsedFile {
 	if err != nil {
-		return fail("Cannot read file", err.Error())
-	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return fail("Cannot read file", err.Error())
-	}
-	if info.Size() > maxFileBytes {
-		return fail("File too large", fmt.Sprintf("%d bytes is more than the %d bytes a configuration file may have", info.Size(), maxFileBytes))
-	}
-	src, err := readAll(nil, f, info.Size(), maxFileBytes)
-	if err != nil {
-		return fail("Cannot read file", err.Error())
-	}
-	if len(src) > maxFileBytes {
-		return fail("File too large", fmt.Sprintf("it is more than the %d bytes a configuration file may have", maxFileBytes))
+		return &parsedFile{path: path, diags: hcl.Diagnostics{fileDiag(path, err)}}
 	}
 	return parseSource(path, src)
 }
 
-// readAll reads r to the end (a file may have changed since its size was
-// taken), but never more than limit+1 bytes, into dst[:0] when it holds
-// size+1 bytes, else into one new buffer of size+1 bytes: the spare byte
-// lets the read that finds the end return without the buffer growing.
-// (bytes.Buffer.ReadFrom wants 512 bytes free before each read, so it
-// would allocate, clear and copy every file of more than a few hundred
-// bytes a second time.) The buffer grows only for a file that grew.
-func readAll(dst []byte, r io.Reader, size, limit int64) ([]byte, error) {
-	size = max(0, min(size, limit)) + 1
-	buf := dst[:0]
-	if int64(cap(buf)) < size {
-		buf = make([]byte, 0, size)
-	}
-	r = io.LimitReader(r, limit+1)
-	for {
-		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)]
-		}
-		n, err := r.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
-		if err == io.EOF {
-			return buf, nil
-		}
-		if err != nil {
-			return buf, err
-		}
-	}
+// fileDiag is the error of a file that could not be read, at its start.
+func fileDiag(path string, err error) *hcl.Diagnostic {
+	re := readErr(path, err)
+	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: re.summary, Detail: re.detail,
+		Subject: &hcl.Range{Filename: path, Start: hcl.InitialPos, End: hcl.InitialPos}}
 }
 
 // parseSource parses a configuration file's bytes.
@@ -148,6 +104,14 @@ func parseSource(path string, src []byte) *parsedFile {
 	if len(src) > maxFileBytes {
 		pf.diags = hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "File too large",
 			Detail:  fmt.Sprintf("%d bytes is more than the %d bytes a configuration file may have", len(src), maxFileBytes),
+			Subject: &hcl.Range{Filename: path, Start: hcl.InitialPos, End: hcl.InitialPos}}}
+		return pf
+	}
+	if i := bytes.IndexByte(src, 0); i >= 0 {
+		// Not text: its lines are not shown (see formatter), and a parse
+		// would report every stray byte.
+		pf.diags = hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Binary file",
+			Detail:  fmt.Sprintf("it holds a NUL byte (at byte %d), so it is not configuration: not parsed", i+1),
 			Subject: &hcl.Range{Filename: path, Start: hcl.InitialPos, End: hcl.InitialPos}}}
 		return pf
 	}
@@ -218,7 +182,7 @@ func configFiles(dir string) ([]string, error) {
 func configFilesIn(dir string, entries []fs.DirEntry) []string {
 	present := map[string]bool{}
 	for _, e := range entries {
-		present[e.Name()] = configExt(e.Name()) != "" && isRegularOrLink(dir, e)
+		present[e.Name()] = configExt(e.Name()) != "" && mayBeFile(dir, e)
 	}
 	var primary, overrides []string
 	for _, e := range entries {
@@ -238,6 +202,19 @@ func configFilesIn(dir string, entries []fs.DirEntry) []string {
 		}
 	}
 	return append(primary, overrides...)
+}
+
+// mayBeFile keeps what a configuration file's name may stand for: a
+// regular file, a link that resolves to something other than a directory,
+// a named pipe, a device or a socket; reading it then reports what it is
+// not. A link loop or a dangling link is skipped here and never opened,
+// as is a directory named like a file.
+func mayBeFile(dir string, e fs.DirEntry) bool {
+	if e.Type()&fs.ModeSymlink == 0 {
+		return !e.IsDir()
+	}
+	info, err := os.Stat(filepath.Join(dir, e.Name()))
+	return err == nil && !info.IsDir()
 }
 
 // isRegularOrLink keeps regular files and links to regular files; a link
@@ -428,6 +405,8 @@ type loader struct {
 	// listings are the configuration files of the directories the walk
 	// for root modules found, each kept until the directory is read.
 	listings sync.Map // directory → its files' names, NUL-separated
+	// bound is what the loader may read of the disk.
+	bound *Boundary
 	// host, when set, supplies the files instead of the disk (Host).
 	host Host
 	// spare runs what parseFiles and loadModule hand it beside the
@@ -444,8 +423,8 @@ type moduleEntry struct {
 	err  error
 }
 
-func newLoader() *loader {
-	return &loader{sources: newSourceCache()}
+func newLoader(bound *Boundary) *loader {
+	return &loader{sources: newSourceCache(), bound: bound}
 }
 
 func (l *loader) addDiags(diags hcl.Diagnostics) {
@@ -466,7 +445,7 @@ func (l *loader) addDiags(diags hcl.Diagnostics) {
 // records remote modules; key is the module's path in modules.json
 // ("" for the root, "a.b" for module.a.module.b); callers are the
 // directories of the modules on the way here, the root's first.
-func (l *loader) loadModule(dir, rootDir, key string, callers []string, manifest map[string]string) (*Module, error) {
+func (l *loader) loadModule(dir, rootDir, key string, callers []string, manifest *moduleManifest) (*Module, error) {
 	decl, err := l.moduleDecl(dir)
 	if err != nil {
 		return nil, err
@@ -483,6 +462,9 @@ func (l *loader) loadModule(dir, rootDir, key string, callers []string, manifest
 	load := make([]bool, len(m.Calls)) // the calls whose module is read
 	for i, call := range m.Calls {
 		call.ChildDir = resolveSource(dir, rootDir, childKey(key, call.Name), call.Source, manifest)
+		if call.ChildDir == "" && !isLocalSource(call.Source) && manifest != nil && manifest.err != nil {
+			call.NotLoaded = fmt.Sprintf("%s could not be read (%s)", manifest.err.path, manifest.err.detail)
+		}
 		if call.ChildDir == "" || len(callers) >= maxModuleDepth {
 			continue
 		}
@@ -490,6 +472,16 @@ func (l *loader) loadModule(dir, rootDir, key string, callers []string, manifest
 			call.NotLoaded = l.host.NotLoaded(call.Source)
 			call.ChildDir = ""
 			continue
+		}
+		// The host decides what it loads; on its own the linter reads
+		// no module outside the boundary, wherever modules.json says it
+		// was installed.
+		if l.host == nil {
+			if err := l.bound.check(call.ChildDir, l.canonicalDir(call.ChildDir)); err != nil {
+				call.NotLoaded = "its directory " + call.ChildDir + " " + strings.TrimPrefix(readErr(call.ChildDir, err).detail, "it ")
+				call.ChildDir = ""
+				continue
+			}
 		}
 		// A module that calls itself, directly or through others, would
 		// be instantiated without end (and, with two such calls, in
@@ -599,7 +591,14 @@ func (l *loader) parseFiles(paths []string) []*parsedFile {
 		wg.Add(1)
 		parse := func() {
 			defer wg.Done()
-			out[i] = parseFile(p)
+			// A helper's panic would end the process, past lintRoot's
+			// recover: it is this file's error.
+			defer func() {
+				if r := recover(); r != nil {
+					out[i] = &parsedFile{path: p, diags: hcl.Diagnostics{fileDiag(p, fmt.Errorf("internal error while parsing it: %v", r))}}
+				}
+			}()
+			out[i] = l.bound.parseFile(p)
 		}
 		if i == len(paths)-1 || !l.spare.try(parse) {
 			parse()
@@ -623,7 +622,7 @@ func (l *loader) startSpare(n int) {
 	for range n {
 		h.done.Go(func() {
 			for task := range h.tasks {
-				task()
+				h.run(task)
 			}
 		})
 	}
@@ -636,6 +635,14 @@ func (l *loader) stopSpare() {
 		l.spare.done.Wait()
 		l.spare = nil
 	}
+}
+
+// run runs a task, whose panic would otherwise end the process past the
+// recover of the root that handed it over: a read ahead that panics
+// leaves its module unread, and the root reading it fails on its own.
+func (h *helpers) run(task func()) {
+	defer func() { _ = recover() }()
+	task()
 }
 
 // try hands task to an idle helper and reports whether one took it; it
@@ -836,15 +843,15 @@ func hasAnyAttribute(body hcl.Body, names ...string) bool {
 // the caller, and remote sources where terraform init recorded them in
 // .terraform/modules/modules.json. It returns "" for a module that is not
 // available locally; its contents are then not checked.
-func resolveSource(callerDir, rootDir, key, source string, manifest map[string]string) string {
-	if strings.HasPrefix(source, "./") || strings.HasPrefix(source, "../") {
+func resolveSource(callerDir, rootDir, key, source string, manifest *moduleManifest) string {
+	if isLocalSource(source) {
 		dir := filepath.Join(callerDir, filepath.FromSlash(source))
 		if info, err := os.Stat(dir); err == nil && info.IsDir() {
 			return dir
 		}
 		return ""
 	}
-	if rel, ok := manifest[key]; ok && rel != "" {
+	if rel, ok := manifest.dir(key); ok && rel != "" {
 		dir := rel
 		if !filepath.IsAbs(dir) {
 			dir = filepath.Join(rootDir, filepath.FromSlash(rel))
@@ -863,35 +870,88 @@ func (l *loader) canonicalDir(dir string) string {
 	if c, ok := l.dirs.Load(dir); ok {
 		return c.(string) //nolint:forcetypeassert // l.dirs holds only strings
 	}
-	c := dir
-	if abs, err := filepath.Abs(c); err == nil {
-		c = abs
-	}
-	if resolved, err := filepath.EvalSymlinks(c); err == nil {
-		c = resolved
+	c, err := l.bound.realDirOf(dir)
+	if err != nil {
+		c = absPath(dir)
 	}
 	l.dirs.Store(dir, c)
 	return c
 }
 
-// readModuleManifest reads .terraform/modules/modules.json under a root
-// module: module key → directory relative to the root.
-func readModuleManifest(rootDir string) map[string]string {
-	src, err := os.ReadFile(filepath.Join(rootDir, ".terraform", "modules", "modules.json"))
-	if err != nil {
+// moduleManifest is a root module's .terraform/modules/modules.json, as
+// terraform init writes it: each installed module's directory, relative
+// to the root, by its key. err is why a manifest that is there could not
+// be read.
+type moduleManifest struct {
+	dirs map[string]string
+	err  *readError
+	at   hcl.Range // where err is
+}
+
+// dir is the directory of the module at key, if installed.
+func (m *moduleManifest) dir(key string) (string, bool) {
+	if m == nil {
+		return "", false
+	}
+	d, ok := m.dirs[key]
+	return d, ok
+}
+
+// diag is the manifest's error, nil when it was read or is absent.
+func (m *moduleManifest) diag() *hcl.Diagnostic {
+	if m.err == nil {
 		return nil
+	}
+	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: m.err.summary, Detail: m.err.detail, Subject: m.at.Ptr()}
+}
+
+// readModuleManifest reads .terraform/modules/modules.json under a root
+// module, inside the boundary. One that is absent installs nothing; one
+// that cannot be read or parsed is an error at its place.
+func (l *loader) readModuleManifest(rootDir string) *moduleManifest {
+	p := filepath.Join(rootDir, ".terraform", "modules", "modules.json")
+	m := &moduleManifest{at: hcl.Range{Filename: p, Start: hcl.InitialPos, End: hcl.InitialPos}}
+	if _, err := os.Lstat(p); errors.Is(err, fs.ErrNotExist) {
+		return m
+	}
+	src, err := l.bound.readFile(p, maxFileBytes, "modules.json")
+	if err != nil {
+		m.err = readErr(p, err)
+		return m
 	}
 	var doc struct {
 		Modules []struct{ Key, Dir string }
 	}
-	if json.Unmarshal(src, &doc) != nil {
-		return nil
+	if err := json.Unmarshal(src, &doc); err != nil {
+		m.err = &readError{path: p, summary: "Malformed modules.json",
+			detail: "it is not the JSON terraform init writes (" + err.Error() + "), so no installed module is read"}
+		var syntax *json.SyntaxError
+		var typ *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &syntax):
+			m.at.Start = posAt(src, syntax.Offset)
+		case errors.As(err, &typ):
+			m.at.Start = posAt(src, typ.Offset)
+		}
+		m.at.End = m.at.Start
+		return m
 	}
-	out := make(map[string]string, len(doc.Modules))
-	for _, m := range doc.Modules {
-		out[m.Key] = m.Dir
+	m.dirs = make(map[string]string, len(doc.Modules))
+	for _, mod := range doc.Modules {
+		m.dirs[mod.Key] = mod.Dir
 	}
-	return out
+	return m
+}
+
+// posAt is the line and column of a byte offset in src, as a JSON
+// decoder's errors give it: the offset of the byte after the one that
+// failed, or the length of input that ended too soon.
+func posAt(src []byte, offset int64) hcl.Pos {
+	offset = max(0, min(offset, int64(len(src))))
+	before := src[:offset]
+	line := bytes.Count(before, []byte("\n")) + 1
+	col := utf8.RuneCount(before[bytes.LastIndexByte(before, '\n')+1:])
+	return hcl.Pos{Line: line, Column: max(1, col), Byte: int(offset)}
 }
 
 // rootModuleDirs walks below each directory for directories holding
@@ -958,27 +1018,24 @@ func noteDir(dir string, entries []fs.DirEntry, listed func(dir string, files []
 }
 
 // tfvarsFiles lists, in Terraform's precedence order (later wins), the
-// variable files Terraform loads automatically from a root module.
+// variable files Terraform loads automatically from a root module: each
+// name that is there and not a directory, so that reading it reports a
+// link out of the boundary or a file that is not regular.
 func tfvarsFiles(dir string) []string {
 	var out []string
 	for _, name := range []string{"terraform.tfvars", "terraform.tfvars.json"} {
-		if p := filepath.Join(dir, name); fileExists(p) {
-			out = append(out, p)
+		if info, err := os.Lstat(filepath.Join(dir, name)); err == nil && !info.IsDir() {
+			out = append(out, filepath.Join(dir, name))
 		}
 	}
 	entries, _ := os.ReadDir(dir)
 	var auto []string
 	for _, e := range entries {
 		n := e.Name()
-		if strings.HasSuffix(n, ".auto.tfvars") || strings.HasSuffix(n, ".auto.tfvars.json") {
+		if (strings.HasSuffix(n, ".auto.tfvars") || strings.HasSuffix(n, ".auto.tfvars.json")) && !e.IsDir() {
 			auto = append(auto, filepath.Join(dir, n))
 		}
 	}
 	slices.Sort(auto)
 	return append(out, auto...)
-}
-
-func fileExists(p string) bool {
-	info, err := os.Stat(p)
-	return err == nil && info.Mode().IsRegular()
 }

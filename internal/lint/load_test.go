@@ -72,7 +72,7 @@ func TestParseFilesInParallel(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, spare := range []int{0, 1, 8} {
-		l := newLoader()
+		l := newLoader(dirBoundary(dir))
 		if spare > 0 {
 			l.startSpare(spare)
 		}

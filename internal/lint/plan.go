@@ -34,7 +34,9 @@ func ReadPlan(data []byte) (plan *Plan, err error) {
 			plan, err = nil, fmt.Errorf("cannot read the plan: %v", p)
 		}
 	}()
-	data = bytes.TrimSpace(data)
+	// Terraform writes none, but tools that save the JSON (PowerShell's
+	// Out-File among them) start it with a byte order mark.
+	data = bytes.TrimSpace(bytes.TrimPrefix(bytes.TrimSpace(data), utf8BOM))
 	if len(data) == 0 {
 		return nil, errors.New("the plan is empty: expected the JSON of `terraform show -json PLANFILE`")
 	}
@@ -68,19 +70,28 @@ func ReadPlan(data []byte) (plan *Plan, err error) {
 	return &Plan{p: p}, nil
 }
 
-// LoadPlan reads a plan from path ("-" for stdin). A binary plan file (a
-// zip archive) is turned into JSON by `terraform show -json` or, without
-// Terraform on PATH, `tofu show -json`, run in dir.
-func LoadPlan(path, dir string, stdin io.Reader) (*Plan, error) {
+var utf8BOM = []byte("\ufeff")
+
+// LoadPlan reads a plan from path ("-" for stdin), as a file the user
+// named (Boundary.openNamed; a nil bound has no inside), of at most
+// maxPlanBytes. A binary plan file (a zip archive) is turned into JSON by
+// `terraform show -json` or, without Terraform on PATH, `tofu show
+// -json`, run in dir.
+func LoadPlan(path, dir string, stdin io.Reader, bound *Boundary) (*Plan, error) {
 	var data []byte
 	var err error
 	if path == "-" {
-		data, err = io.ReadAll(stdin)
+		data, err = readPlanData("standard input", stdin, 0)
 	} else {
-		data, err = os.ReadFile(path)
+		var f *os.File
+		var size int64
+		if f, size, err = bound.openNamed(path, maxPlanBytes, "a plan"); err == nil {
+			data, err = readPlanData(path, f, size)
+			f.Close()
+		}
 	}
 	if err != nil {
-		return nil, fmt.Errorf("cannot read the plan: %v", err)
+		return nil, fmt.Errorf("cannot read the plan: %v", readErr(path, err).detail)
 	}
 	if bytes.HasPrefix(data, []byte("PK\x03\x04")) {
 		if path == "-" {
@@ -92,6 +103,38 @@ func LoadPlan(path, dir string, stdin io.Reader) (*Plan, error) {
 	}
 	return ReadPlan(data)
 }
+
+// readPlanData reads a plan's bytes from r, at most maxPlanBytes, and
+// stops at the first byte that cannot begin a plan, JSON or zip: /dev/zero
+// or a binary named by mistake is not read to the cap.
+func readPlanData(name string, r io.Reader, size int64) ([]byte, error) {
+	return readCapped(name, &planStart{r: r}, size, maxPlanBytes, "a plan")
+}
+
+// planStart is a reader that fails at the first byte, after white space
+// and a byte order mark, that is neither '{' (JSON) nor 'P' (a zip).
+type planStart struct {
+	r       io.Reader
+	started bool
+	seen    int // bytes before the start
+}
+
+func (s *planStart) Read(p []byte) (int, error) {
+	n, err := s.r.Read(p)
+	for i := 0; i < n && !s.started; i, s.seen = i+1, s.seen+1 {
+		c := p[i]
+		switch {
+		case s.seen < len(utf8BOM) && c == utf8BOM[s.seen], isJSONSpace(c):
+		case c == '{' || c == 'P':
+			s.started = true
+		default:
+			return i, fmt.Errorf("it is not JSON: it begins with the byte %#02x; expected the JSON of `terraform show -json PLANFILE` or a plan file", c)
+		}
+	}
+	return n, err
+}
+
+func isJSONSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 // showJSON runs `terraform show -json` on a binary plan file, then `tofu
 // show -json` when Terraform is not on PATH or cannot read it (a plan
@@ -111,9 +154,20 @@ func showJSON(path, dir string) ([]byte, error) {
 		cmd.Dir = dir
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
-		out, err := cmd.Output()
+		stdout, err := cmd.StdoutPipe()
 		if err == nil {
-			return out, nil
+			err = cmd.Start()
+		}
+		if err == nil {
+			var out []byte
+			if out, err = readPlanData(name+" show -json", stdout, 0); err != nil {
+				_ = cmd.Process.Kill() // what it wrote is not a plan, or is too large
+			}
+			if werr := cmd.Wait(); err == nil && werr == nil {
+				return out, nil
+			} else if err == nil {
+				err = werr
+			}
 		}
 		failures = append(failures, fmt.Sprintf("%s show -json %s: %v: %s", name, path, err, strings.TrimSpace(stderr.String())))
 	}

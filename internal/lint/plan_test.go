@@ -121,10 +121,10 @@ func TestPlanDataSourceRates(t *testing.T) {
 // TestLoadPlanStdin: "-" reads the JSON from standard input, never a
 // binary plan file.
 func TestLoadPlanStdin(t *testing.T) {
-	if _, err := lint.LoadPlan("-", ".", strings.NewReader(string(readPlanFile(t, "zero_surplus.json")))); err != nil {
+	if _, err := lint.LoadPlan("-", ".", strings.NewReader(string(readPlanFile(t, "zero_surplus.json"))), nil); err != nil {
 		t.Errorf("JSON on stdin: %v", err)
 	}
-	if _, err := lint.LoadPlan("-", ".", strings.NewReader("PK\x03\x04zip")); err == nil || !strings.Contains(err.Error(), "standard input holds a binary plan file") {
+	if _, err := lint.LoadPlan("-", ".", strings.NewReader("PK\x03\x04zip"), nil); err == nil || !strings.Contains(err.Error(), "standard input holds a binary plan file") {
 		t.Errorf("a binary plan on stdin: %v", err)
 	}
 }

@@ -47,7 +47,7 @@ func linkedRun(t *testing.T, files map[string]string, config string) (*lint.Mode
 		files[".queuecap.hcl"] = config
 	}
 	writeFiles(t, dir, files)
-	cfg, diags := lint.LoadConfig(filepath.Join(dir, ".queuecap.hcl"), false)
+	cfg, diags := lint.LoadConfig(filepath.Join(dir, ".queuecap.hcl"), false, nil)
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}

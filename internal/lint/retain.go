@@ -109,7 +109,7 @@ func (p *readPredictor) reach(root string) []string {
 			out = append(out, d)
 		}
 	}
-	for _, rel := range readModuleManifest(root) {
+	for _, rel := range p.l.readModuleManifest(root).dirs {
 		if rel == "" {
 			continue
 		}
@@ -142,7 +142,7 @@ func (p *readPredictor) childrenOf(dir string) []string {
 	buf := scanBuffers.Get().(*[]byte) //nolint:forcetypeassert // scanBuffers holds only *[]byte
 	defer scanBuffers.Put(buf)
 	for _, f := range files {
-		*buf = readInto(*buf, f, maxFileBytes)
+		*buf = p.l.bound.readInto(*buf, f)
 		for _, lit := range localLiterals(*buf) {
 			child := filepath.Join(dir, filepath.FromSlash(lit))
 			if seen[child] {
@@ -164,22 +164,17 @@ func (p *readPredictor) childrenOf(dir string) []string {
 // prediction keeps none of the text.
 var scanBuffers = sync.Pool{New: func() any { return new([]byte) }}
 
-// readInto reads a file into buf (readAll), growing it as needed, and
-// returns the contents; nothing for a file larger than limit bytes or
-// that cannot be read.
-func readInto(buf []byte, path string, limit int64) []byte {
-	f, err := os.Open(path)
+// readInto reads a file inside the boundary into buf (readAll), growing
+// it as needed, and returns the contents; nothing for a file that cannot
+// be read, of more than maxFileBytes, or outside the boundary.
+func (b *Boundary) readInto(buf []byte, path string) []byte {
+	real, err := b.resolve(path)
 	if err != nil {
 		return buf[:0]
 	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil || info.Size() > limit {
+	out, err := readRegular(path, real, buf, maxFileBytes, "a configuration file")
+	if err != nil {
 		return buf[:0]
-	}
-	out, err := readAll(buf[:0], f, info.Size(), limit)
-	if err != nil || int64(len(out)) > limit {
-		return out[:0]
 	}
 	return out
 }

@@ -66,7 +66,7 @@ func TestPredictReads(t *testing.T) {
 		}
 		return out
 	}
-	l := newLoader()
+	l := newLoader(dirBoundary(dir))
 	reads := l.predictReads(roots)
 	want := [][]string{
 		p("a", "shared/m", "shared/m/n"),
@@ -94,7 +94,7 @@ func TestPredictReads(t *testing.T) {
 // the root that needs it without being cached.
 func TestRetentionReleases(t *testing.T) {
 	dir, roots := retentionTree(t)
-	l := newLoader()
+	l := newLoader(dirBoundary(dir))
 	reads := l.predictReads(roots)
 	cached := func(rel string) bool {
 		_, ok := l.modules.Load(filepath.Join(dir, filepath.FromSlash(rel)))
@@ -144,7 +144,7 @@ func TestSourceCacheKeepsIgnoreFiles(t *testing.T) {
 		"plain.tf":   "resource \"aws_sqs_queue\" \"q\" {}\n",
 		"ignored.tf": "# queuecap-ignore: all\nresource \"aws_sqs_queue\" \"r\" {}\n",
 	})
-	l := newLoader()
+	l := newLoader(dirBoundary(dir))
 	m, err := l.moduleDecl(dir)
 	if err != nil {
 		t.Fatal(err)

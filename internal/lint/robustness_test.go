@@ -48,7 +48,7 @@ func TestRobustness(t *testing.T) {
 		// is the file every error must name.
 		wantErr, errFile string
 	}{
-		{name: "random bytes", files: map[string]string{"random.tf": string(randomBytes)}, wantErr: "random.tf:1:2: Invalid UTF-8", errFile: "random.tf"},
+		{name: "random bytes", files: map[string]string{"random.tf": string(randomBytes)}, wantErr: "random.tf:1:1: Binary file: it holds a NUL byte", errFile: "random.tf"},
 		{name: "random printable text", files: map[string]string{"random.tf": string(printable)}, wantErr: "random.tf:", errFile: "random.tf"},
 		{name: "non-UTF-8 in a string", files: map[string]string{"latin1.tf": "resource \"aws_sqs_queue\" \"a\" {\n  name = \"caf\xe9\"\n}\n"},
 			wantErr: "latin1.tf:2:14: Invalid UTF-8: configuration files must be UTF-8 encoded", errFile: "latin1.tf"},
@@ -288,7 +288,8 @@ func TestDirectories(t *testing.T) {
 	t.Run("a module shared by two roots is reported once", func(t *testing.T) {
 		dir := t.TempDir()
 		call := "module \"shared\" {\n  source = \"../shared\"\n}\n"
-		writeFiles(t, dir, map[string]string{"a/main.tf": call, "b/main.tf": call, "shared/main.tf": goodTF})
+		// A repository, which holds the module both roots call.
+		writeFiles(t, dir, map[string]string{"a/main.tf": call, "b/main.tf": call, "shared/main.tf": goodTF, ".git/HEAD": "ref: refs/heads/main\n"})
 		res := lintDir(t, lint.Options{Dirs: []string{filepath.Join(dir, "a"), filepath.Join(dir, "b")}})
 		if len(res.Issues) != 1 {
 			t.Errorf("issues %v", res.Issues)

@@ -53,6 +53,9 @@ type Options struct {
 	// Host, when set, is the tool the linter runs inside (Host): its
 	// files and values stand for the disk's and the linter's own.
 	Host Host
+	// Boundary is what the run may read (NewBoundary); nil for the
+	// repositories of Dirs.
+	Boundary *Boundary
 }
 
 // UsageError is a mistake in the options themselves (an unknown rule ID, a
@@ -173,11 +176,17 @@ func Run(opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	flags, flagDiags, err := parseVarFlags(opts.Vars)
+	bound := opts.Boundary
+	if bound == nil {
+		if bound, err = NewBoundary("", opts.Dirs); err != nil {
+			return nil, err
+		}
+	}
+	flags, flagDiags, err := parseVarFlags(bound, opts.Vars)
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Issues: []Issue{}, Errors: []ErrorEntry{}, Skipped: []Skip{}}
+	res := &Result{Issues: []Issue{}, Errors: []ErrorEntry{}, Skipped: []Skip{}, bound: bound}
 	for _, d := range flagDiags {
 		res.Errors = append(res.Errors, diagEntry(d))
 	}
@@ -189,10 +198,10 @@ func Run(opts Options) (*Result, error) {
 		res.Rules = append(res.Rules, info)
 	}
 
-	l := newLoader()
+	l := newLoader(bound)
 	l.host = opts.Host
 	l.sources.tflint = opts.Host != nil && opts.Host.Name() == "tflint"
-	finder := newConfigFinder(opts.Config)
+	finder := newConfigFinder(opts.Config, bound)
 	roots, errs, units := rootsToLint(opts.Dirs, opts.Recursive, l.listed, finder)
 	res.Errors = append(res.Errors, errs...)
 	configs := make([]*Config, len(roots))
@@ -290,7 +299,7 @@ func Run(opts Options) (*Result, error) {
 		skips.add(sk)
 	}
 	for _, u := range units {
-		if sk, ok := terragruntSkip(u); ok {
+		if sk, ok := terragruntSkip(bound, u); ok {
 			skips.add(sk)
 		}
 	}
@@ -496,7 +505,11 @@ type rootBuild struct {
 // value does not fit its type (Terraform stops there too).
 func buildRoot(l *loader, dir string, opts Options, flags []assignment) (*builder, rootBuild) {
 	var out rootBuild
-	mod, err := l.loadModule(dir, dir, "", nil, readModuleManifest(dir))
+	manifest := l.readModuleManifest(dir)
+	if d := manifest.diag(); d != nil {
+		out.errors = append(out.errors, diagEntry(d))
+	}
+	mod, err := l.loadModule(dir, dir, "", nil, manifest)
 	if err != nil {
 		out.errors = append(out.errors, ErrorEntry{Message: fmt.Sprintf("cannot read %s: %v", dir, err), Severity: Error})
 		return nil, out
@@ -505,7 +518,7 @@ func buildRoot(l *loader, dir string, opts Options, flags []assignment) (*builde
 	for name := range mod.Variables {
 		out.variables[name] = true
 	}
-	assigned, diags := rootAssignments(dir, opts.Environ, flags)
+	assigned, diags := rootAssignments(l.bound, dir, opts.Environ, flags)
 	vars, varDiags, varSkips, fits := rootVariables(mod, assigned)
 	for _, d := range append(diags, varDiags...) {
 		out.errors = append(out.errors, diagEntry(d))
@@ -526,7 +539,7 @@ func buildRoot(l *loader, dir string, opts Options, flags []assignment) (*builde
 // buildPlanRoot builds the model of opts.Plan, its findings pointing into
 // dir's configuration where it holds the plan's resources.
 func buildPlanRoot(l *loader, dir string, opts Options) *builder {
-	mod, err := l.loadModule(dir, dir, "", nil, readModuleManifest(dir))
+	mod, err := l.loadModule(dir, dir, "", nil, l.readModuleManifest(dir))
 	if err != nil {
 		mod = nil // findings carry resource addresses instead
 	}

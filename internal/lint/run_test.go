@@ -30,7 +30,7 @@ queue "module.x.aws_sqs_queue.orders" {
 }
 `,
 	})
-	cfg, diags := lint.LoadConfig(filepath.Join(dir, ".queuecap.hcl"), true)
+	cfg, diags := lint.LoadConfig(filepath.Join(dir, ".queuecap.hcl"), true, nil)
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}

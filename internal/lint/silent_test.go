@@ -23,7 +23,7 @@ func TestNeverSilentOnCorpora(t *testing.T) {
 			t.Skip("no corpus at", top)
 		}
 		t.Run(corpus, func(t *testing.T) {
-			l := newLoader()
+			l := newLoader(dirBoundary(top))
 			roots := rootModuleDirs(top, func(string, error) {})
 			if len(roots) == 0 {
 				t.Fatal("no root modules")

@@ -5,7 +5,6 @@ package lint
 
 import (
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -38,8 +37,8 @@ func terragruntFileIn(dir string, entries []fs.DirEntry) (string, bool) {
 // the file's start). A terragrunt.hcl with neither block is a
 // configuration other units include (the repository's root.hcl or
 // terragrunt.hcl), not a unit: false.
-func terragruntSkip(path string) (Skip, bool) {
-	src, err := os.ReadFile(path)
+func terragruntSkip(bound *Boundary, path string) (Skip, bool) {
+	src, err := bound.readFile(path, maxFileBytes, "a configuration file")
 	if err != nil {
 		return Skip{}, false
 	}

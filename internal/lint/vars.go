@@ -76,11 +76,11 @@ func (a assignment) where() string {
 // *.auto.tfvars and *.auto.tfvars.json files in name order, then flags,
 // the --var and --var-file values in command-line order. For each
 // variable the last value wins, over its default.
-func rootAssignments(dir string, env []string, flags []assignment) ([]assignment, hcl.Diagnostics) {
+func rootAssignments(bound *Boundary, dir string, env []string, flags []assignment) ([]assignment, hcl.Diagnostics) {
 	out := envAssignments(env)
 	var diags hcl.Diagnostics
 	for _, path := range tfvarsFiles(dir) {
-		as, d := fileAssignments(path, fromAutoFile)
+		as, d := fileAssignments(bound.parseFile(path), fromAutoFile)
 		out = append(out, as...)
 		diags = append(diags, d...)
 	}
@@ -89,13 +89,15 @@ func rootAssignments(dir string, env []string, flags []assignment) ([]assignment
 
 // parseVarFlags reads the --var and --var-file flags once for every root
 // module. A malformed --var is a usage error; a --var-file that cannot be
-// read or parsed is reported and its values are not used.
-func parseVarFlags(flags []VarFlag) ([]assignment, hcl.Diagnostics, error) {
+// read or parsed is reported and its values are not used. A --var-file is
+// read as the user named it (Boundary.readNamed).
+func parseVarFlags(bound *Boundary, flags []VarFlag) ([]assignment, hcl.Diagnostics, error) {
 	var out []assignment
 	var diags hcl.Diagnostics
 	for _, f := range flags {
 		if f.File {
-			as, d := fileAssignments(f.Value, fromVarFile)
+			src, err := bound.readNamed(f.Value, maxFileBytes, "a variables file")
+			as, d := fileAssignments(parseRead(f.Value, src, err), fromVarFile)
 			out = append(out, as...)
 			diags = append(diags, d...)
 			continue
@@ -120,10 +122,9 @@ func envAssignments(env []string) []assignment {
 	return out
 }
 
-// fileAssignments reads a .tfvars or .tfvars.json file, its values in the
-// order it writes them (a file sets each name once).
-func fileAssignments(path string, kind sourceKind) ([]assignment, hcl.Diagnostics) {
-	pf := parseFile(path) // small: each root's own files are read for it
+// fileAssignments are the values of a .tfvars or .tfvars.json file as
+// parsed, in the order it writes them (a file sets each name once).
+func fileAssignments(pf *parsedFile, kind sourceKind) ([]assignment, hcl.Diagnostics) {
 	if pf.file == nil || pf.diags.HasErrors() {
 		return nil, pf.diags
 	}

@@ -62,7 +62,7 @@ func TestTerraformInitStandIn(t *testing.T) {
 func digitalLettersInstalled(t *testing.T) *builder {
 	t.Helper()
 	root := corpustest.DigitalLetters(t)
-	b, built := buildRoot(newLoader(), root, Options{Config: &Config{}}, nil)
+	b, built := buildRoot(newLoader(dirBoundary(root)), root, Options{Config: &Config{}}, nil)
 	if b == nil || len(built.errors) > 0 {
 		t.Fatalf("errors: %v", built.errors)
 	}

@@ -113,7 +113,7 @@ func TestRunTask(t *testing.T) {
 	if err := os.WriteFile(disabled, []byte("rule \"queuecap_zero_surplus\" {\n  enabled = false\n}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg, diags := lint.LoadConfig(disabled, true)
+	cfg, diags := lint.LoadConfig(disabled, true, nil)
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}

@@ -201,7 +201,7 @@ func runQueuecapWith(t *testing.T, dir, cfgPath string, recursive bool, vars []l
 	cfg := &lint.Config{Rules: map[string]lint.RuleConfig{}, Queues: map[string]lint.QueueConfig{}}
 	if cfgPath != "" {
 		var diags hcl.Diagnostics
-		if cfg, diags = lint.LoadConfig(cfgPath, true); diags.HasErrors() {
+		if cfg, diags = lint.LoadConfig(cfgPath, true, nil); diags.HasErrors() {
 			t.Fatal(diags)
 		}
 	}

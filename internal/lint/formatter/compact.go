@@ -6,7 +6,6 @@ package formatter
 import (
 	"bytes"
 	"fmt"
-	"strings"
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
 )
@@ -18,25 +17,22 @@ import (
 // and one per error, "<file>:<line>:<col>: Error - <message>" or
 // "Error - <message>" when the error has no place, then the count of
 // skipped checks (and a line when no queue was checked), as the default
-// format ends. Line breaks inside a message become spaces so that every
-// finding stays on one line.
+// format ends. Line breaks inside a message become spaces, as all text of
+// the configuration is escaped (format.write), so that every finding
+// stays on one line.
 func renderCompact(b *bytes.Buffer, r *lint.Result, _ Options) error {
 	for _, is := range r.Issues {
-		fmt.Fprintf(b, "%s: %s - %s (%s)\n", is.Range, severityTitle(is.Severity), oneLine(compactText(is)), is.Rule)
+		fmt.Fprintf(b, "%s: %s - %s (%s)\n", is.Range, severityTitle(is.Severity), compactText(is), is.Rule)
 	}
 	for _, e := range r.Errors {
 		if e.Range != nil {
 			fmt.Fprintf(b, "%s: ", e.Range)
 		}
-		fmt.Fprintf(b, "%s - %s\n", severityTitle(errorSeverity(e)), oneLine(e.Message))
+		fmt.Fprintf(b, "%s - %s\n", severityTitle(errorSeverity(e)), e.Message)
 	}
 	b.WriteString(summaryTail(r, false))
 	return nil
 }
-
-var lineBreaks = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ")
-
-func oneLine(s string) string { return lineBreaks.Replace(s) }
 
 // compactText is the summary, then the arithmetic, on one line: the
 // compact format's message, and GitLab's description.

@@ -129,36 +129,39 @@ func shortRange(r lint.Range) string {
 }
 
 // writeLocation writes "  on <file> line <n>:" and the lines of rng, the
-// range itself highlighted when color is on.
+// range itself highlighted when color is on, each line escaped and cut
+// to maxSnippetColumns around the range (snippet). The file's name comes
+// escaped with the rest of the result (format.write).
 func writeLocation(b *bytes.Buffer, p painter, src *sourceCache, rng lint.Range) {
 	if rng.AddressOnly() {
 		fmt.Fprintf(b, "  on %s\n", rng.Filename)
 		return
 	}
 	fmt.Fprintf(b, "  on %s line %d:\n", rng.Filename, rng.Start.Line)
-	lines, ok := src.lines(rng.Filename)
+	lines, why := src.lines(rng.Filename)
 	first, last := rng.Start.Line, rng.End.Line
 	if last < first {
 		last = first
 	}
-	if !ok || first < 1 || first > len(lines) {
-		b.WriteString("   (source code not available)\n")
+	if why == "" && (first < 1 || first > len(lines)) {
+		why = "source code not available"
+	}
+	if why != "" {
+		fmt.Fprintf(b, "   (%s)\n", why)
 		return
 	}
 	last = min(last, len(lines))
 	for n := first; n <= last; n++ {
-		line := []rune(lines[n-1])
-		from, to := 0, len(line)
+		line := lines[n-1]
+		from, to := 0, len(line) // snippet keeps them within the line
 		if n == first {
 			from = rng.Start.Column - 1
 		}
 		if n == rng.End.Line {
 			to = rng.End.Column - 1
 		}
-		from = max(0, min(from, len(line)))
-		to = max(from, min(to, len(line)))
-		fmt.Fprintf(b, "%4d: %s%s%s\n", n,
-			string(line[:from]), p.paint(ansiHighlight, string(line[from:to])), string(line[to:]))
+		before, highlight, after := snippet(line, from, to)
+		fmt.Fprintf(b, "%4d: %s%s%s\n", n, before, p.paint(ansiHighlight, highlight), after)
 	}
 }
 
@@ -166,31 +169,36 @@ func writeLocation(b *bytes.Buffer, p painter, src *sourceCache, rng lint.Range)
 type sourceCache struct {
 	read  func(string) ([]byte, error)
 	files map[string][]string
-	bad   map[string]bool
+	bad   map[string]string // why a file's lines are not shown
 }
 
 func newSourceCache(read func(string) ([]byte, error)) *sourceCache {
-	return &sourceCache{read: read, files: map[string][]string{}, bad: map[string]bool{}}
+	return &sourceCache{read: read, files: map[string][]string{}, bad: map[string]string{}}
 }
 
-// lines returns the file's lines without line endings; false when the file
-// cannot be read.
-func (c *sourceCache) lines(filename string) ([]string, bool) {
+// lines returns the file's lines without line endings, or why they are
+// not shown: the file cannot be read, or is binary (it holds a NUL byte),
+// whose lines are not lines.
+func (c *sourceCache) lines(filename string) ([]string, string) {
 	if l, ok := c.files[filename]; ok {
-		return l, true
+		return l, ""
 	}
-	if c.bad[filename] {
-		return nil, false
+	if why, ok := c.bad[filename]; ok {
+		return nil, why
 	}
 	data, err := c.read(filename)
-	if err != nil {
-		c.bad[filename] = true
-		return nil, false
+	switch {
+	case err != nil:
+		c.bad[filename] = "source code not available"
+		return nil, c.bad[filename]
+	case bytes.IndexByte(data, 0) >= 0:
+		c.bad[filename] = "binary file: not shown"
+		return nil, c.bad[filename]
 	}
 	l := strings.Split(string(data), "\n")
 	for i := range l {
 		l[i] = strings.TrimSuffix(l[i], "\r")
 	}
 	c.files[filename] = l
-	return l, true
+	return l, ""
 }

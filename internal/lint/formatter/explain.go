@@ -4,7 +4,6 @@
 package formatter
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"strings"
@@ -16,9 +15,9 @@ import (
 // explainFormats render what `queuecap lint --explain` found, the result's
 // Explanation and its errors, in the order ExplainNames reports.
 var explainFormats = []format{
-	{"text", renderExplainText},
-	{"json", renderExplainJSON},
-	{"mermaid", renderExplainMermaid},
+	{"text", renderExplainText, textGuard, true},
+	{"json", renderExplainJSON, jsonGuard, false},
+	{"mermaid", renderExplainMermaid, textGuard, true},
 }
 
 // ExplainNames lists the formats of --explain: text, json, mermaid.
@@ -33,13 +32,8 @@ func ExplainNames() []string {
 // WriteExplanation renders result's Explanation in the named --explain
 // format to w. An unknown name is an error naming the valid formats.
 func WriteExplanation(w io.Writer, format string, result *lint.Result) error {
-	var render renderFunc
-	for _, f := range explainFormats {
-		if f.name == format {
-			render = f.render
-		}
-	}
-	if render == nil {
+	f, ok := formatNamed(explainFormats, format)
+	if !ok {
 		return fmt.Errorf("unknown --explain format %q: valid formats are %s", format, strings.Join(ExplainNames(), ", "))
 	}
 	if result == nil {
@@ -48,12 +42,7 @@ func WriteExplanation(w io.Writer, format string, result *lint.Result) error {
 	if result.Explanation == nil {
 		result.Explanation = &lint.Explanation{}
 	}
-	var b bytes.Buffer
-	if err := render(&b, result, Options{}); err != nil {
-		return fmt.Errorf("%s output: %w", format, err)
-	}
-	_, err := w.Write(b.Bytes())
-	return err
+	return f.write(w, result, Options{})
 }
 
 // decimal is a number as findings write it, or "unknown" for a value not

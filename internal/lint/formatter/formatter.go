@@ -16,6 +16,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
@@ -27,7 +29,8 @@ type Options struct {
 	// NoColor turns off ANSI colors in the default format.
 	NoColor bool
 	// ReadSource returns a file's bytes for source snippets; nil means
-	// os.ReadFile.
+	// the result's own (lint.Result.ReadSource), which reads only what
+	// the run could.
 	ReadSource func(filename string) ([]byte, error)
 	// ShowSkipped lists each skipped check in the default format.
 	ShowSkipped bool
@@ -69,18 +72,41 @@ type renderFunc func(b *bytes.Buffer, r *lint.Result, opts Options) error
 type format struct {
 	name   string
 	render renderFunc
+	// guard rewrites what a CI runner would read as a command (safe.go).
+	guard *outputGuard
+	// text formats render a copy of the result whose every string is
+	// escaped (safe.go); the others are the formats' own encodings.
+	text bool
 }
 
 // formats is the registry, in the order Names reports.
 var formats = []format{
-	{"default", renderDefault},
-	{"compact", renderCompact},
-	{"json", renderJSON},
-	{"sarif", renderSARIF},
-	{"checkstyle", renderCheckstyle},
-	{"junit", renderJUnit},
-	{"github", renderGitHub},
-	{"gitlab", renderGitLab},
+	{"default", renderDefault, textGuard, true},
+	{"compact", renderCompact, textGuard, true},
+	{"json", renderJSON, jsonGuard, false},
+	{"sarif", renderSARIF, jsonGuard, false},
+	{"checkstyle", renderCheckstyle, xmlGuard, false},
+	{"junit", renderJUnit, xmlGuard, false},
+	{"github", renderGitHub, nil, false},
+	{"gitlab", renderGitLab, jsonGuard, false},
+}
+
+// write renders result in f to w, escaped and guarded.
+func (f format) write(w io.Writer, result *lint.Result, opts Options) error {
+	if f.text {
+		// A file whose name had to be escaped shows no source lines.
+		result = escaped(reflect.ValueOf(result)).Interface().(*lint.Result) //nolint:forcetypeassert // escaped keeps the type
+	}
+	var b bytes.Buffer
+	if err := f.render(&b, result, opts); err != nil {
+		return fmt.Errorf("%s output: %w", f.name, err)
+	}
+	out := f.guard.guard(b.Bytes())
+	if len(out) == 0 {
+		return nil
+	}
+	_, err := w.Write(out)
+	return err
 }
 
 // Names lists the formats in a stable order: default, compact, json, sarif,
@@ -96,34 +122,29 @@ func Names() []string {
 // Write renders result in the named format to w. An unknown name is an
 // error naming the valid formats. A nil result is rendered as an empty one.
 func Write(w io.Writer, format string, result *lint.Result, opts Options) error {
-	var render renderFunc
-	for _, f := range formats {
-		if f.name == format {
-			render = f.render
-			break
-		}
-	}
-	if render == nil {
+	f, ok := formatNamed(formats, format)
+	if !ok {
 		return fmt.Errorf("unknown output format %q: valid formats are %s", format, strings.Join(Names(), ", "))
 	}
 	if result == nil {
 		result = &lint.Result{}
 	}
 	if opts.ReadSource == nil {
-		opts.ReadSource = os.ReadFile
+		opts.ReadSource = result.ReadSource
 	}
 	if opts.WorkDir == "" {
 		opts.WorkDir, _ = os.Getwd() // on failure absolute names stay absolute
 	}
-	var b bytes.Buffer
-	if err := render(&b, result, opts); err != nil {
-		return fmt.Errorf("%s output: %w", format, err)
+	return f.write(w, result, opts)
+}
+
+// formatNamed is the format of that name in list.
+func formatNamed(list []format, name string) (format, bool) {
+	i := slices.IndexFunc(list, func(f format) bool { return f.name == name })
+	if i < 0 {
+		return format{}, false
 	}
-	if b.Len() == 0 {
-		return nil
-	}
-	_, err := w.Write(b.Bytes())
-	return err
+	return list[i], true
 }
 
 // errorSeverity is an error entry's severity, Error when unset.

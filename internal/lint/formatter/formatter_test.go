@@ -364,15 +364,33 @@ func TestDefaultColor(t *testing.T) {
 
 func TestDefaultSource(t *testing.T) {
 	issue := lint.Issue{Rule: "r", Severity: lint.Warning, Message: "m"}
-	t.Run("os.ReadFile when ReadSource is nil", func(t *testing.T) {
-		path := filepath.Join(t.TempDir(), "x.tf")
-		if err := os.WriteFile(path, []byte("a = 1\nb = 2\n"), 0o644); err != nil {
+	t.Run("the run's own files when ReadSource is nil", func(t *testing.T) {
+		dir := t.TempDir()
+		path := filepath.Join(dir, "x.tf")
+		outside := filepath.Join(t.TempDir(), "y.tf")
+		for _, p := range []string{path, outside} {
+			if err := os.WriteFile(p, []byte("a = 1\nb = 2\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		res, err := lint.Run(lint.Options{Dirs: []string{dir}})
+		if err != nil {
 			t.Fatal(err)
 		}
 		issue.Range = rng(path, 2, 1, 2, 6)
-		out := render(t, "default", &lint.Result{Issues: []lint.Issue{issue}}, Options{NoColor: true})
+		res.Issues = []lint.Issue{issue}
+		out := render(t, "default", res, Options{NoColor: true})
 		if !strings.Contains(out, "  on "+path+" line 2:\n   2: b = 2\n") {
 			t.Errorf("no snippet from the file:\n%s", out)
+		}
+		// Outside the run's boundary, or for a result the linter did
+		// not make, nothing is read.
+		issue.Range = rng(outside, 2, 1, 2, 6)
+		res.Issues = []lint.Issue{issue}
+		for _, r := range []*lint.Result{res, {Issues: []lint.Issue{issue}}} {
+			if out := render(t, "default", r, Options{NoColor: true}); !strings.Contains(out, "   (source code not available)\n") {
+				t.Errorf("a snippet from outside the run's boundary:\n%s", out)
+			}
 		}
 	})
 	for _, tt := range []struct {

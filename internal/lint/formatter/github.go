@@ -68,8 +68,9 @@ var (
 	githubPropertyEscaper = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C")
 )
 
-// githubData escapes a workflow command's message.
-func githubData(s string) string { return githubDataEscaper.Replace(s) }
+// githubData escapes a workflow command's message as GitHub defines it,
+// and what else would reach the log as more than text (escapeText).
+func githubData(s string) string { return escapeText(githubDataEscaper.Replace(s)) }
 
 // githubProperty escapes a workflow command's property value.
-func githubProperty(s string) string { return githubPropertyEscaper.Replace(s) }
+func githubProperty(s string) string { return escapeText(githubPropertyEscaper.Replace(s)) }

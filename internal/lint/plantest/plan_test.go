@@ -254,7 +254,7 @@ func testPlanBinaryFile(t *testing.T, cli, onPath testaws.CLI) {
 	// What the Workdir's own runs of the CLI are given.
 	t.Setenv("TF_CLI_CONFIG_FILE", filepath.Join(filepath.Dir(w.Dir), "cli.tfrc"))
 	t.Setenv("TF_DATA_DIR", filepath.Join(w.Dir, ".terraform"))
-	plan, err := lint.LoadPlan(filepath.Join(w.Dir, "tfplan"), w.Dir, nil)
+	plan, err := lint.LoadPlan(filepath.Join(w.Dir, "tfplan"), w.Dir, nil, nil)
 	if err != nil {
 		t.Fatalf("LoadPlan: %v", err)
 	}

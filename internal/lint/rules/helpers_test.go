@@ -103,7 +103,7 @@ func lintCase(t *testing.T, rule string, c ruleCase) (*lint.Result, string) {
 			t.Fatal(err)
 		}
 		var diags []error
-		loaded, d := lint.LoadConfig(p, true)
+		loaded, d := lint.LoadConfig(p, true, nil)
 		for _, e := range d {
 			diags = append(diags, e)
 		}
