@@ -35,41 +35,8 @@ func TestMain(m *testing.M) { testaws.Main(m) }
 // module's sizing, an alarm threshold and its surplus check are broken,
 // and the runs that assert them must fail.
 func TestExamplesTerraformTest(t *testing.T) {
-	cli := os.Getenv("TF_ACC_TERRAFORM_PATH")
-	if cli == "" {
-		var err error
-		if cli, err = exec.LookPath("terraform"); err != nil {
-			t.Skip("no Terraform CLI: set TF_ACC_TERRAFORM_PATH or run `make test`")
-		}
-	}
-	out, err := exec.Command(cli, "version", "-json").Output()
-	if err != nil {
-		t.Fatalf("%s version -json: %v", cli, err)
-	}
-	var v struct {
-		Version string `json:"terraform_version"`
-	}
-	if err := json.Unmarshal(out, &v); err != nil {
-		t.Fatalf("%s version -json: %v\n%s", cli, err, out)
-	}
-	// Provider functions need Terraform 1.8 and OpenTofu 1.7, mock
-	// providers Terraform 1.7 and OpenTofu 1.8.
-	if ver, err := version.NewVersion(v.Version); err != nil || ver.LessThan(version.Must(version.NewVersion("1.8.0"))) {
-		t.Skipf("%s (version %s) has no provider functions or mock providers (%v)", filepath.Base(cli), v.Version, err)
-	}
-
-	runs := 0
-	files, err := filepath.Glob(filepath.Join(testsExample, "tests", "*.tftest.hcl"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no tests in %s/tests: %v", testsExample, err)
-	}
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		runs += len(regexp.MustCompile(`(?m)^run "`).FindAll(b, -1))
-	}
+	cli, ver := testCLI(t)
+	runs := countRuns(t, testsExample)
 	// A run's line of the test's output, `  run "NAME"... pass`.
 	runResult := func(name, result string) *regexp.Regexp {
 		return regexp.MustCompile(`(?m)^\s*run "` + name + `"\.\.\. ` + result + `$`)
@@ -79,7 +46,7 @@ func TestExamplesTerraformTest(t *testing.T) {
 	test := func() (stdout, stderr string, err error) {
 		start := time.Now()
 		stdout, stderr, err = w.Run("test", "-no-color")
-		t.Logf("%s %s test: %q in %s", filepath.Base(cli), v.Version, lastLine(stdout), time.Since(start).Round(time.Millisecond))
+		t.Logf("%s %s test: %q in %s", filepath.Base(cli), ver, lastLine(stdout), time.Since(start).Round(time.Millisecond))
 		return stdout, stderr, err
 	}
 	stdout, stderr, err := test()
@@ -120,6 +87,68 @@ func TestExamplesTerraformTest(t *testing.T) {
 			t.Errorf("run %q did not fail on the broken module:\n%s%s", run, stdout, stderr)
 		}
 	}
+}
+
+// TestGuideExampleTerraformTest runs the capacity unit tests that the
+// Registry guide on testing shows (examples/capacity-tests), as
+// TestExamplesTerraformTest runs examples/tests: every run must pass.
+func TestGuideExampleTerraformTest(t *testing.T) {
+	cli, _ := testCLI(t)
+	runs := countRuns(t, "../../examples/capacity-tests")
+	stdout, stderr, err := testaws.NewWorkdir(t, cli, "../../examples/capacity-tests").Run("test", "-no-color")
+	if err != nil {
+		t.Fatalf("%s test: %v\n%s%s", filepath.Base(cli), err, stdout, stderr)
+	}
+	if passed := len(regexp.MustCompile(`(?m)^\s*run "[^"]+"\.\.\. pass$`).FindAllString(stdout, -1)); passed != runs {
+		t.Errorf("%d runs passed, want all %d:\n%s", passed, runs, stdout)
+	}
+}
+
+// testCLI is the acceptance tests' CLI (TF_ACC_TERRAFORM_PATH, else
+// terraform on PATH) and its version; the test skips without one, or
+// below 1.8: provider functions need Terraform 1.8 and OpenTofu 1.7, mock
+// providers Terraform 1.7 and OpenTofu 1.8.
+func testCLI(t *testing.T) (cli, ver string) {
+	t.Helper()
+	cli = os.Getenv("TF_ACC_TERRAFORM_PATH")
+	if cli == "" {
+		var err error
+		if cli, err = exec.LookPath("terraform"); err != nil {
+			t.Skip("no Terraform CLI: set TF_ACC_TERRAFORM_PATH or run `make test`")
+		}
+	}
+	out, err := exec.Command(cli, "version", "-json").Output()
+	if err != nil {
+		t.Fatalf("%s version -json: %v", cli, err)
+	}
+	var v struct {
+		Version string `json:"terraform_version"`
+	}
+	if err := json.Unmarshal(out, &v); err != nil {
+		t.Fatalf("%s version -json: %v\n%s", cli, err, out)
+	}
+	if parsed, err := version.NewVersion(v.Version); err != nil || parsed.LessThan(version.Must(version.NewVersion("1.8.0"))) {
+		t.Skipf("%s (version %s) has no provider functions or mock providers (%v)", filepath.Base(cli), v.Version, err)
+	}
+	return cli, v.Version
+}
+
+// countRuns is the number of run blocks in dir/tests/*.tftest.hcl.
+func countRuns(t *testing.T, dir string) int {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "tests", "*.tftest.hcl"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no tests in %s/tests: %v", dir, err)
+	}
+	runs := 0
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs += len(regexp.MustCompile(`(?m)^run "`).FindAll(b, -1))
+	}
+	return runs
 }
 
 // TestTestingDocs: docs/testing.md shows parts of examples/tests as they
