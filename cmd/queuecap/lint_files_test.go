@@ -101,7 +101,7 @@ func TestLintConfigFileArgument(t *testing.T) {
 	dir := t.TempDir()
 	write(t, dir, map[string]string{
 		"a/main.tf":           `resource "aws_sqs_queue" "q" {}` + "\n",
-		"notes/.queuecap.hcl": "queue \"aws_sqs_queue.q\" {\n  arival_rate = 10\n}\n",
+		"notes/.queuecap.hcl": "queue \"aws_sqs_queue.q\" {\n  arrival_per_second = 10\n}\n",
 	})
 	code, stdout, _ := cli(t, dir, "lint", "--format", "json", "a", "notes/.queuecap.hcl")
 	if code != exitError {
@@ -119,7 +119,7 @@ func TestLintConfigFileArgument(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &got); err != nil {
 		t.Fatalf("%v: %s", err, stdout)
 	}
-	if len(got.Errors) != 1 || got.Errors[0].Range.Filename != "notes/.queuecap.hcl" || got.Errors[0].Range.Start.Line != 2 || !strings.Contains(got.Errors[0].Message, "arival_rate") {
-		t.Errorf("errors %+v, want one at notes/.queuecap.hcl:2 naming arival_rate", got.Errors)
+	if len(got.Errors) != 1 || got.Errors[0].Range.Filename != "notes/.queuecap.hcl" || got.Errors[0].Range.Start.Line != 2 || !strings.Contains(got.Errors[0].Message, "arrival_per_second") {
+		t.Errorf("errors %+v, want one at notes/.queuecap.hcl:2 naming arrival_per_second", got.Errors)
 	}
 }
