@@ -149,23 +149,28 @@ func readErr(path string, err error) *readError {
 // resolve is the real path of p (relative to the working directory) when
 // it lies inside the boundary; a part that does not exist yet is kept as
 // written. Only a directory's path and a final link are resolved: the
-// directory's real path is memoized.
-func (b *Boundary) resolve(p string) (string, error) {
+// directory's real path is memoized. info is what the real path is, when
+// resolving it told (it was no link), else nil.
+func (b *Boundary) resolve(p string) (real string, info fs.FileInfo, err error) {
 	p = filepath.Clean(p)
 	dir, err := b.realDirOf(filepath.Dir(p))
 	if err != nil {
 		// A directory that does not exist (yet): resolve what does.
 		if dir, err = realPath(absPath(filepath.Dir(p))); err != nil {
-			return "", readErr(p, err)
+			return "", nil, readErr(p, err)
 		}
 	}
-	real := filepath.Join(dir, filepath.Base(p))
-	if info, err := os.Lstat(real); err == nil && info.Mode()&fs.ModeSymlink != 0 {
+	real = filepath.Join(dir, filepath.Base(p))
+	if info, err = os.Lstat(real); err == nil && info.Mode()&fs.ModeSymlink != 0 {
 		if real, err = filepath.EvalSymlinks(real); err != nil {
-			return "", readErr(p, err)
+			return "", nil, readErr(p, err)
 		}
+		info = nil
 	}
-	return real, b.check(p, real)
+	if err != nil {
+		info = nil
+	}
+	return real, info, b.check(p, real)
 }
 
 // realDirOf is dir's real path, absolute, memoized.
@@ -205,11 +210,11 @@ func (b *Boundary) check(p, real string) error {
 // limit bytes; what names the kind of file in the error at the cap ("a
 // configuration file").
 func (b *Boundary) readFile(p string, limit int64, what string) ([]byte, error) {
-	real, err := b.resolve(p)
+	real, info, err := b.resolve(p)
 	if err != nil {
 		return nil, err
 	}
-	return readRegular(p, real, nil, limit, what)
+	return readRegular(p, real, info, nil, limit, what)
 }
 
 // readNamed reads a file the user named on the command line (--var-file,
@@ -230,11 +235,11 @@ func (b *Boundary) readNamed(p string, limit int64, what string) ([]byte, error)
 // substitution, /dev/stdin), for a read that stops at the cap.
 func (b *Boundary) openNamed(p string, limit int64, what string) (*os.File, int64, error) {
 	if b != nil && b.holds(p) {
-		real, err := b.resolve(p)
+		real, info, err := b.resolve(p)
 		if err != nil {
 			return nil, 0, err
 		}
-		return openRegular(p, real, limit, what)
+		return openRegular(p, real, info, limit, what)
 	}
 	f, err := os.OpenFile(p, os.O_RDONLY|nonBlocking, 0)
 	if err != nil {
@@ -281,8 +286,8 @@ func (b *Boundary) holds(p string) bool {
 
 // readRegular reads the regular file at real (p as the user wrote it):
 // openRegular, then readAll into buf when it has room.
-func readRegular(p, real string, buf []byte, limit int64, what string) ([]byte, error) {
-	f, size, err := openRegular(p, real, limit, what)
+func readRegular(p, real string, info fs.FileInfo, buf []byte, limit int64, what string) ([]byte, error) {
+	f, size, err := openRegular(p, real, info, limit, what)
 	if err != nil {
 		return nil, err
 	}
@@ -293,37 +298,40 @@ func readRegular(p, real string, buf []byte, limit int64, what string) ([]byte, 
 // openRegular opens the file at real (p as the user wrote it), which must
 // be a regular file of at most limit bytes, and returns its size: a named
 // pipe would never end, a device may not either. It is checked before it
-// is opened and again once open, without following a link and without
-// blocking, so that neither a link swapped in between nor a pipe can
-// make the read hang.
-func openRegular(p, real string, limit int64, what string) (*os.File, int64, error) {
-	if err := regular(p, real, limit, what); err != nil {
+// is opened (by info, what a Lstat of it found, when not nil) and again
+// once open, without following a link and without blocking, so that
+// neither a link swapped in between nor a pipe can make the read hang.
+func openRegular(p, real string, info fs.FileInfo, limit int64, what string) (*os.File, int64, error) {
+	if err := regular(p, real, info, limit, what); err != nil {
 		return nil, 0, err
 	}
 	f, err := os.OpenFile(real, os.O_RDONLY|nonBlocking|noFollow, 0)
 	if err != nil {
 		return nil, 0, readErr(p, err)
 	}
-	info, err := f.Stat()
+	open, err := f.Stat()
 	switch {
 	case err != nil:
 		err = readErr(p, err)
-	case !info.Mode().IsRegular():
-		err = notRegular(p, info.Mode())
-	case info.Size() > limit:
-		err = tooLarge(p, info.Size(), limit, what)
+	case !open.Mode().IsRegular():
+		err = notRegular(p, open.Mode())
+	case open.Size() > limit:
+		err = tooLarge(p, open.Size(), limit, what)
 	}
 	if err != nil {
 		f.Close()
 		return nil, 0, err
 	}
-	return f, info.Size(), nil
+	return f, open.Size(), nil
 }
 
-// regular checks by name that real is a regular file of at most limit
-// bytes.
-func regular(p, real string, limit int64, what string) error {
-	info, err := os.Stat(real)
+// regular checks by name, or by info when not nil, that real is a
+// regular file of at most limit bytes.
+func regular(p, real string, info fs.FileInfo, limit int64, what string) error {
+	var err error
+	if info == nil {
+		info, err = os.Stat(real)
+	}
 	switch {
 	case err != nil:
 		return readErr(p, err)
@@ -440,6 +448,11 @@ func realPath(p string) (string, error) {
 
 // within reports whether p is dir or below it.
 func within(p, dir string) bool {
+	if filepath.IsAbs(p) && filepath.IsAbs(dir) && p == filepath.Clean(p) && dir == filepath.Clean(dir) {
+		// What every read asks, without filepath.Rel's allocations.
+		rest, ok := strings.CutPrefix(p, dir)
+		return ok && (rest == "" || rest[0] == filepath.Separator || strings.HasSuffix(dir, string(filepath.Separator)))
+	}
 	rel, err := filepath.Rel(dir, p)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }

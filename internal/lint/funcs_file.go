@@ -103,7 +103,7 @@ func (fr *fileReader) resolve(p string) (string, bool) {
 		b = dirBoundary(fr.root.mod.Dir, caller)
 		fr.bounds[caller] = b
 	}
-	resolved, err := b.resolve(p)
+	resolved, _, err := b.resolve(p)
 	return resolved, err == nil
 }
 
@@ -118,7 +118,7 @@ func (fr *fileReader) read(v cty.Value) ([]byte, bool) {
 	}
 	// A file above maxFileBytes (a Lambda package hashed for
 	// source_code_hash) never sizes a queue.
-	b, err := readRegular(p, p, nil, maxFileBytes, "a file")
+	b, err := readRegular(p, p, nil, nil, maxFileBytes, "a file")
 	return b, err == nil
 }
 
