@@ -53,13 +53,13 @@ type Boundary struct {
 func NewBoundary(dir string, paths []string) (*Boundary, error) {
 	b := &Boundary{}
 	if dir != "" {
-		real, err := realDir(dir)
+		resolved, err := realDir(dir)
 		if err != nil {
 			return nil, &UsageError{Msg: fmt.Sprintf("--boundary %s: %v", dir, err)}
 		}
-		b.roots = []string{real}
+		b.roots = []string{resolved}
 		for _, p := range paths {
-			if rp, err := realPath(absPath(p)); err == nil && !within(rp, real) {
+			if rp, err := realPath(absPath(p)); err == nil && !within(rp, resolved) {
 				return nil, &UsageError{Msg: fmt.Sprintf("%s is outside --boundary %s: the linter reads nothing outside it", p, dir)}
 			}
 		}
@@ -72,11 +72,11 @@ func NewBoundary(dir string, paths []string) (*Boundary, error) {
 		} else if !info.IsDir() {
 			linted = workingDirAbove(filepath.Dir(p))
 		}
-		real, err := realDir(linted)
+		resolved, err := realDir(linted)
 		if err != nil {
 			continue
 		}
-		b.add(repositoryOf(real))
+		b.add(repositoryOf(resolved))
 	}
 	return b, nil
 }
@@ -85,8 +85,8 @@ func NewBoundary(dir string, paths []string) (*Boundary, error) {
 func dirBoundary(dirs ...string) *Boundary {
 	b := &Boundary{}
 	for _, d := range dirs {
-		if real, err := realDir(d); err == nil {
-			b.add(real)
+		if resolved, err := realDir(d); err == nil {
+			b.add(resolved)
 		}
 	}
 	return b
@@ -149,23 +149,28 @@ func readErr(path string, err error) *readError {
 // resolve is the real path of p (relative to the working directory) when
 // it lies inside the boundary; a part that does not exist yet is kept as
 // written. Only a directory's path and a final link are resolved: the
-// directory's real path is memoized.
-func (b *Boundary) resolve(p string) (string, error) {
+// directory's real path is memoized. info is what the real path is, when
+// resolving it told (it was no link), else nil.
+func (b *Boundary) resolve(p string) (resolved string, info fs.FileInfo, err error) {
 	p = filepath.Clean(p)
 	dir, err := b.realDirOf(filepath.Dir(p))
 	if err != nil {
 		// A directory that does not exist (yet): resolve what does.
 		if dir, err = realPath(absPath(filepath.Dir(p))); err != nil {
-			return "", readErr(p, err)
+			return "", nil, readErr(p, err)
 		}
 	}
-	real := filepath.Join(dir, filepath.Base(p))
-	if info, err := os.Lstat(real); err == nil && info.Mode()&fs.ModeSymlink != 0 {
-		if real, err = filepath.EvalSymlinks(real); err != nil {
-			return "", readErr(p, err)
+	resolved = filepath.Join(dir, filepath.Base(p))
+	if info, err = os.Lstat(resolved); err == nil && info.Mode()&fs.ModeSymlink != 0 {
+		if resolved, err = filepath.EvalSymlinks(resolved); err != nil {
+			return "", nil, readErr(p, err)
 		}
+		info = nil
 	}
-	return real, b.check(p, real)
+	if err != nil {
+		info = nil
+	}
+	return resolved, info, b.check(p, resolved)
 }
 
 // realDirOf is dir's real path, absolute, memoized.
@@ -184,32 +189,32 @@ func (b *Boundary) realDirOf(dir string) (string, error) {
 	return r, nil
 }
 
-// check reports why the linter may not read real, p's real path.
-func (b *Boundary) check(p, real string) error {
+// check reports why the linter may not read resolved, p's real path.
+func (b *Boundary) check(p, resolved string) error {
 	for _, k := range kernelDirs {
-		if within(real, k) {
+		if within(resolved, k) {
 			return &readError{path: p, summary: "Cannot read file",
-				detail: fmt.Sprintf("it resolves to %s, which is the system's, not a file of the repository: not read", real)}
+				detail: fmt.Sprintf("it resolves to %s, which is the system's, not a file of the repository: not read", resolved)}
 		}
 	}
 	for _, r := range b.roots {
-		if within(real, r) {
+		if within(resolved, r) {
 			return nil
 		}
 	}
 	return &readError{path: p, summary: "Cannot read file",
-		detail: fmt.Sprintf("it resolves to %s, outside %s, which is all the linter reads (the repository; --boundary names another directory): not read", real, b)}
+		detail: fmt.Sprintf("it resolves to %s, outside %s, which is all the linter reads (the repository; --boundary names another directory): not read", resolved, b)}
 }
 
 // readFile reads the regular file at p, inside the boundary, of at most
 // limit bytes; what names the kind of file in the error at the cap ("a
 // configuration file").
 func (b *Boundary) readFile(p string, limit int64, what string) ([]byte, error) {
-	real, err := b.resolve(p)
+	resolved, info, err := b.resolve(p)
 	if err != nil {
 		return nil, err
 	}
-	return readRegular(p, real, nil, limit, what)
+	return readRegular(p, resolved, info, nil, limit, what)
 }
 
 // readNamed reads a file the user named on the command line (--var-file,
@@ -230,11 +235,11 @@ func (b *Boundary) readNamed(p string, limit int64, what string) ([]byte, error)
 // substitution, /dev/stdin), for a read that stops at the cap.
 func (b *Boundary) openNamed(p string, limit int64, what string) (*os.File, int64, error) {
 	if b != nil && b.holds(p) {
-		real, err := b.resolve(p)
+		resolved, info, err := b.resolve(p)
 		if err != nil {
 			return nil, 0, err
 		}
-		return openRegular(p, real, limit, what)
+		return openRegular(p, resolved, info, limit, what)
 	}
 	f, err := os.OpenFile(p, os.O_RDONLY|nonBlocking, 0)
 	if err != nil {
@@ -265,8 +270,8 @@ func (b *Boundary) holds(p string) bool {
 		if err != nil {
 			return true
 		}
-		if real, err := filepath.EvalSymlinks(wd); err == nil {
-			wd = real
+		if resolved, err := filepath.EvalSymlinks(wd); err == nil {
+			wd = resolved
 		}
 		p = filepath.Join(wd, p)
 	}
@@ -279,10 +284,10 @@ func (b *Boundary) holds(p string) bool {
 	return false
 }
 
-// readRegular reads the regular file at real (p as the user wrote it):
+// readRegular reads the regular file at resolved (p as the user wrote it):
 // openRegular, then readAll into buf when it has room.
-func readRegular(p, real string, buf []byte, limit int64, what string) ([]byte, error) {
-	f, size, err := openRegular(p, real, limit, what)
+func readRegular(p, resolved string, info fs.FileInfo, buf []byte, limit int64, what string) ([]byte, error) {
+	f, size, err := openRegular(p, resolved, info, limit, what)
 	if err != nil {
 		return nil, err
 	}
@@ -290,40 +295,43 @@ func readRegular(p, real string, buf []byte, limit int64, what string) ([]byte, 
 	return readCappedInto(p, f, buf, size, limit, what)
 }
 
-// openRegular opens the file at real (p as the user wrote it), which must
+// openRegular opens the file at resolved (p as the user wrote it), which must
 // be a regular file of at most limit bytes, and returns its size: a named
 // pipe would never end, a device may not either. It is checked before it
-// is opened and again once open, without following a link and without
-// blocking, so that neither a link swapped in between nor a pipe can
-// make the read hang.
-func openRegular(p, real string, limit int64, what string) (*os.File, int64, error) {
-	if err := regular(p, real, limit, what); err != nil {
+// is opened (by info, what a Lstat of it found, when not nil) and again
+// once open, without following a link and without blocking, so that
+// neither a link swapped in between nor a pipe can make the read hang.
+func openRegular(p, resolved string, info fs.FileInfo, limit int64, what string) (*os.File, int64, error) {
+	if err := regular(p, resolved, info, limit, what); err != nil {
 		return nil, 0, err
 	}
-	f, err := os.OpenFile(real, os.O_RDONLY|nonBlocking|noFollow, 0)
+	f, err := os.OpenFile(resolved, os.O_RDONLY|nonBlocking|noFollow, 0)
 	if err != nil {
 		return nil, 0, readErr(p, err)
 	}
-	info, err := f.Stat()
+	open, err := f.Stat()
 	switch {
 	case err != nil:
 		err = readErr(p, err)
-	case !info.Mode().IsRegular():
-		err = notRegular(p, info.Mode())
-	case info.Size() > limit:
-		err = tooLarge(p, info.Size(), limit, what)
+	case !open.Mode().IsRegular():
+		err = notRegular(p, open.Mode())
+	case open.Size() > limit:
+		err = tooLarge(p, open.Size(), limit, what)
 	}
 	if err != nil {
 		f.Close()
 		return nil, 0, err
 	}
-	return f, info.Size(), nil
+	return f, open.Size(), nil
 }
 
-// regular checks by name that real is a regular file of at most limit
-// bytes.
-func regular(p, real string, limit int64, what string) error {
-	info, err := os.Stat(real)
+// regular checks by name, or by info when not nil, that resolved is a
+// regular file of at most limit bytes.
+func regular(p, resolved string, info fs.FileInfo, limit int64, what string) error {
+	var err error
+	if info == nil {
+		info, err = os.Stat(resolved)
+	}
 	switch {
 	case err != nil:
 		return readErr(p, err)
@@ -409,14 +417,14 @@ func absPath(p string) string {
 
 // realDir is a directory's absolute path with every link resolved.
 func realDir(dir string) (string, error) {
-	real, err := filepath.EvalSymlinks(absPath(dir))
+	resolved, err := filepath.EvalSymlinks(absPath(dir))
 	if err != nil {
 		return "", err
 	}
-	if info, err := os.Stat(real); err != nil || !info.IsDir() {
+	if info, err := os.Stat(resolved); err != nil || !info.IsDir() {
 		return "", errors.New("not a directory")
 	}
-	return real, nil
+	return resolved, nil
 }
 
 // realPath is an absolute path with every symbolic link resolved; the
@@ -440,6 +448,11 @@ func realPath(p string) (string, error) {
 
 // within reports whether p is dir or below it.
 func within(p, dir string) bool {
+	if filepath.IsAbs(p) && filepath.IsAbs(dir) && p == filepath.Clean(p) && dir == filepath.Clean(dir) {
+		// What every read asks, without filepath.Rel's allocations.
+		rest, ok := strings.CutPrefix(p, dir)
+		return ok && (rest == "" || rest[0] == filepath.Separator || strings.HasSuffix(dir, string(filepath.Separator)))
+	}
 	rel, err := filepath.Rel(dir, p)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }

@@ -27,7 +27,7 @@ func TestNewBoundary(t *testing.T) {
 		"worktree/envs/b/b.tf": "",
 		"plain/c/c.tf":         "",
 	})
-	real := func(rel string) string {
+	resolved := func(rel string) string {
 		p, err := filepath.EvalSymlinks(filepath.Join(top, rel))
 		if err != nil {
 			t.Fatal(err)
@@ -62,7 +62,7 @@ func TestNewBoundary(t *testing.T) {
 			}
 			var want []string
 			for _, w := range tc.want {
-				want = append(want, real(w))
+				want = append(want, resolved(w))
 			}
 			if !slices.Equal(b.roots, want) {
 				t.Errorf("roots %q, want %q", b.roots, want)

@@ -105,7 +105,7 @@ func (fr *fileReader) resolve(p string) (string, bool) {
 		b = dirBoundary(fr.root.mod.Dir, caller)
 		fr.bounds[caller] = b
 	}
-	resolved, err := b.resolve(p)
+	resolved, _, err := b.resolve(p)
 	return resolved, err == nil
 }
 
@@ -133,7 +133,7 @@ func (fr *fileReader) read(v cty.Value) (b []byte, ok bool, err error) {
 		// source_code_hash) never sizes a queue.
 		return nil, false, nil //nolint:nilerr // a file the linter cannot stat is unknown, not an error
 	}
-	b, err = readRegular(p, p, nil, maxFileBytes, "a file")
+	b, err = readRegular(p, p, nil, nil, maxFileBytes, "a file")
 	return b, err == nil, nil
 }
 

@@ -168,11 +168,11 @@ var scanBuffers = sync.Pool{New: func() any { return new([]byte) }}
 // it as needed, and returns the contents; nothing for a file that cannot
 // be read, of more than maxFileBytes, or outside the boundary.
 func (b *Boundary) readInto(buf []byte, path string) []byte {
-	real, err := b.resolve(path)
+	resolved, info, err := b.resolve(path)
 	if err != nil {
 		return buf[:0]
 	}
-	out, err := readRegular(path, real, buf, maxFileBytes, "a configuration file")
+	out, err := readRegular(path, resolved, info, buf, maxFileBytes, "a configuration file")
 	if err != nil {
 		return buf[:0]
 	}
