@@ -153,7 +153,7 @@ func TestRuntaskServeErrors(t *testing.T) {
 		{[]string{"--hmac-key-file", filepath.Join(dir, "empty-key")}, "k", "Error: no HMAC key"},
 		{[]string{"--hmac-key-file", filepath.Join(dir, "missing")}, "", "Error: --hmac-key-file: open " + filepath.Join(dir, "missing")},
 		{[]string{"--config", filepath.Join(dir, "bad.hcl")}, "k", "queuecap_no_such_rule"},
-		{[]string{"--config", filepath.Join(dir, "none.hcl")}, "k", "Cannot read config file"},
+		{[]string{"--config", filepath.Join(dir, "none.hcl")}, "k", "none.hcl:1,1-1: Cannot read file; no such file or directory"},
 		{[]string{"--minimum-failure-severity", "fatal"}, "k", `Error: --minimum-failure-severity: unknown severity "fatal"`},
 		{[]string{"--plan-timeout", "soon"}, "k", `Error: invalid value "soon" for --plan-timeout`},
 		{[]string{"--max-plan-size", "64MB"}, "k", `Error: invalid value "64MB" for --max-plan-size: "64MB" is not a size`},
