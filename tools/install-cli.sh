@@ -38,17 +38,27 @@ cache=${QUEUECAP_CACHE:-$HOME/.cache/queuecap}
 bin=$cache/bin
 mkdir -p "$bin"
 
-case ${1:-} in
-terraform)
-	out=$bin/terraform-$TERRAFORM_VERSION
+# go_install NAME VERSION PACKAGE installs PACKAGE@vVERSION as
+# $bin/NAME-VERSION when it is missing and sets out to its path. go install
+# builds outside any module, so the project's go.mod is not touched.
+go_install() {
+	out=$bin/$1-$2
 	if [ ! -x "$out" ]; then
-		echo "installing Terraform $TERRAFORM_VERSION into $bin (cached for later runs)" >&2
+		echo "installing $1 $2 into $bin (cached for later runs)" >&2
 		tmp=$(mktemp -d)
-		# go install builds outside any module, so the project's go.mod is not touched.
-		(cd "$tmp" && GOBIN=$tmp GOFLAGS=-mod=mod go install "github.com/hashicorp/terraform@v$TERRAFORM_VERSION") >&2
-		mv "$tmp/terraform" "$out"
+		(cd "$tmp" && GOBIN=$tmp GOFLAGS=-mod=mod go install "$3@v$2") >&2
+		# The binary is named for the package's last element, a major
+		# version suffix (/v2) aside.
+		name=${3##*/}
+		case $name in v[0-9]*) name=${3%/*} name=${name##*/} ;; esac
+		mv "$tmp/$name" "$out"
 		rm -rf "$tmp"
 	fi
+}
+
+case ${1:-} in
+terraform)
+	go_install terraform "$TERRAFORM_VERSION" github.com/hashicorp/terraform
 	;;
 tofu)
 	out=$bin/tofu-$TOFU_VERSION
@@ -65,34 +75,13 @@ tofu)
 	fi
 	;;
 tflint)
-	out=$bin/tflint-$TFLINT_VERSION
-	if [ ! -x "$out" ]; then
-		echo "installing TFLint $TFLINT_VERSION into $bin (cached for later runs)" >&2
-		tmp=$(mktemp -d)
-		(cd "$tmp" && GOBIN=$tmp GOFLAGS=-mod=mod go install "github.com/terraform-linters/tflint@v$TFLINT_VERSION") >&2
-		mv "$tmp/tflint" "$out"
-		rm -rf "$tmp"
-	fi
+	go_install tflint "$TFLINT_VERSION" github.com/terraform-linters/tflint
 	;;
 golangci-lint)
-	out=$bin/golangci-lint-$GOLANGCI_LINT_VERSION
-	if [ ! -x "$out" ]; then
-		echo "installing golangci-lint $GOLANGCI_LINT_VERSION into $bin (cached for later runs)" >&2
-		tmp=$(mktemp -d)
-		(cd "$tmp" && GOBIN=$tmp GOFLAGS=-mod=mod go install "github.com/golangci/golangci-lint/v2/cmd/golangci-lint@v$GOLANGCI_LINT_VERSION") >&2
-		mv "$tmp/golangci-lint" "$out"
-		rm -rf "$tmp"
-	fi
+	go_install golangci-lint "$GOLANGCI_LINT_VERSION" github.com/golangci/golangci-lint/v2/cmd/golangci-lint
 	;;
 goreleaser)
-	out=$bin/goreleaser-$GORELEASER_VERSION
-	if [ ! -x "$out" ]; then
-		echo "installing GoReleaser $GORELEASER_VERSION into $bin (cached for later runs)" >&2
-		tmp=$(mktemp -d)
-		(cd "$tmp" && GOBIN=$tmp GOFLAGS=-mod=mod go install "github.com/goreleaser/goreleaser/v2@v$GORELEASER_VERSION") >&2
-		mv "$tmp/goreleaser" "$out"
-		rm -rf "$tmp"
-	fi
+	go_install goreleaser "$GORELEASER_VERSION" github.com/goreleaser/goreleaser/v2
 	;;
 gitlab-ci-schema)
 	out=$cache/schemas/gitlab-ci-$GITLAB_CI_LOCAL_VERSION.json
@@ -133,14 +122,7 @@ EOF
 	fi
 	;;
 actionlint)
-	out=$bin/actionlint-$ACTIONLINT_VERSION
-	if [ ! -x "$out" ]; then
-		echo "installing actionlint $ACTIONLINT_VERSION into $bin (cached for later runs)" >&2
-		tmp=$(mktemp -d)
-		(cd "$tmp" && GOBIN=$tmp GOFLAGS=-mod=mod go install "github.com/rhysd/actionlint/cmd/actionlint@v$ACTIONLINT_VERSION") >&2
-		mv "$tmp/actionlint" "$out"
-		rm -rf "$tmp"
-	fi
+	go_install actionlint "$ACTIONLINT_VERSION" github.com/rhysd/actionlint/cmd/actionlint
 	;;
 *)
 	echo "usage: $0 terraform|tofu|tflint|golangci-lint|goreleaser|actionlint|gitlab-ci-schema" >&2
