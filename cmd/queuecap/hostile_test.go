@@ -1,6 +1,8 @@
 // Copyright (c) The queuecap Authors
 // SPDX-License-Identifier: MPL-2.0
 
+//go:build unix
+
 package main
 
 import (
