@@ -35,8 +35,9 @@ type builder struct {
 	policyDims  map[*Policy][]ref // a target tracking metric's QueueName dimensions
 	mappingRefs map[*EventSourceMapping][2]cty.Value
 	redrives    []redriveRef
-	// failureDestinations are the targets of Lambda functions'
-	// dead_letter_config.
+	// failureDestinations are where Lambda sends what it failed to
+	// process: a function's dead_letter_config, an event source mapping's
+	// on_failure destination.
 	failureDestinations []cty.Value
 	linkOnly            []placedResource // resources read only to link others
 	iam                 iamRefs          // roles and what uses them (iam.go)
@@ -237,6 +238,11 @@ func (b *builder) addResource(in *instance, r *Resource, schema *blockSchema, re
 	case "aws_lambda_event_source_mapping":
 		if v, _ := evalAttr(in, n, "enabled").UnmarkDeep(); v.IsKnown() && !v.IsNull() && v.Type() == cty.Bool && v.False() {
 			return // a disabled mapping consumes nothing
+		}
+		if d := n.first("destination_config"); d != nil {
+			if f := d.first("on_failure"); f != nil {
+				b.failureDestinations = append(b.failureDestinations, evalAttr(in, f, "destination_arn"))
+			}
 		}
 		if n.attrs["starting_position"] != nil && !evalAttr(in, n, "starting_position").IsNull() {
 			// Only a stream (Kinesis, DynamoDB, Kafka) has a starting

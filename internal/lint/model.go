@@ -125,9 +125,10 @@ type Queue struct {
 	RedriveRange   hcl.Range
 	// IsDeadLetter is true when another queue's redrive policy targets it.
 	IsDeadLetter bool
-	// FailureDestination is true when a Lambda function sends the events
-	// it fails to process there (dead_letter_config): like a dead-letter
-	// queue, it is drained by a replay, not by a fleet.
+	// FailureDestination is true when Lambda sends the events it fails to
+	// process there (a function's dead_letter_config, an event source
+	// mapping's on_failure destination): like a dead-letter queue, it is
+	// drained by a replay, not by a fleet.
 	FailureDestination bool
 	// DeadLetterQueue is the queue its redrive policy targets, when that
 	// is a queue of the model.

@@ -133,7 +133,8 @@ var resourceSchemas = map[string]*blockSchema{
 		"dead_letter_config": attrs("target_arn"),
 	}),
 	"aws_lambda_event_source_mapping": withBlocks(attrs("event_source_arn", "function_name", "batch_size", "enabled", "starting_position"), map[string]*blockSchema{
-		"scaling_config": attrs("maximum_concurrency"),
+		"scaling_config":     attrs("maximum_concurrency"),
+		"destination_config": withBlocks(attrs(), map[string]*blockSchema{"on_failure": attrs("destination_arn")}),
 	}),
 	"aws_cloudwatch_metric_alarm": withBlocks(attrs("alarm_name", "metric_name", "namespace", "statistic", "extended_statistic", "dimensions",
 		"threshold", "comparison_operator", "evaluation_periods", "period", "alarm_actions"), map[string]*blockSchema{

@@ -309,9 +309,10 @@ func (in *instance) unknownBecauseWithin(expr hcl.Expression, hops int) string {
 // reportCoverage names each queue the capacity rules (zero surplus,
 // headroom, retention, retry storm, depth alarms) cannot check: one with no
 // linked consumer, or with no declared arrival rate. A dead-letter queue
-// (or a Lambda function's dead_letter_config target) is consumed by a
-// replay, not a fleet: it is listed only when a consumer
-// is linked to it all the same (a function that handles failed messages),
+// (or a queue Lambda sends what it failed to process to: a function's
+// dead_letter_config, a stream mapping's on_failure destination) is
+// consumed by a replay, not a fleet: it is listed only when a consumer is
+// linked to it all the same (a function that handles failed messages),
 // which the capacity rules check as any queue's once its rates are
 // declared.
 func (l *linker) reportCoverage() {

@@ -523,8 +523,10 @@ resource "aws_lambda_event_source_mapping" "m" {
 }
 
 // TestLambdaFailureDestinationIsNotListed: the queue a Lambda function
-// sends its failed events to (dead_letter_config) is drained by a replay,
-// as a dead-letter queue is: no coverage skip says it has no consumer.
+// sends its failed events to (dead_letter_config), or an event source
+// mapping the records it failed on (destination_config on_failure), is
+// drained by a replay, as a dead-letter queue is: no coverage skip says it
+// has no consumer.
 func TestLambdaFailureDestinationIsNotListed(t *testing.T) {
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{"main.tf": `resource "aws_sqs_queue" "failed" {
@@ -539,6 +541,21 @@ resource "aws_lambda_function" "f" {
   function_name = "f"
   dead_letter_config {
     target_arn = aws_sqs_queue.failed.arn
+  }
+}
+
+resource "aws_sqs_queue" "stream_failures" {
+  name = "stream-failures"
+}
+
+resource "aws_lambda_event_source_mapping" "stream" {
+  event_source_arn  = "arn:aws:dynamodb:eu-west-1:123456789012:table/t/stream/2026-01-01T00:00:00.000"
+  function_name     = aws_lambda_function.f.arn
+  starting_position = "LATEST"
+  destination_config {
+    on_failure {
+      destination_arn = aws_sqs_queue.stream_failures.arn
+    }
   }
 }
 `})
