@@ -18,6 +18,7 @@ require (
 	github.com/zclconf/go-cty v1.18.1
 	github.com/zclconf/go-cty-yaml v1.2.0
 	golang.org/x/text v0.37.0
+	gopkg.in/yaml.v3 v3.0.1
 )
 
 require (

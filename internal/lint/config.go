@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 )
@@ -94,7 +93,7 @@ func LoadConfig(path string, required bool) (*Config, hcl.Diagnostics) {
 		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot read config file", Detail: err.Error(),
 			Subject: &hcl.Range{Filename: path, Start: hcl.InitialPos, End: hcl.InitialPos}}}
 	}
-	file, diags := hclsyntax.ParseConfig(src, path, hcl.InitialPos)
+	file, diags := parseNative(src, path)
 	if diags.HasErrors() {
 		return nil, diags
 	}

@@ -336,10 +336,13 @@ func (fr *fileReader) templateStringFunc() function.Function {
 			if !args[0].IsKnown() {
 				return unknownString, nil
 			}
-			return fr.render([]byte(args[0].AsString()), "<templatestring>", args[1]), nil
+			return fr.render([]byte(args[0].AsString()), templateStringName, args[1]), nil
 		},
 	})
 }
+
+// templateStringName is the file name of a templatestring template.
+const templateStringName = "<templatestring>"
 
 var templateVarsParam = function.Parameter{Name: "vars", Type: cty.DynamicPseudoType, AllowUnknown: true, AllowDynamicType: true}
 
@@ -350,6 +353,13 @@ var templateVarsParam = function.Parameter{Name: "vars", Type: cty.DynamicPseudo
 func (fr *fileReader) render(src []byte, filename string, vars cty.Value) cty.Value {
 	ty := vars.Type()
 	if !vars.IsKnown() || vars.IsNull() || (!ty.IsMapType() && !ty.IsObjectType()) {
+		return unknownString
+	}
+	if d := checkNesting(src, filepath.Join(fr.root.mod.Dir, filename), templateSyntax); d != nil {
+		if filename == templateStringName {
+			d.Subject = fr.root.limits.at.Ptr() // the call: the string has no file
+		}
+		fr.root.limits.exceedWith(d)
 		return unknownString
 	}
 	expr, diags := hclsyntax.ParseTemplate(src, filename, hcl.InitialPos)
