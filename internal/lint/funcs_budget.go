@@ -45,6 +45,7 @@ func (root *instance) budgetedFunctions() map[string]function.Function {
 			}
 			n, depth, err := yamlSize(s)
 			if err != nil {
+				l.exceed(l.at, "Value too large", err.Error()) // not known to fit: a limit, not Terraform's error
 				return err
 			}
 			if depth > maxNesting {
