@@ -598,6 +598,14 @@ func (l *loader) parseFiles(paths []string) []*parsedFile {
 		wg.Add(1)
 		parse := func() {
 			defer wg.Done()
+			// On a helper, a panic would end the process: it is the
+			// file's error instead.
+			defer func() {
+				if r := recover(); r != nil {
+					out[i] = &parsedFile{path: p, diags: hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Internal error",
+						Detail: fmt.Sprintf("parsing the file failed: %v", r), Subject: &hcl.Range{Filename: p, Start: hcl.InitialPos, End: hcl.InitialPos}}}}
+				}
+			}()
 			out[i] = parseFile(p)
 		}
 		if i == len(paths)-1 || !l.spare.try(parse) {
