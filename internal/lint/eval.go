@@ -100,22 +100,22 @@ func (in *instance) expansionOf(local string, count, forEach hcl.Expression) exp
 		m = &expansionMemo{}
 		in.expansions[local] = m
 	}
-	l, addr := in.root.limits, in.absAddr(local)+" (count)"
+	l, item := in.root.limits, evalItem{in: in, kind: "count", name: local}
 	if count == nil {
-		addr = in.absAddr(local) + " (for_each)"
+		item.kind = "for_each"
 	}
 	switch m.state {
 	case evaluated:
 		return m.e
 	case inProgress:
-		l.start(addr) // a cycle
+		l.start(item) // a cycle
 		e := expansion{repeated: true, count: count != nil, expr: forEach, why: "depends on itself"}
 		if count != nil {
 			e.expr = count
 		}
 		return e
 	}
-	started := l.start(addr)
+	started := l.start(item)
 	m.state = inProgress
 	m.e = in.expand(local, count, forEach)
 	m.state = evaluated
@@ -369,7 +369,7 @@ func (in *instance) dataValue(typ, name string) cty.Value {
 	one := func(rep *repetition) cty.Value {
 		addr := in.absAddr(local) + rep.suffix()
 		instMarked := cty.DynamicVal.Mark(origin(addr))
-		return in.memoize(in.data, local+rep.suffix(), addr, instMarked, func() cty.Value {
+		return in.memoize(in.data, local+rep.suffix(), "", instMarked, func() cty.Value {
 			if v := in.queuecapData(r, rep); v != cty.NilVal {
 				return v.Mark(origin(addr))
 			}
@@ -382,15 +382,16 @@ func (in *instance) dataValue(typ, name string) cty.Value {
 	// Every instance's value, once: a reference such as
 	// data.t.n[count.index] from each of 10,000 instances would build
 	// it 10,000 times.
-	return in.memoize(in.data, local, in.absAddr(local), marked, func() cty.Value {
+	return in.memoize(in.data, local, "", marked, func() cty.Value {
 		return repeatedValue(in.expansionOf(local, r.Count, r.ForEach), one, marked)
 	})
 }
 
-// memoize evaluates memos[name], the value at addr, once. A reference back
-// to a name still being evaluated is a cycle, which Terraform rejects: an
-// error, and it reads as cycleValue instead of recursing.
-func (in *instance) memoize(memos map[string]*memo, name, addr string, cycleValue cty.Value, compute func() cty.Value) cty.Value {
+// memoize evaluates memos[name], the value at kind+name ("local.", "x"),
+// once. A reference back to a name still being evaluated is a cycle,
+// which Terraform rejects: an error, and it reads as cycleValue instead of
+// recursing.
+func (in *instance) memoize(memos map[string]*memo, name, kind string, cycleValue cty.Value, compute func() cty.Value) cty.Value {
 	m := memos[name]
 	if m == nil {
 		m = &memo{}
@@ -401,10 +402,10 @@ func (in *instance) memoize(memos map[string]*memo, name, addr string, cycleValu
 	case evaluated:
 		return m.val
 	case inProgress:
-		l.start(addr) // a cycle
+		l.start(evalItem{in, kind, name}) // a cycle
 		return cycleValue
 	}
-	started := l.start(addr)
+	started := l.start(evalItem{in, kind, name})
 	m.state = inProgress
 	m.val = compute()
 	m.state = evaluated
@@ -415,7 +416,7 @@ func (in *instance) memoize(memos map[string]*memo, name, addr string, cycleValu
 }
 
 func (in *instance) local(name string) cty.Value {
-	return in.memoize(in.locals, name, in.absAddr("local."+name), cty.DynamicVal, func() cty.Value {
+	return in.memoize(in.locals, name, "local.", cty.DynamicVal, func() cty.Value {
 		if attr, ok := in.mod.Locals[name]; ok {
 			return in.eval(attr.Expr)
 		}
@@ -487,7 +488,7 @@ func (in *instance) variable(name string) cty.Value {
 		}
 		return cty.DynamicVal
 	}
-	return in.memoize(in.inputs, name, in.absAddr("var."+name), cty.DynamicVal, func() cty.Value {
+	return in.memoize(in.inputs, name, "var.", cty.DynamicVal, func() cty.Value {
 		decl, ok := in.mod.Variables[name]
 		if !ok {
 			return cty.DynamicVal
@@ -500,7 +501,7 @@ func (in *instance) variable(name string) cty.Value {
 }
 
 func (in *instance) output(name string) cty.Value {
-	return in.memoize(in.outputs, name, in.absAddr("output."+name), cty.DynamicVal, func() cty.Value {
+	return in.memoize(in.outputs, name, "output.", cty.DynamicVal, func() cty.Value {
 		if attr, ok := in.mod.Outputs[name]; ok {
 			return in.eval(attr.Expr)
 		}

@@ -55,7 +55,7 @@ type evalLimits struct {
 	at hcl.Range
 	// evaluating are the named values being worked out, outermost first,
 	// to tell a cycle.
-	evaluating []string
+	evaluating []evalItem
 	exceeded   *hcl.Diagnostic
 	// rejected are errors Terraform reports too: cycles, invalid count and
 	// for_each, failing function calls, arguments the provider rejects.
@@ -64,7 +64,7 @@ type evalLimits struct {
 }
 
 func newEvalLimits() *evalLimits {
-	return &evalLimits{deadline: time.Now().Add(rootEvalTime), seen: map[hcl.Range]bool{}}
+	return &evalLimits{deadline: time.Now().Add(rootEvalTime)}
 }
 
 // enter starts evaluating the expression at rng, reporting whether to go
@@ -159,23 +159,47 @@ func (l *evalLimits) reject(d *hcl.Diagnostic) {
 	if d.Subject == nil || l.seen[*d.Subject] {
 		return
 	}
+	if l.seen == nil {
+		l.seen = map[hcl.Range]bool{}
+	}
 	l.seen[*d.Subject] = true
 	l.rejected = append(l.rejected, d)
 }
 
-// start records that addr is being worked out and reports true, or,
-// when it already is, reports a cycle and false: Terraform rejects a
-// value that depends on itself.
-func (l *evalLimits) start(addr string) bool {
-	for i, a := range l.evaluating {
-		if a == addr {
-			chain := append(append([]string{}, l.evaluating[i:]...), addr)
+// evalItem is a named value being worked out: kind and name as its
+// instance's memos have them ("local.", "x"; "" and a data source's local
+// address; "count" or "for_each" and a block's), written out only for a
+// cycle's message.
+type evalItem struct {
+	in         *instance
+	kind, name string
+}
+
+func (e evalItem) String() string {
+	switch e.kind {
+	case "count", "for_each":
+		return e.in.absAddr(e.name) + " (" + e.kind + ")"
+	}
+	return e.in.absAddr(e.kind + e.name)
+}
+
+// start records that item is being worked out and reports true, or, when
+// it already is, reports a cycle and false: Terraform rejects a value
+// that depends on itself.
+func (l *evalLimits) start(item evalItem) bool {
+	for i, e := range l.evaluating {
+		if e == item {
+			chain := make([]string, 0, len(l.evaluating)-i+1)
+			for _, e := range l.evaluating[i:] {
+				chain = append(chain, e.String())
+			}
+			chain = append(chain, item.String())
 			l.reject(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cycle",
-				Detail: addr + " depends on itself: " + strings.Join(chain, " → "), Subject: l.at.Ptr()})
+				Detail: item.String() + " depends on itself: " + strings.Join(chain, " → "), Subject: l.at.Ptr()})
 			return false
 		}
 	}
-	l.evaluating = append(l.evaluating, addr)
+	l.evaluating = append(l.evaluating, item)
 	return true
 }
 
