@@ -476,10 +476,10 @@ func (f *Formula) WithDefaults(a Args) Args {
 // bigMaxCount is MaxCount as a big.Float, for CheckNumber; never written.
 var bigMaxCount = new(big.Float).SetInt64(MaxCount)
 
-// NumberText writes a number for a message: a whole number below 2^64 in
-// full (a Terraform number may hold more digits than a float64, and
-// 9007199254740993 must not read as 9007199254740992), any other as %g
-// does with 10 significant digits. big.Float writes every digit of a
+// NumberText writes a number for a message: a whole number below 2^128
+// (39 digits) in full (a Terraform number may hold more digits than a
+// float64, and 9007199254740993 must not read as 9007199254740992), any
+// other as %g does with 10 significant digits. big.Float writes every digit of a
 // number before rounding it, which for 1e100000000 takes minutes and a
 // gigabyte; a number beyond float64's range is written from its binary
 // exponent instead.
@@ -488,7 +488,7 @@ func NumberText(v *big.Float) string {
 	switch {
 	case v.IsInf():
 		return v.String()
-	case v.IsInt() && exp <= 64:
+	case v.IsInt() && exp <= 128:
 		return v.Text('f', 0)
 	case exp > -1100 && exp < 1100: // about 1e±331: a few hundred digits
 		return v.Text('g', 10)

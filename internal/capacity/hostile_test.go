@@ -75,16 +75,16 @@ func TestCheckNumberRejectsHugeNumbersBriefly(t *testing.T) {
 
 func TestNumberText(t *testing.T) {
 	for value, want := range map[string]string{
-		"9007199254740993":     "9007199254740993", // whole numbers below 2^64 in full
-		"10000000000000000000": "10000000000000000000",
-		"2.5":                  "2.5",
-		"0.1":                  "0.1",
-		"123456789012.345":     "1.23456789e+11", // %g, 10 digits
-		"1e20":                 "1e+20",
-		"1e309":                "1e+309",
-		"9.9999999e5000":       "1e+5001", // rounded up to the next power
-		"1.2345e-400":          "1.2345e-400",
-		"-1e100000000":         "-1e+100000000",
+		"9007199254740993": "9007199254740993", // whole numbers below 2^128 in full
+		"1e30":             "1000000000000000000000000000000",
+		"2.5":              "2.5",
+		"0.1":              "0.1",
+		"123456789012.345": "1.23456789e+11", // %g, 10 digits
+		"1e40":             "1e+40",
+		"1e309":            "1e+309",
+		"9.9999999e5000":   "1e+5001", // rounded up to the next power
+		"1.2345e-400":      "1.2345e-400",
+		"-1e100000000":     "-1e+100000000",
 	} {
 		if got := capacity.NumberText(parseBig(t, value)); got != want {
 			t.Errorf("NumberText(%s) = %q, want %q", value, got, want)
