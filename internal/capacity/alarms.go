@@ -157,7 +157,7 @@ func AlarmThresholds(in AlarmInput) (AlarmPlan, error) {
 		fleet = FleetEC2
 	}
 	if fleet != FleetEC2 && fleet != FleetECS {
-		return p, inputErr("fleet", "must be %q or %q, got %q", FleetEC2, FleetECS, fleet)
+		return p, inputErr("fleet", "must be %q or %q, got %s", FleetEC2, FleetECS, Quote(fleet))
 	}
 
 	var err error

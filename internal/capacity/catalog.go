@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // The catalog describes every formula once: its inputs (name, unit, range,
@@ -475,26 +476,70 @@ func (f *Formula) WithDefaults(a Args) Args {
 // bigMaxCount is MaxCount as a big.Float, for CheckNumber; never written.
 var bigMaxCount = new(big.Float).SetInt64(MaxCount)
 
+// NumberText writes a number for a message: a whole number below 2^128
+// (39 digits) in full (a Terraform number may hold more digits than a
+// float64, and 9007199254740993 must not read as 9007199254740992), any
+// other as %g does with 10 significant digits. big.Float writes every digit of a
+// number before rounding it, which for 1e100000000 takes minutes and a
+// gigabyte; a number beyond float64's range is written from its binary
+// exponent instead.
+func NumberText(v *big.Float) string {
+	exp := v.MantExp(nil)
+	switch {
+	case v.IsInf():
+		return v.String()
+	case v.IsInt() && exp <= 128:
+		return v.Text('f', 0)
+	case exp > -1100 && exp < 1100: // about 1e±331: a few hundred digits
+		return v.Text('g', 10)
+	}
+	mant := new(big.Float)
+	v.MantExp(mant)
+	m, _ := mant.Float64()
+	sign := ""
+	if m < 0 {
+		sign, m = "-", -m
+	}
+	// m × 2^exp = 10^l: the exponent is l's whole part, the digits 10 to
+	// its fraction (whose last digits float64 cannot hold: 6 are kept).
+	l := math.Log10(m) + float64(exp)*math.Log10(2)
+	e := math.Floor(l)
+	d, _ := strconv.ParseFloat(strconv.FormatFloat(math.Pow(10, l-e), 'g', 6, 64), 64)
+	if d >= 10 {
+		d, e = d/10, e+1
+	}
+	return fmt.Sprintf("%s%se%+d", sign, strconv.FormatFloat(d, 'g', 6, 64), int64(e))
+}
+
+// maxQuoted is how many bytes of a rejected string a message quotes.
+const maxQuoted = 64
+
+// Quote is strconv.Quote of a string a message rejects, cut after
+// maxQuoted bytes: a value may be megabytes long.
+func Quote(s string) string {
+	if len(s) <= maxQuoted {
+		return strconv.Quote(s)
+	}
+	cut := maxQuoted
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s… (%d bytes)", strconv.Quote(s[:cut]), len(s))
+}
+
 // CheckNumber validates one number of an input: finite, within the range,
-// and whole when the input counts. text is the number as written (a
-// Terraform number may hold more digits than a float64), used in messages
-// so that 9007199254740993 is not shown as 9007199254740992.
+// and whole when the input counts.
 func (in *Input) CheckNumber(v *big.Float) (float64, *InputError) {
 	// The text is written only for a message: a valid number, the common
 	// case, costs no allocation.
-	text := func() string {
-		if v.IsInt() {
-			return v.Text('f', 0)
-		}
-		return v.Text('g', 10)
-	}
+	text := func() string { return NumberText(v) }
 	f, acc := v.Float64()
 	if v.IsInf() || math.IsInf(f, 0) || (f == 0 && acc != big.Exact && v.Sign() != 0) {
 		return 0, &InputError{Field: in.Name, Reason: "must be a finite number within the float64 range (magnitude between about 4.9e-324 and 1.8e308), got: " + text()}
 	}
 	if in.Type.Whole || (in.Type.Kind == KindList && in.Type.Elem.Whole) {
 		if !v.IsInt() {
-			return 0, &InputError{Field: in.Name, Reason: "must be a whole number, got: " + v.Text('g', 10)}
+			return 0, &InputError{Field: in.Name, Reason: "must be a whole number, got: " + text()}
 		}
 		if !in.Range.Contains(f) {
 			return 0, &InputError{Field: in.Name, Reason: "value must be " + in.Range.Rule() + ", got: " + text()}
@@ -513,7 +558,7 @@ func (in *Input) CheckNumber(v *big.Float) (float64, *InputError) {
 // CheckString validates a string input.
 func (in *Input) CheckString(s string) *InputError {
 	if len(in.OneOf) > 0 && !slices.Contains(in.OneOf, s) {
-		return &InputError{Field: in.Name, Reason: fmt.Sprintf("value must be one of: [%s], got: %q", quoteAll(in.OneOf), s)}
+		return &InputError{Field: in.Name, Reason: fmt.Sprintf("value must be one of: [%s], got: %s", quoteAll(in.OneOf), Quote(s))}
 	}
 	return nil
 }

@@ -139,7 +139,7 @@ func PrometheusRules(in PrometheusInput) (PrometheusRuleGroup, error) {
 		projection = ProjectionPredictLinear
 	}
 	if projection != ProjectionPredictLinear && projection != ProjectionDeriv {
-		return g, inputErr("projection", "must be %q or %q, got %q", ProjectionPredictLinear, ProjectionDeriv, projection)
+		return g, inputErr("projection", "must be %q or %q, got %s", ProjectionPredictLinear, ProjectionDeriv, Quote(projection))
 	}
 
 	var err error
@@ -261,7 +261,7 @@ func PrometheusRules(in PrometheusInput) (PrometheusRuleGroup, error) {
 // checkMetricName accepts a Prometheus metric name, [a-zA-Z_:][a-zA-Z0-9_:]*.
 func checkMetricName(field, name string) error {
 	if !promName(name, true) {
-		return inputErr(field, "must be a Prometheus metric name (letters, digits, _ and :, not starting with a digit), got %q", name)
+		return inputErr(field, "must be a Prometheus metric name (letters, digits, _ and :, not starting with a digit), got %s", Quote(name))
 	}
 	return nil
 }
@@ -270,7 +270,7 @@ func checkMetricName(field, name string) error {
 // [a-zA-Z_][a-zA-Z0-9_]*, not starting with __.
 func checkLabelName(field, name string) error {
 	if !promName(name, false) || strings.HasPrefix(name, "__") {
-		return inputErr(field, "must be a Prometheus label name (letters, digits and _, not starting with a digit or __), got %q", name)
+		return inputErr(field, "must be a Prometheus label name (letters, digits and _, not starting with a digit or __), got %s", Quote(name))
 	}
 	return nil
 }

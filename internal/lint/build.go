@@ -47,6 +47,9 @@ type builder struct {
 	// dataArgs is the root instance's record of evaluated queuecap data
 	// sources' arguments.
 	dataArgs map[string]Rates
+	// limits are the root instance's evaluation budgets and the errors
+	// its evaluation found.
+	limits *evalLimits
 	// configMatched records the .queuecap.hcl queue blocks whose queue
 	// (and consumer, if named) exist in this root module.
 	configMatched map[string]bool

@@ -13,7 +13,6 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 
@@ -106,7 +105,7 @@ func loadConfig(read func(path string, limit int64, what string) ([]byte, error)
 	if err != nil {
 		return nil, hcl.Diagnostics{fileDiag(path, err)}
 	}
-	file, diags := hclsyntax.ParseConfig(src, path, hcl.InitialPos)
+	file, diags := parseNative(src, path)
 	if diags.HasErrors() {
 		return nil, diags
 	}

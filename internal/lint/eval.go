@@ -75,6 +75,15 @@ type instance struct {
 	expansions map[string]*expansionMemo
 	// host (root only) is the tool the linter runs inside, nil for none.
 	host Host
+	// limits (root only) are the root module's evaluation budgets.
+	limits *evalLimits
+	// runs (root only) are the catalog's results by formula and
+	// arguments: a data source under count, or a function called in a
+	// for expression, computes once per distinct arguments.
+	runs map[string]catalogRun
+	// repeated memoizes what a reference to a repeated managed resource
+	// evaluates to, by local address: it is the same for every reference.
+	repeated map[string]cty.Value
 }
 
 type expansionMemo struct {
@@ -91,19 +100,28 @@ func (in *instance) expansionOf(local string, count, forEach hcl.Expression) exp
 		m = &expansionMemo{}
 		in.expansions[local] = m
 	}
+	l, item := in.root.limits, evalItem{in: in, kind: "count", name: local}
+	if count == nil {
+		item.kind = "for_each"
+	}
 	switch m.state {
 	case evaluated:
 		return m.e
 	case inProgress:
+		l.start(item) // a cycle
 		e := expansion{repeated: true, count: count != nil, expr: forEach, why: "depends on itself"}
 		if count != nil {
 			e.expr = count
 		}
 		return e
 	}
+	started := l.start(item)
 	m.state = inProgress
-	m.e = in.expand(count, forEach)
+	m.e = in.expand(local, count, forEach)
 	m.state = evaluated
+	if started {
+		l.done()
+	}
 	return m.e
 }
 
@@ -121,11 +139,17 @@ func newInstance(mod *Module, addr string, root *instance, vars map[string]cty.V
 	if root == nil {
 		in.root = in
 		in.dataArgs = make(map[string]Rates)
+		in.limits = newEvalLimits()
 	}
 	for _, c := range mod.Calls {
 		in.calls[c.Name] = c
 	}
 	return in
+}
+
+// reject keeps an error Terraform reports too, found in this instance.
+func (in *instance) reject(rng hcl.Range, summary, detail string) {
+	in.root.limits.reject(inInstance(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail, Subject: rng.Ptr()}, in.addr))
 }
 
 // absAddr is a local address made absolute.
@@ -142,14 +166,27 @@ func (in *instance) eval(expr hcl.Expression) cty.Value {
 	if expr == nil {
 		return cty.NullVal(cty.DynamicPseudoType)
 	}
+	l := in.root.limits
+	at, ok := l.enter(expr.Range())
+	if !ok {
+		return cty.DynamicVal
+	}
+	defer l.leave(at)
 	traversals := expr.Variables()
 	ctx := in.contextFor(traversals)
+	if !l.ok() {
+		return cty.DynamicVal
+	}
 	outer := in.root.evalRange
 	in.root.evalRange = expr.Range()
 	v, diags := expr.Value(ctx)
 	in.root.evalRange = outer
+	if !l.checkDepth(v, expr.Range()) {
+		return cty.DynamicVal
+	}
 	switch {
 	case diags.HasErrors():
+		l.rejectFailures(diags, in.addr)
 		// Unknown, but still derived from what it references: a redrive
 		// policy built with templatefile() names its dead-letter queue.
 		v = cty.DynamicVal.WithMarks(contextMarks(ctx, traversals))
@@ -304,9 +341,17 @@ func (in *instance) resourceValue(local string) cty.Value {
 	if !r.Repeated || (r.Count == nil && r.ForEach == nil) {
 		return base
 	}
-	return repeatedValue(in.expansionOf(local, r.Count, r.ForEach), func(rep *repetition) cty.Value {
+	if v, ok := in.repeated[local]; ok {
+		return v
+	}
+	v := repeatedValue(in.expansionOf(local, r.Count, r.ForEach), func(rep *repetition) cty.Value {
 		return cty.DynamicVal.Mark(origin(in.absAddr(local) + rep.suffix()))
 	}, base)
+	if in.repeated == nil {
+		in.repeated = map[string]cty.Value{}
+	}
+	in.repeated[local] = v
+	return v
 }
 
 // dataValue is `data.TYPE.NAME`: computed for queuecap_* data sources,
@@ -324,7 +369,7 @@ func (in *instance) dataValue(typ, name string) cty.Value {
 	one := func(rep *repetition) cty.Value {
 		addr := in.absAddr(local) + rep.suffix()
 		instMarked := cty.DynamicVal.Mark(origin(addr))
-		return memoize(in.data, local+rep.suffix(), instMarked, func() cty.Value {
+		return in.memoize(in.data, local+rep.suffix(), "", instMarked, func() cty.Value {
 			if v := in.queuecapData(r, rep); v != cty.NilVal {
 				return v.Mark(origin(addr))
 			}
@@ -334,32 +379,44 @@ func (in *instance) dataValue(typ, name string) cty.Value {
 	if !r.Repeated {
 		return one(nil)
 	}
-	return repeatedValue(in.expansionOf(local, r.Count, r.ForEach), one, marked)
+	// Every instance's value, once: a reference such as
+	// data.t.n[count.index] from each of 10,000 instances would build
+	// it 10,000 times.
+	return in.memoize(in.data, local, "", marked, func() cty.Value {
+		return repeatedValue(in.expansionOf(local, r.Count, r.ForEach), one, marked)
+	})
 }
 
-// memoize evaluates memos[name] once. A reference back to a name still
-// being evaluated is a cycle, which Terraform rejects: it reads as
-// cycleValue instead of recursing.
-func memoize(memos map[string]*memo, name string, cycleValue cty.Value, compute func() cty.Value) cty.Value {
+// memoize evaluates memos[name], the value at kind+name ("local.", "x"),
+// once. A reference back to a name still being evaluated is a cycle,
+// which Terraform rejects: an error, and it reads as cycleValue instead of
+// recursing.
+func (in *instance) memoize(memos map[string]*memo, name, kind string, cycleValue cty.Value, compute func() cty.Value) cty.Value {
 	m := memos[name]
 	if m == nil {
 		m = &memo{}
 		memos[name] = m
 	}
+	l := in.root.limits
 	switch m.state {
 	case evaluated:
 		return m.val
 	case inProgress:
+		l.start(evalItem{in, kind, name}) // a cycle
 		return cycleValue
 	}
+	started := l.start(evalItem{in, kind, name})
 	m.state = inProgress
 	m.val = compute()
 	m.state = evaluated
+	if started {
+		l.done()
+	}
 	return m.val
 }
 
 func (in *instance) local(name string) cty.Value {
-	return memoize(in.locals, name, cty.DynamicVal, func() cty.Value {
+	return in.memoize(in.locals, name, "local.", cty.DynamicVal, func() cty.Value {
 		if attr, ok := in.mod.Locals[name]; ok {
 			return in.eval(attr.Expr)
 		}
@@ -431,7 +488,7 @@ func (in *instance) variable(name string) cty.Value {
 		}
 		return cty.DynamicVal
 	}
-	return memoize(in.inputs, name, cty.DynamicVal, func() cty.Value {
+	return in.memoize(in.inputs, name, "var.", cty.DynamicVal, func() cty.Value {
 		decl, ok := in.mod.Variables[name]
 		if !ok {
 			return cty.DynamicVal
@@ -444,7 +501,7 @@ func (in *instance) variable(name string) cty.Value {
 }
 
 func (in *instance) output(name string) cty.Value {
-	return memoize(in.outputs, name, cty.DynamicVal, func() cty.Value {
+	return in.memoize(in.outputs, name, "output.", cty.DynamicVal, func() cty.Value {
 		if attr, ok := in.mod.Outputs[name]; ok {
 			return in.eval(attr.Expr)
 		}

@@ -67,19 +67,31 @@ func (e expansion) meta() string {
 	return "for_each"
 }
 
-// expand evaluates a block's count or for_each in this instance.
-func (in *instance) expand(count, forEach hcl.Expression) expansion {
+// expand evaluates the count or for_each of the block at local address
+// addr in this instance. A value Terraform rejects is an error, and the
+// block has no instances, as Terraform plans none.
+func (in *instance) expand(addr string, count, forEach hcl.Expression) expansion {
+	invalid := func(e expansion, meta, reason string) expansion {
+		in.reject(e.expr.Range(), "Invalid "+meta+" argument", fmt.Sprintf("the %s of %s %s", meta, addr, reason))
+		e.known, e.why = true, ""
+		return e
+	}
 	switch {
 	case count != nil:
 		e := expansion{repeated: true, count: true, expr: count}
-		n, ok := number(in.evalWith(count, nil))
+		v := in.evalWith(count, nil)
+		n, ok := number(v)
 		switch {
+		case !ok && isKnownValue(v):
+			return invalid(e, "count", "is not a number: a whole number of at least 0 is required")
 		case !ok:
 			e.why = in.unknownWhy(count)
 		case n < 0 || n != math.Trunc(n):
-			e.why = fmt.Sprintf("is %v, not a whole number of at least 0", n)
+			return invalid(e, "count", fmt.Sprintf("is %v; it must be a whole number of at least 0", n))
 		case n > maxInstances:
 			e.why = fmt.Sprintf("is %v, more instances than the linter expands (%d)", n, maxInstances)
+		case !in.root.limits.countInstances(int(n), count.Range()):
+			e.why = "makes too many instances"
 		default:
 			e.known = true
 			for i := int64(0); i < int64(n); i++ {
@@ -93,12 +105,15 @@ func (in *instance) expand(count, forEach hcl.Expression) expansion {
 		plain, marks := v.Unmark()
 		ty := plain.Type()
 		switch {
-		case !plain.IsKnown() || plain.IsNull():
+		case plain.IsKnown() && plain.IsNull():
+			return invalid(e, "for_each", "is null; a map, an object or a set of strings is required")
+		case !plain.IsKnown():
 			e.why = in.unknownWhy(forEach)
 			return e
 		case !ty.IsMapType() && !ty.IsObjectType() && !ty.IsSetType():
-			e.why = "is not a map, an object or a set of strings"
-			return e
+			return invalid(e, "for_each", "is a "+ty.FriendlyName()+"; a map, an object or a set of strings is required")
+		case ty.IsSetType() && ty.ElementType() != cty.String && ty.ElementType() != cty.DynamicPseudoType:
+			return invalid(e, "for_each", "is a set of "+ty.ElementType().FriendlyName()+" values; a map, an object or a set of strings is required")
 		case !plain.IsWhollyKnown() && ty.IsSetType():
 			e.why = "holds values not known before apply"
 			if why := in.unknownBecause(forEach); why != "" {
@@ -108,6 +123,9 @@ func (in *instance) expand(count, forEach hcl.Expression) expansion {
 		case plain.LengthInt() > maxInstances:
 			e.why = fmt.Sprintf("has %d elements, more instances than the linter expands (%d)", plain.LengthInt(), maxInstances)
 			return e
+		case !in.root.limits.countInstances(plain.LengthInt(), forEach.Range()):
+			e.why = "makes too many instances"
+			return e
 		}
 		for it := plain.ElementIterator(); it.Next(); {
 			k, val := it.Element()
@@ -115,8 +133,7 @@ func (in *instance) expand(count, forEach hcl.Expression) expansion {
 			if ty.IsSetType() {
 				s, _ := val.Unmark()
 				if s.Type() != cty.String || s.IsNull() {
-					e.why = "is a set of something other than strings"
-					return e
+					return invalid(e, "for_each", "holds a null or an element that is not a string; a set of strings is required")
 				}
 				k = s
 			}
@@ -126,6 +143,12 @@ func (in *instance) expand(count, forEach hcl.Expression) expansion {
 		return e
 	}
 	return expansion{}
+}
+
+// isKnownValue reports whether v is known through and through.
+func isKnownValue(v cty.Value) bool {
+	plain, _ := v.UnmarkDeep()
+	return plain.IsWhollyKnown()
 }
 
 // evalWith evaluates an expression as one instance of a repeated block.

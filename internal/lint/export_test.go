@@ -7,7 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
+
+// SetRootEvalTime sets how long one root module's evaluation may take.
+func SetRootEvalTime(d time.Duration) { rootEvalTime = d }
 
 // WriteFiles writes files (path relative to dir → content) under dir: one
 // helper for this package's tests and lint_test's.

@@ -379,10 +379,13 @@ func (fr *fileReader) templateStringFunc() function.Function {
 			if !args[0].IsKnown() {
 				return unknownString, nil
 			}
-			return fr.render(args[0].AsString(), "<templatestring>", args[1])
+			return fr.render(args[0].AsString(), templateStringName, args[1])
 		},
 	})
 }
+
+// templateStringName is the file name of a templatestring template.
+const templateStringName = "<templatestring>"
 
 var templateVarsParam = function.Parameter{Name: "vars", Type: cty.DynamicPseudoType, AllowUnknown: true, AllowDynamicType: true}
 
@@ -396,6 +399,13 @@ func (fr *fileReader) render(src, filename string, vars cty.Value) (cty.Value, e
 	}
 	if ty := vars.Type(); !ty.IsMapType() && !ty.IsObjectType() {
 		return cty.NilVal, function.NewArgErrorf(1, "vars must be a map or an object")
+	}
+	if d := checkNesting([]byte(src), filepath.Join(fr.root.mod.Dir, filename), templateSyntax); d != nil {
+		if filename == templateStringName {
+			d.Subject = fr.root.limits.at.Ptr() // the call: the string has no file
+		}
+		fr.root.limits.exceedWith(d)
+		return unknownString, nil
 	}
 	expr, diags := hclsyntax.ParseTemplate([]byte(src), filename, hcl.InitialPos)
 	if diags.HasErrors() {

@@ -19,7 +19,6 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/ext/typeexpr"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
-	hcljson "github.com/hashicorp/hcl/v2/json"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -123,9 +122,9 @@ func parseSource(path string, src []byte) *parsedFile {
 		return pf
 	}
 	if strings.HasSuffix(path, ".json") {
-		pf.file, pf.diags = hcljson.Parse(src, path)
+		pf.file, pf.diags = parseJSONConfig(src, path)
 	} else {
-		pf.file, pf.diags = hclsyntax.ParseConfig(src, path, hcl.InitialPos)
+		pf.file, pf.diags = parseNative(src, path)
 	}
 	return pf
 }

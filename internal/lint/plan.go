@@ -215,7 +215,7 @@ func buildPlan(plan *Plan, dir string, rootMod *Module, cfg *Config) *builder {
 		mod = &Module{}
 	}
 	rootIn := newInstance(mod, "", nil, planVariables(p, mod))
-	b.dataArgs = rootIn.dataArgs
+	b.dataArgs, b.limits = rootIn.dataArgs, rootIn.limits
 	b.instances = append(b.instances, rootIn)
 	pb.root = &planModule{in: rootIn, hcl: rootMod}
 	if p.Config != nil {

@@ -218,6 +218,9 @@ func (l *linker) documentStatements(d *policyDoc) []statement {
 
 // parseJSON is a JSON document as a value, cty.NilVal when it is not JSON.
 func parseJSON(s string) cty.Value {
+	if _, why := jsonNesting([]byte(s), false, maxNesting); why != fits {
+		return cty.NilVal
+	}
 	ty, err := ctyjson.ImpliedType([]byte(s))
 	if err != nil {
 		return cty.NilVal

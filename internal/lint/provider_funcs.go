@@ -51,7 +51,9 @@ func (in *instance) functionContext() *hcl.EvalContext {
 	root := in.root
 	if root.funcs == nil {
 		root.funcs = builtinContext.NewChild()
-		root.funcs.Functions = withCoreNames(root.fileFunctions())
+		root.funcs.Functions = root.fileFunctions()
+		maps.Copy(root.funcs.Functions, root.budgetedFunctions())
+		root.funcs.Functions = withCoreNames(root.funcs.Functions)
 		for _, fn := range capacity.Functions {
 			root.funcs.Functions[providerPrefix+fn.Name] = root.providerFunction(fn)
 		}
@@ -107,7 +109,7 @@ func (root *instance) providerFunction(fn *capacity.Function) function.Function 
 			}
 			given[fn.Params[i].Name] = f
 		}
-		out, err := fn.Compute(given)
+		out, err := root.compute(fn, given)
 		if err != nil {
 			var ie *capacity.InputError
 			if errors.As(err, &ie) {
@@ -154,6 +156,9 @@ func (root *instance) objectFunction(fn *capacity.Function) function.Function {
 				}
 				plain, vMarks := v.UnmarkDeep()
 				a, ok := catalogArg(input, plain)
+				if reason, bad := knownInvalid(input, plain); !ok && bad {
+					return cty.NilVal, function.NewArgErrorf(0, "inputs.%s %s", input.Name, reason)
+				}
 				if input.PassThrough && (!ok || a != nil) {
 					// Only labels: computed with a placeholder, which
 					// becomes the value (or unknown) with its own marks.
@@ -170,7 +175,7 @@ func (root *instance) objectFunction(fn *capacity.Function) function.Function {
 					given[input.Name] = a
 				}
 			}
-			res, bound, err := f.Run(given)
+			res, bound, err := root.run(f, given)
 			if err != nil {
 				return cty.NilVal, function.NewArgErrorf(0, "%s", capacity.Within("inputs", err))
 			}

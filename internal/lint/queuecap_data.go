@@ -4,7 +4,10 @@
 package lint
 
 import (
+	"errors"
+	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -44,25 +47,126 @@ func (in *instance) queuecapData(r *Resource, rep *repetition) cty.Value {
 	if content == nil {
 		return cty.NilVal
 	}
+	addr := in.absAddr(r.LocalAddr()) + rep.suffix()
+	// Terraform reads a data source at plan when its arguments are known,
+	// and the provider's errors fail the plan: so they are errors here.
+	invalid := func(rng hcl.Range, detail string) cty.Value {
+		in.root.limits.reject(&hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid Attribute Value",
+			Detail: detail + " (" + addr + ")", Subject: rng.Ptr()})
+		return cty.NilVal
+	}
 	raw := make(map[string]any, len(content.Attributes))
-	for name, attr := range content.Attributes {
-		v, ok := catalogArg(f.Input(name), in.eval(attr.Expr))
+	for i := range f.Inputs { // in order, so that the first error is always the same
+		input := &f.Inputs[i]
+		attr, ok := content.Attributes[input.Name]
+		if !ok {
+			continue
+		}
+		v := in.eval(attr.Expr)
+		a, ok := catalogArg(input, v)
+		if reason, bad := knownInvalid(input, v); !ok && bad {
+			return invalid(attr.Expr.Range(), "Attribute "+input.Name+" "+reason)
+		}
 		if !ok {
 			return cty.NilVal
 		}
-		if v != nil {
-			raw[name] = v
+		if a != nil {
+			raw[input.Name] = a
 		}
 	}
-	res, args, err := f.Run(raw)
+	res, args, err := in.root.run(f, raw)
 	if err != nil {
-		return cty.NilVal
+		rng := r.DefRange
+		var ie *capacity.InputError
+		if errors.As(err, &ie) {
+			name, _, _ := strings.Cut(ie.Field, "[")
+			if attr, ok := content.Attributes[name]; ok {
+				rng = attr.Expr.Range()
+			}
+			if ie.Field != "" {
+				return invalid(rng, "Attribute "+err.Error())
+			}
+		}
+		return invalid(rng, err.Error())
 	}
 	// Keep the arguments as given: a fleet sized from this data source
 	// declares its rates through them.
-	addr := in.absAddr(r.LocalAddr()) + rep.suffix()
 	in.root.dataArgs[addr] = ratesOfArgs(raw, r.DefRange, addr)
 	return formulaObject(f, args, res)
+}
+
+// catalogRun is one run of a catalog formula or function.
+type catalogRun struct {
+	res  capacity.Result
+	args capacity.Args
+	out  any
+	err  error
+}
+
+// run is f.Run(raw), computed once per root module for the same
+// arguments.
+func (root *instance) run(f *capacity.Formula, raw map[string]any) (capacity.Result, capacity.Args, error) {
+	key := runKey("data "+f.Name, raw)
+	r, ok := root.runs[key]
+	if !ok {
+		r.res, r.args, r.err = f.Run(raw)
+		root.keepRun(key, r)
+	}
+	return r.res, r.args, r.err
+}
+
+// compute is fn.Compute(given), computed once per root module for the
+// same arguments.
+func (root *instance) compute(fn *capacity.Function, given capacity.Args) (any, error) {
+	key := runKey("function "+fn.Name, given)
+	r, ok := root.runs[key]
+	if !ok {
+		r.out, r.err = fn.Compute(given)
+		root.keepRun(key, r)
+	}
+	return r.out, r.err
+}
+
+func (root *instance) keepRun(key string, r catalogRun) {
+	if root.runs == nil {
+		root.runs = map[string]catalogRun{}
+	}
+	root.runs[key] = r
+}
+
+// runKey names a formula's or function's run by its arguments.
+func runKey(name string, args map[string]any) string {
+	var b strings.Builder
+	b.WriteString(name)
+	for _, k := range sortedKeys(args) {
+		b.WriteString("\x00" + k + "=")
+		switch v := args[k].(type) {
+		case float64:
+			b.WriteString(strconv.FormatFloat(v, 'g', -1, 64))
+		case string:
+			b.WriteString(strconv.Quote(v))
+		case []float64:
+			for _, f := range v {
+				b.WriteString(strconv.FormatFloat(f, 'g', -1, 64) + ",")
+			}
+		default:
+			fmt.Fprintf(&b, "%#v", v)
+		}
+	}
+	return b.String()
+}
+
+// knownInvalid is why the provider rejects a known number that
+// catalogArg does not read: one beyond float64's range, as 1/0 is.
+func knownInvalid(input *capacity.Input, v cty.Value) (string, bool) {
+	plain, _ := v.UnmarkDeep()
+	if input.Type.Kind != capacity.KindNumber || !plain.IsWhollyKnown() || plain.IsNull() || plain.Type() != cty.Number {
+		return "", false
+	}
+	if _, err := input.CheckNumber(plain.AsBigFloat()); err != nil {
+		return err.Reason, true
+	}
+	return "", false
 }
 
 // catalogArg reads one argument of a catalog input from its value: nil for

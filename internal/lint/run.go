@@ -459,6 +459,18 @@ func lintRoot(l *loader, dir string, opts Options, flags []assignment, active []
 	if b == nil {
 		return out
 	}
+	// A root module whose evaluation ran out of a budget is that error
+	// alone: what was evaluated of it is incomplete.
+	if d := b.limits.exceeded; d != nil {
+		return rootResult{errors: append(out.errors, diagEntry(d)), variables: out.variables}
+	}
+	// What Terraform rejects is an error; a plan was made, so there is
+	// none in a plan's configuration.
+	if opts.Plan == nil {
+		for _, d := range b.limits.rejected {
+			out.errors = append(out.errors, diagEntry(d))
+		}
+	}
 	out.configMatched = b.configMatched
 	out.skips = append(out.skips, b.skips...)
 	out.queueAddrs, out.fleetAddrs = sortedKeys(b.queues), sortedKeys(b.fleets)
@@ -530,7 +542,7 @@ func buildRoot(l *loader, dir string, opts Options, flags []assignment) (*builde
 	b := newBuilder(dir, opts.Config)
 	root := newInstance(mod, "", nil, vars)
 	root.host = opts.Host
-	b.dataArgs = root.dataArgs
+	b.dataArgs, b.limits = root.dataArgs, root.limits
 	b.walk(root)
 	b.link()
 	return b, out

@@ -44,7 +44,7 @@ func terragruntSkip(bound *Boundary, path string) (Skip, bool) {
 	}
 	at := hcl.Range{Filename: path, Start: hcl.InitialPos, End: hcl.InitialPos}
 	source, included := "", false
-	f, diags := hclsyntax.ParseConfig(src, path, hcl.InitialPos)
+	f, diags := parseNative(src, path)
 	body, ok := f.Body.(*hclsyntax.Body)
 	switch {
 	case diags.HasErrors() || !ok:

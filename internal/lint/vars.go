@@ -282,7 +282,7 @@ func (a assignment) value(decl *Variable) (v cty.Value, diags hcl.Diagnostics, f
 	case literal:
 		v = cty.StringVal(a.raw)
 	default:
-		expr, d := hclsyntax.ParseExpression([]byte(a.raw), "<value for var."+a.name+">", hcl.InitialPos)
+		expr, d := parseExpression([]byte(a.raw), "<value for var."+a.name+">")
 		if !d.HasErrors() {
 			v, d = expr.Value(nil)
 		}

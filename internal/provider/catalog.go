@@ -276,7 +276,7 @@ func readInput(in *capacity.Input, v tftypes.Value) (arg any, known bool, err *c
 		case v.Type().Is(tftypes.Number):
 			var n big.Float
 			_ = v.As(&n)
-			s = n.Text('f', -1)
+			s = numberString(&n)
 		case v.Type().Is(tftypes.Bool):
 			var b bool
 			_ = v.As(&b)
@@ -313,6 +313,11 @@ func readInput(in *capacity.Input, v tftypes.Value) (arg any, known bool, err *c
 	return f, true, nil
 }
 
+// maxNumberText is the longest number readNumber reads from a string:
+// far more digits than a float64 holds (17), or than tostring() writes of
+// a number (a 512-bit fraction, about 160).
+const maxNumberText = 1000
+
 func readNumber(in *capacity.Input, v tftypes.Value) (float64, bool, *capacity.InputError) {
 	if !v.IsKnown() {
 		return 0, false, nil
@@ -326,14 +331,29 @@ func readNumber(in *capacity.Input, v tftypes.Value) (float64, bool, *capacity.I
 	case v.Type().Is(tftypes.String):
 		var s string
 		_ = v.As(&s)
+		// Reading a decimal costs the square of its length: a number
+		// longer than any float64 needs is refused unread.
+		if len(strings.TrimSpace(s)) > maxNumberText {
+			return 0, true, &capacity.InputError{Field: in.Name, Reason: fmt.Sprintf("must be a number of at most %d characters, got a string of %d", maxNumberText, len(s))}
+		}
 		if _, ok := n.SetPrec(512).SetString(strings.TrimSpace(s)); !ok {
-			return 0, true, &capacity.InputError{Field: in.Name, Reason: fmt.Sprintf("must be a number, got the string %q", s)}
+			return 0, true, &capacity.InputError{Field: in.Name, Reason: "must be a number, got the string " + capacity.Quote(s)}
 		}
 	default:
 		return 0, true, &capacity.InputError{Field: in.Name, Reason: "must be a number, got " + typeName(v.Type())}
 	}
 	f, err := in.CheckNumber(&n)
 	return f, true, err
+}
+
+// numberString is a number given for a string, as Terraform converts it;
+// one beyond float64's range as NumberText writes it, not in all its
+// digits.
+func numberString(n *big.Float) string {
+	if exp := n.MantExp(nil); exp > -1100 && exp < 1100 {
+		return n.Text('f', -1)
+	}
+	return capacity.NumberText(n)
 }
 
 // typeName names a Terraform type as a user writes it, never as a Go type.

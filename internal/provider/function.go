@@ -190,7 +190,7 @@ func (f *formulaFunction) runObject(ctx context.Context, req function.RunRequest
 	for _, name := range keys {
 		in := formula.Input(name)
 		if in == nil {
-			fail("inputs has no argument %q; queuecap_%s takes %s", name, formula.Name, strings.Join(names, ", "))
+			fail("inputs has no argument %s; queuecap_%s takes %s", capacity.Quote(name), formula.Name, strings.Join(names, ", "))
 			return
 		}
 		v, ok, ierr := readInput(in, given[name])

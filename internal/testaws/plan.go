@@ -132,6 +132,23 @@ func (w *Workdir) Plan(args ...string) []byte {
 	return []byte(w.run("show", "-json", "tfplan"))
 }
 
+// PlanFails plans, as Plan does, a configuration the CLI must reject, and
+// returns what it printed; the test fails when the plan succeeds.
+func (w *Workdir) PlanFails(args ...string) string {
+	w.t.Helper()
+	if !w.got {
+		w.got = true
+		w.run("get", "-no-color")
+	}
+	cmd := exec.Command(w.cli, append([]string{"-chdir=" + w.Dir, "plan", "-input=false", "-lock=false", "-refresh=false", "-no-color"}, args...)...)
+	cmd.Env = w.env
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		w.t.Fatalf("%s plan succeeded, want it to fail:\n%s", filepath.Base(w.cli), out)
+	}
+	return string(out)
+}
+
 // Apply applies the configuration, recording its state in the Workdir;
 // the provider makes up what AWS would return.
 func (w *Workdir) Apply(args ...string) {

@@ -1,0 +1,4 @@
+resource "aws_sqs_queue" "orders" {
+  count = -1
+  name  = "orders"
+}

@@ -1,0 +1,10 @@
+terraform {
+  required_providers {
+    aws = {
+      source = "hashicorp/aws"
+    }
+    queuecap = {
+      source = "queuecap/queuecap"
+    }
+  }
+}

@@ -1,0 +1,4 @@
+resource "aws_sqs_queue" "orders" {
+  for_each = ["orders"]
+  name     = each.key
+}
