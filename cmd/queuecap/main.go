@@ -329,13 +329,10 @@ func runLint(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "Error: %v\n", err)
 		return exitError
 	}
-	minSeverity, err := lint.ParseSeverity(f.minSeverity)
+	minSeverity, err := failureSeverity(f.minSeverity, f.set, cfg)
 	if err != nil {
-		fmt.Fprintf(stderr, "Error: --minimum-failure-severity: %v\n", err)
+		fmt.Fprintf(stderr, "Error: %v\n", err)
 		return exitError
-	}
-	if !f.set["minimum-failure-severity"] && cfg.MinimumFailureSeverity != nil {
-		minSeverity = *cfg.MinimumFailureSeverity
 	}
 	recursive := f.recursive
 	if !f.set["recursive"] && cfg.Recursive != nil {
@@ -380,19 +377,10 @@ func runLint(args []string, stdout, stderr io.Writer) int {
 	switch {
 	case len(res.Errors) > 0:
 		return exitError
-	case !f.explain && !f.force && failing(res, minSeverity):
+	case !f.explain && !f.force && res.Fails(minSeverity):
 		return exitFindings
 	}
 	return exitOK
-}
-
-func failing(res *lint.Result, minSeverity lint.Severity) bool {
-	for _, is := range res.Issues {
-		if is.Severity >= minSeverity {
-			return true
-		}
-	}
-	return false
 }
 
 func isTerminal(w io.Writer) bool {
@@ -402,4 +390,17 @@ func isTerminal(w io.Writer) bool {
 	}
 	info, err := f.Stat()
 	return err == nil && info.Mode()&os.ModeCharDevice != 0
+}
+
+// failureSeverity is --minimum-failure-severity when given, else the
+// config file's minimum_failure_severity, else the flag's default.
+func failureSeverity(flag string, set map[string]bool, cfg *lint.Config) (lint.Severity, error) {
+	s, err := lint.ParseSeverity(flag)
+	if err != nil {
+		return 0, fmt.Errorf("--minimum-failure-severity: %v", err)
+	}
+	if !set["minimum-failure-severity"] && cfg.MinimumFailureSeverity != nil {
+		s = *cfg.MinimumFailureSeverity
+	}
+	return s, nil
 }

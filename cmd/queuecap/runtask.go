@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -68,12 +69,12 @@ func serveCommand(f *serveFlags) *command {
 	fs.StringVar(&f.keyFile, "hmac-key-file", "", "read the run task's HMAC key from `FILE` (default $"+hmacKeyEnv+"); one of them is required")
 	fs.StringVar(&f.config, "config", "", "config `file`: rule blocks, queue blocks and minimum_failure_severity, as for queuecap lint (default none)")
 	fs.StringVar(&f.failAt, "minimum-failure-severity", "warning", "lowest `severity` that fails the task: error|warning|notice")
-	fs.Var(numberFlag{&f.planTimeout, parseDuration}, "plan-timeout", "time allowed to download a plan, a `duration` (default 60s)")
-	fs.Var(byteSizeFlag{&f.maxPlanSize}, "max-plan-size", "largest plan JSON read, a `size` in bytes, KiB, MiB or GiB (default 64MiB)")
-	fs.IntVar(&f.concurrency, "concurrency", runtask.DefaultConcurrency, "fetch and lint up to `N` plans at once; 16 × N more wait, and requests beyond those are answered 503")
+	fs.Var(numberFlag{&f.planTimeout, parseDuration}, "plan-timeout", fmt.Sprintf("time allowed to download a plan, a `duration` (default %gs)", runtask.DefaultPlanTimeout.Seconds()))
+	fs.Var(byteSizeFlag{&f.maxPlanSize}, "max-plan-size", "largest plan JSON read, a `size` in bytes, KiB, MiB or GiB (default "+strings.ReplaceAll(runtask.ByteSize(runtask.DefaultMaxPlanBytes), " ", "")+")")
+	fs.IntVar(&f.concurrency, "concurrency", runtask.DefaultConcurrency, fmt.Sprintf("fetch and lint up to `N` plans at once; %d × N more wait, and requests beyond those are answered 503", runtask.QueuePerWorker))
 	cmd.alias("c", "config")
 	cmd.footer = "HCP Terraform POSTs each run to any path; GET /healthz answers 200. Logs go to standard error.\n" +
-		"SIGINT or SIGTERM stops taking runs and waits up to 30s for the accepted ones.\n" +
+		"SIGINT or SIGTERM stops taking runs and waits up to " + shutdownGrace.String() + " for the accepted ones.\n" +
 		"Durations take seconds (60) or units (90s, 2m). Exit codes: 0 stopped by a signal, 1 an error.\n"
 	return cmd
 }
@@ -157,10 +158,6 @@ func (f *serveFlags) options(set map[string]bool, envKey string) (runtask.Option
 	if len(key) == 0 {
 		return opts, fmt.Errorf("no HMAC key: set %s or --hmac-key-file to the key of the run task in HCP Terraform; the service takes only signed requests", hmacKeyEnv)
 	}
-	failAt, err := lint.ParseSeverity(f.failAt)
-	if err != nil {
-		return opts, fmt.Errorf("--minimum-failure-severity: %v", err)
-	}
 	cfg := &lint.Config{}
 	if f.config != "" {
 		// The operator names the file: no repository bounds it.
@@ -169,9 +166,10 @@ func (f *serveFlags) options(set map[string]bool, envKey string) (runtask.Option
 			return opts, diags
 		}
 		cfg = loaded
-		if !set["minimum-failure-severity"] && cfg.MinimumFailureSeverity != nil {
-			failAt = *cfg.MinimumFailureSeverity
-		}
+	}
+	failAt, err := failureSeverity(f.failAt, set, cfg)
+	if err != nil {
+		return opts, err
 	}
 	if f.planTimeout <= 0 {
 		return opts, errors.New("--plan-timeout: a download needs a positive time")

@@ -14,6 +14,8 @@ import (
 	"regexp"
 	"runtime"
 	"testing"
+
+	"github.com/queuecap/terraform-provider-queuecap/internal/testaws"
 )
 
 // Dir is ../shared/corpus/<which> beside the repository, absolute; the
@@ -49,7 +51,9 @@ func DigitalLetters(t testing.TB) string {
 	manifest := []entry{{Key: "", Source: "", Dir: "."}}
 	var install func(dir, prefix, copyTo string)
 	install = func(dir, prefix, copyTo string) {
-		copyFiles(t, dir, copyTo)
+		if err := testaws.CopyDir(dir, copyTo); err != nil {
+			t.Fatal(err)
+		}
 		files, _ := filepath.Glob(filepath.Join(dir, "*.tf"))
 		for _, f := range files {
 			src, err := os.ReadFile(f)
@@ -76,27 +80,4 @@ func DigitalLetters(t testing.TB) string {
 		t.Fatal(err)
 	}
 	return root
-}
-
-// copyFiles copies the regular files of the tree at from to to.
-func copyFiles(t testing.TB, from, to string) {
-	t.Helper()
-	err := filepath.WalkDir(from, func(p string, d os.DirEntry, err error) error {
-		if err != nil || !d.Type().IsRegular() {
-			return err
-		}
-		rel, _ := filepath.Rel(from, p)
-		src, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		dst := filepath.Join(to, rel)
-		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-			return err
-		}
-		return os.WriteFile(dst, src, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }

@@ -379,6 +379,13 @@ func readCappedInto(p string, r io.Reader, buf []byte, size, limit int64, what s
 	return data, nil
 }
 
+// ReadAtMost reads r to the end, but never more than limit+1 bytes, into
+// one buffer of size+1 bytes when size (a Content-Length, -1 unknown) is
+// right: a caller tells a body over limit by its length.
+func ReadAtMost(r io.Reader, size, limit int64) ([]byte, error) {
+	return readAll(nil, r, size, limit)
+}
+
 // readAll reads r to the end (a file may have changed since its size was
 // taken), but never more than limit+1 bytes, into dst[:0] when it holds
 // size+1 bytes, else into one new buffer of size+1 bytes: the spare byte

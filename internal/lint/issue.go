@@ -201,6 +201,17 @@ func (r *Result) ReadSource(path string) ([]byte, error) {
 	return r.bound.readFile(path, maxFileBytes, "a configuration file")
 }
 
+// Fails reports whether a finding is at or above min: `queuecap lint`
+// exits 2 and the run task fails.
+func (r *Result) Fails(min Severity) bool {
+	for _, is := range r.Issues {
+		if is.Severity >= min {
+			return true
+		}
+	}
+	return false
+}
+
 // RuleInfo describes a rule for output formats.
 type RuleInfo struct {
 	Name     string

@@ -31,12 +31,12 @@ func report(res *lint.Result, failAt lint.Severity) *tfe.TaskResultCallbackReque
 		return failed(msg)
 	}
 	counts := map[lint.Severity]int{}
-	status := tfe.TaskPassed
 	for _, is := range res.Issues {
 		counts[is.Severity]++
-		if is.Severity >= failAt {
-			status = tfe.TaskFailed
-		}
+	}
+	status := tfe.TaskPassed
+	if res.Fails(failAt) {
+		status = tfe.TaskFailed
 	}
 	queues := textfmt.Plural(res.Queues, "queue") + " checked"
 	if res.Queues == 0 {

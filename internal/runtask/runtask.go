@@ -47,16 +47,16 @@ type Options struct {
 	PlanTimeout  time.Duration
 	MaxPlanBytes int64
 	// Concurrency is how many runs are fetched and linted at once; as many
-	// again times queuePerWorker wait their turn.
+	// again times QueuePerWorker wait their turn.
 	Concurrency int
 	// Client makes the outgoing requests; nil is one of its own.
 	Client *http.Client
 	Log    *slog.Logger
 }
 
-// queuePerWorker sizes the queue of accepted runs: a request beyond it is
+// QueuePerWorker sizes the queue of accepted runs: a request beyond it is
 // answered 503, which HCP Terraform retries.
-const queuePerWorker = 16
+const QueuePerWorker = 16
 
 // Service is the run task: an http.Handler and the workers behind it.
 type Service struct {
@@ -105,7 +105,7 @@ func New(opts Options) (*Service, error) {
 	if _, err := lintPlan(nil, opts.Config); err != nil {
 		return nil, fmt.Errorf("config: %w", err)
 	}
-	s := &Service{opts: opts, jobs: make(chan job, opts.Concurrency*queuePerWorker), retryWait: time.Second}
+	s := &Service{opts: opts, jobs: make(chan job, opts.Concurrency*QueuePerWorker), retryWait: time.Second}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	for range opts.Concurrency {
 		s.workers.Go(s.work)

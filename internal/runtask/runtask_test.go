@@ -423,7 +423,7 @@ func TestOpenSSLSignature(t *testing.T) {
 }
 
 // TestBoundedConcurrency: at most Concurrency plans are fetched at once,
-// the queue holds queuePerWorker runs per worker, and a request beyond it
+// the queue holds QueuePerWorker runs per worker, and a request beyond it
 // is answered 503, which HCP Terraform retries.
 func TestBoundedConcurrency(t *testing.T) {
 	hcp := standin.New(t)
@@ -450,7 +450,7 @@ func TestBoundedConcurrency(t *testing.T) {
 		mu.Unlock()
 		_, _ = w.Write(plan)
 	})
-	accepted := 2 + 2*queuePerWorker
+	accepted := 2 + 2*QueuePerWorker
 	for i := range accepted {
 		if code := send(t, url, hcp.Run(fmt.Sprintf("r%d", i), planURL), true); code != http.StatusOK {
 			t.Fatalf("request %d answered %d, want 200", i, code)

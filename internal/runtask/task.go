@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"os"
@@ -106,7 +105,7 @@ func (s *Service) fetchPlan(planURL, token string) ([]byte, error) {
 	if resp.ContentLength > limit {
 		return nil, tooLarge(limit)
 	}
-	data, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
+	data, err := lint.ReadAtMost(resp.Body, resp.ContentLength, limit)
 	if err != nil {
 		return nil, s.fetchError(ctx, where, err)
 	}

@@ -81,7 +81,7 @@ func NewWorkdir(t testing.TB, cli, dir string) *Workdir {
 	}
 	tmp := t.TempDir()
 	w := &Workdir{t: t, cli: path, Dir: filepath.Join(tmp, "config")}
-	if err := copyDir(dir, w.Dir); err != nil {
+	if err := CopyDir(dir, w.Dir); err != nil {
 		t.Fatalf("testaws: copy %s: %v", dir, err)
 	}
 	rc := filepath.Join(tmp, "cli.tfrc")
@@ -275,8 +275,8 @@ func fileExists(p string) bool {
 	return err == nil
 }
 
-// copyDir copies the configuration, leaving out what a CLI left there.
-func copyDir(src, dst string) error {
+// CopyDir copies the configuration, leaving out what a CLI left there.
+func CopyDir(src, dst string) error {
 	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err

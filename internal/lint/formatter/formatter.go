@@ -53,9 +53,6 @@ func summaryTail(r *lint.Result, showSkipped bool) string {
 	}
 	if n := len(r.Skipped); n > 0 {
 		line := textfmt.Plural(n, "check") + " skipped"
-		if n == 1 {
-			line = "1 check skipped"
-		}
 		if !showSkipped {
 			line += ": --show-skipped lists them"
 		}
