@@ -109,6 +109,14 @@ func (fr *fileReader) resolve(p string) (string, bool) {
 	return resolved, err == nil
 }
 
+// noFileError is Terraform's failure for a file that is not there. The
+// linter fails the call as Terraform does, but reports it as no error of
+// its own: a file a build step makes before `terraform plan` (a Lambda
+// package, a rendered template) is missing from the tree being linted.
+type noFileError string
+
+func (e noFileError) Error() string { return "no file exists at " + string(e) }
+
 // read is the content of the regular file at the path v names: ok is
 // false when the linter may not read it, and err says why Terraform's read
 // fails where it surely would.
@@ -124,7 +132,7 @@ func (fr *fileReader) read(v cty.Value) (b []byte, ok bool, err error) {
 	info, err := os.Stat(p)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return nil, false, fmt.Errorf("no file exists at %s", name)
+		return nil, false, noFileError(name)
 	case err == nil && info.IsDir():
 		return nil, false, fmt.Errorf("%s is a directory, not a file", name)
 	case err != nil || !info.Mode().IsRegular() || info.Size() > maxFileBytes:

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -207,9 +208,9 @@ func (l *evalLimits) start(item evalItem) bool {
 func (l *evalLimits) done() { l.evaluating = l.evaluating[:len(l.evaluating)-1] }
 
 // rejectedCalls are the expression errors Terraform reports as the linter
-// does: a built-in or queuecap function given arguments it refuses (the
-// file functions return unknown instead, and a function the linter does
-// not know is not an error), an arithmetic operation that fails.
+// does: a built-in or queuecap function given arguments it refuses (but
+// not a file that is not there, noFileError, and a function the linter
+// does not know is not an error), an arithmetic operation that fails.
 var rejectedCalls = map[string]bool{
 	"Error in function call":        true,
 	"Invalid function argument":     true,
@@ -222,7 +223,7 @@ var rejectedCalls = map[string]bool{
 // instance addr ("" for the root module) that Terraform reports too.
 func (l *evalLimits) rejectFailures(diags hcl.Diagnostics, addr string) {
 	for _, d := range diags {
-		if d.Severity == hcl.DiagError && rejectedCalls[d.Summary] {
+		if d.Severity == hcl.DiagError && rejectedCalls[d.Summary] && !missingFile(d) {
 			l.reject(inInstance(d, addr))
 		}
 	}
@@ -236,4 +237,12 @@ func inInstance(d *hcl.Diagnostic, addr string) *hcl.Diagnostic {
 	out := *d
 	out.Detail = strings.TrimSuffix(out.Detail, ".") + " (in " + addr + ")"
 	return &out
+}
+
+// missingFile reports whether d is a function call failing for a file
+// that is not there. The call's error is a function.ArgError, which does
+// not unwrap to the noFileError inside it; its message is that error's.
+func missingFile(d *hcl.Diagnostic) bool {
+	extra, ok := hcl.DiagnosticExtra[hclsyntax.FunctionCallDiagExtra](d)
+	return ok && extra.FunctionCallError() != nil && strings.HasPrefix(extra.FunctionCallError().Error(), noFileError("").Error())
 }

@@ -76,6 +76,23 @@ locals {
 		{name: "a module that calls itself twice", files: map[string]string{"loop.tf": "module \"a\" {\n  source = \"./\"\n}\nmodule \"b\" {\n  source = \"../" + "self\"\n}\n"}, wantErr: "loop.tf:1:1: Module cycle: module \"a\" calls ", errFile: "loop.tf"},
 		{name: "a module call with no source", files: map[string]string{"m.tf": "module \"a\" {}\nmodule \"b\" {\n  source = 42\n}\nmodule \"c\" {\n  source = \"./absent\"\n}\n"}},
 		{name: "blocks with missing labels", files: map[string]string{"m.tf": "resource \"aws_sqs_queue\" {}\nvariable {}\nmodule {}\n"}, wantErr: "m.tf:1:", errFile: "m.tf"},
+		// A file a build step makes before `terraform plan` (a Lambda
+		// package, a rendered template) is absent from a pull request's
+		// tree: its value is unknown, not an error (tflint's #1688).
+		{name: "files a build step makes", files: map[string]string{"m.tf": `resource "aws_lambda_function" "f" {
+  source_code_hash = filebase64sha256("${path.module}/build/lambda.zip")
+  timeout          = length(file("build/timeout.txt"))
+}
+resource "aws_sqs_queue" "q" {
+  redrive_policy = templatefile("${path.module}/redrive_policy.json.tpl", { max = 5 })
+}
+`}},
+		// A template that is there but renders badly fails Terraform's
+		// plan wherever it runs.
+		{name: "a template that fails", files: map[string]string{"m.tf": `resource "aws_sqs_queue" "q" {
+  redrive_policy = templatefile("${path.module}/t.tpl", {})
+}
+`, "t.tpl": "${nope}"}, wantErr: `m.tf:2:57: Invalid function argument: Invalid value for "vars" parameter: vars has no "nope"`, errFile: "m.tf"},
 		{name: "self-referencing locals", files: map[string]string{"m.tf": "locals {\n  a = local.b\n  b = local.a\n}\nresource \"aws_autoscaling_group\" \"x\" {\n  max_size = local.a\n}\n"},
 			wantErr: "m.tf:3:7: Cycle: local.a depends on itself: local.a → local.b → local.a", errFile: "m.tf"},
 		{name: "references of every shape", files: map[string]string{"m.tf": `resource "aws_autoscaling_group" "x" {
