@@ -260,6 +260,7 @@ func (s *nestScan) code(i int) int {
 	switch c {
 	case ' ', '\t', '\r':
 		s.operand = operand
+		return skipRun(src, i+1, isBlankByte)
 	case '\n':
 		if k := s.top().kind; k == kindBody || k == kindBrace {
 			s.separate()
@@ -319,8 +320,34 @@ func (s *nestScan) code(i int) int {
 	case ':', ';':
 	default:
 		s.operand = true // a name or a number
+		return skipRun(src, i+1, isNameByte)
 	}
 	return i + 1
+}
+
+// skipRun is the offset of the first byte from src[i] on that is not in.
+func skipRun(src []byte, i int, in *[256]bool) int {
+	for i < len(src) && in[src[i]] {
+		i++
+	}
+	return i
+}
+
+// The bytes that continue a run code scans in one step: blanks, and what
+// goes on a name or a number (not '-' or '.', which code counts as
+// operators), each of which code would read alike, one at a time.
+// Template text's plainText is what text reads alike, up to a byte that
+// may open or close something or a line end (where a heredoc may end).
+var isBlankByte, isNameByte, isPlainText = byteSet(func(c byte) bool { return c == ' ' || c == '\t' || c == '\r' }),
+	byteSet(func(c byte) bool { return c != '-' && c != '.' && isIdentByte(c, true) }),
+	byteSet(func(c byte) bool { return c != '\\' && c != '"' && c != '\n' && c != '$' && c != '%' })
+
+func byteSet(in func(byte) bool) *[256]bool {
+	var set [256]bool
+	for c := range 256 {
+		set[c] = in(byte(c))
+	}
+	return &set
 }
 
 // text scans template text at src[i] and returns the offset after what
@@ -336,6 +363,9 @@ func (s *nestScan) text(i int) int {
 		}
 	}
 	c := src[i]
+	if isPlainText[c] {
+		return skipRun(src, i+1, isPlainText)
+	}
 	switch {
 	case kind == kindString && c == '\\':
 		return min(i+2, len(src))
