@@ -201,11 +201,11 @@ func (r *Result) ReadSource(path string) ([]byte, error) {
 	return r.bound.readFile(path, maxFileBytes, "a configuration file")
 }
 
-// Fails reports whether a finding is at or above min: `queuecap lint`
-// exits 2 and the run task fails.
-func (r *Result) Fails(min Severity) bool {
+// Fails reports whether a finding is at or above the severity threshold:
+// `queuecap lint` exits 2 and the run task fails.
+func (r *Result) Fails(threshold Severity) bool {
 	for _, is := range r.Issues {
-		if is.Severity >= min {
+		if is.Severity >= threshold {
 			return true
 		}
 	}
