@@ -7,10 +7,13 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
 )
 
 // Defaults AWS applies when an attribute is absent.
@@ -50,6 +53,10 @@ type builder struct {
 	// limits are the root instance's evaluation budgets and the errors
 	// its evaluation found.
 	limits *evalLimits
+	// badTags are queuecap:* tags whose known value is no valid rate:
+	// errors with or without a plan, once per place.
+	badTags    []*hcl.Diagnostic
+	badTagSeen map[hcl.Range]bool
 	// configMatched records the .queuecap.hcl queue blocks whose queue
 	// (and consumer, if named) exist in this root module.
 	configMatched map[string]bool
@@ -337,28 +344,102 @@ func (b *builder) tagRates(in *instance, attr *hcl.Attribute) taggedRates {
 	if !v.IsKnown() || v.IsNull() || !v.CanIterateElements() || (!v.Type().IsMapType() && !v.Type().IsObjectType()) {
 		return out
 	}
+	// Each entry written in place is placed at its value.
+	places := map[string]hcl.Range{}
+	if pairs, diags := hcl.ExprMap(attr.Expr); !diags.HasErrors() {
+		for _, kv := range pairs {
+			if k, diags := kv.Key.Value(nil); !diags.HasErrors() && k.Type() == cty.String && k.IsKnown() && !k.IsNull() {
+				places[k.AsString()] = kv.Value.Range()
+			}
+		}
+	}
 	for it := v.ElementIterator(); it.Next(); {
 		k, val := it.Element()
-		out.add(knownString(k), val, attr.Range)
+		key := knownString(k)
+		at, ok := places[key]
+		if !ok {
+			at = attr.Range
+		}
+		b.addTag(in, &out, key, val, attr.Range, at)
 	}
 	return out
 }
 
-func (t *taggedRates) add(key string, val cty.Value, rng hcl.Range) {
+// addTag reads one tag, written at rng, into t; a queuecap:* rate whose
+// value is known but no valid rate is an error at its value, at.
+func (b *builder) addTag(in *instance, t *taggedRates, key string, val cty.Value, rng, at hcl.Range) {
+	if why := t.add(key, val, rng); why != "" {
+		if b.badTagSeen == nil {
+			b.badTagSeen = map[hcl.Range]bool{}
+		}
+		if !b.badTagSeen[at] {
+			b.badTagSeen[at] = true
+			b.badTags = append(b.badTags, inInstance(&hcl.Diagnostic{Severity: hcl.DiagError,
+				Summary: "Invalid queuecap tag", Detail: why, Subject: at.Ptr()}, in.addr))
+		}
+	}
+}
+
+// add reads one tag, returning why a queuecap:* rate's known value is no
+// valid rate (and leaving the rate unset), or "".
+func (t *taggedRates) add(key string, val cty.Value, rng hcl.Range) string {
 	name, ok := strings.CutPrefix(key, "queuecap:")
 	if !ok {
-		return
+		return ""
 	}
 	if name == "queue" {
 		if s := knownString(val); s != "" {
 			t.queue, t.queueRange = s, rng
 		}
-		return
+		return ""
 	}
-	if f := t.rates.field(name); f != nil {
-		v, known := number(val)
-		*f = Num{V: v, Set: true, Known: known, Range: rng, From: "tag " + key}
+	f := t.rates.field(name)
+	if f == nil {
+		return ""
 	}
+	v, known, why := tagNumber(name, val)
+	if why != "" {
+		return "tag " + key + strings.TrimPrefix(why, name)
+	}
+	*f = Num{V: v, Set: true, Known: known, Range: rng, From: "tag " + key}
+	return ""
+}
+
+// tagNumber is a tag's value as the rate name, known or not, or why a
+// known value is none: not a number, not finite, out of the rate's range.
+func tagNumber(name string, val cty.Value) (float64, bool, string) {
+	val, _ = val.UnmarkDeep()
+	if !val.IsWhollyKnown() || val.IsNull() {
+		return 0, false, ""
+	}
+	if val.Type() == cty.String {
+		val = cty.StringVal(strings.TrimSpace(val.AsString()))
+	}
+	n, err := convert.Convert(val, cty.Number)
+	if err != nil || n.IsNull() {
+		got := "a " + val.Type().FriendlyName()
+		if val.Type() == cty.String {
+			got = quoteCapped(val.AsString(), 64)
+		}
+		return 0, false, fmt.Sprintf("%s must be a number, got %s", name, got)
+	}
+	f, why := checkRate(name, n.AsBigFloat())
+	if why != "" {
+		return 0, false, why
+	}
+	return f, true, ""
+}
+
+// quoteCapped is s quoted, cut to at most limit bytes of it.
+func quoteCapped(s string, limit int) string {
+	if len(s) <= limit {
+		return strconv.Quote(s)
+	}
+	cut := limit
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return strconv.Quote(s[:cut]) + fmt.Sprintf("… (%d bytes)", len(s))
 }
 
 func (b *builder) addQueue(in *instance, addr string, r *Resource, n *node) {
@@ -390,7 +471,11 @@ func (b *builder) addFleet(in *instance, addr string, r *Resource, n *node) {
 		f.MaxSize, f.SizeAttr = evalNum(in, n, "max_size"), "max_size"
 		f.MinSize = evalNum(in, n, "min_size")
 		for _, tag := range n.blocks["tag"] {
-			tags.add(knownString(evalAttr(in, tag, "key")), evalAttr(in, tag, "value"), tag.rng)
+			at := tag.rng
+			if a := tag.attrs["value"]; a != nil {
+				at = a.Expr.Range()
+			}
+			b.addTag(in, &tags, knownString(evalAttr(in, tag, "key")), evalAttr(in, tag, "value"), tag.rng, at)
 		}
 	case FleetECS:
 		f.Name = knownString(evalAttr(in, n, "name"))

@@ -197,6 +197,9 @@ func DecodeQueue(source string, attrs hcl.Attributes, rng hcl.Range) (QueueConfi
 // checkRate is a declared rate's value, or why it is not one: not a
 // finite float64 (1e400 would be +Inf), or outside its input's range.
 func checkRate(name string, v *big.Float) (float64, string) {
+	if v.IsInf() {
+		return 0, fmt.Sprintf("%s must be a finite number, got %s", name, v.String())
+	}
 	// Out of range is said by its order of magnitude: writing out
 	// 1e100000000 takes as long as it has digits.
 	if f, _ := v.Float64(); math.IsInf(f, 0) || (f == 0 && v.Sign() != 0) {

@@ -471,6 +471,11 @@ func lintRoot(l *loader, dir string, opts Options, flags []assignment, active []
 			out.errors = append(out.errors, diagEntry(d))
 		}
 	}
+	// A queuecap tag that declares no valid rate is an error, in a plan's
+	// values too.
+	for _, d := range b.badTags {
+		out.errors = append(out.errors, diagEntry(d))
+	}
 	out.configMatched = b.configMatched
 	out.skips = append(out.skips, b.skips...)
 	out.queueAddrs, out.fleetAddrs = sortedKeys(b.queues), sortedKeys(b.fleets)
