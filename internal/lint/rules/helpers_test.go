@@ -28,6 +28,9 @@ type ruleCase struct {
 	vars   []string // --var values
 	issues []issue
 	skips  []skip
+	// err is the one error a case expects, at file:line:col of the case
+	// directory and its text, in place of findings and skips.
+	err string
 }
 
 // issue is an expected finding; File is relative to the case directory.
@@ -128,6 +131,13 @@ func runRuleCases(t *testing.T, rule string, cases []ruleCase) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			res, dir := lintCase(t, rule, c)
+			if c.err != "" {
+				want := filepath.Join(dir, c.err)
+				if len(res.Errors) != 1 || !strings.HasPrefix(res.Errors[0].String(), want) {
+					t.Errorf("errors %v, want one starting %s", res.Errors, want)
+				}
+				return
+			}
 			if len(res.Errors) > 0 {
 				t.Fatalf("errors: %v", res.Errors)
 			}

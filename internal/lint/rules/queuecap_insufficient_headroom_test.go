@@ -88,7 +88,7 @@ resource "aws_autoscaling_group" "workers" {
 			// of stating an infinite surplus.
 			name:  "rto_seconds of 0",
 			files: map[string]string{"main.tf": tagged(`"queuecap:arrival_rate" = 10000, "queuecap:max_backlog" = 5000000, "queuecap:rto_seconds" = 0`, "", "30")},
-			skips: []skip{{Reason: "declared rates of aws_sqs_queue.orders are invalid: rto_seconds must be greater than 0, got 0", Line: 3}},
+			err:   "main.tf:3:104: Invalid queuecap tag: tag queuecap:rto_seconds value must be greater than 0, got: 0",
 		},
 		{
 			name:  "rto_seconds unknown before apply",

@@ -189,7 +189,7 @@ resource "aws_autoscaling_group" "workers" {
 		{
 			name:  "negative retries_per_timeout",
 			files: map[string]string{"main.tf": tagged(seed+`, "queuecap:retries_per_timeout" = -1`, "", "32")},
-			skips: []skip{{Reason: "declared rates of aws_sqs_queue.orders are invalid: retries_per_timeout must be at least 0, got -1", Line: 1}},
+			err:   "main.tf:3:112: Invalid queuecap tag: tag queuecap:retries_per_timeout value must be at least 0, got: -1",
 		},
 	})
 }
