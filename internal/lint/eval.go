@@ -511,16 +511,17 @@ func (in *instance) output(name string) cty.Value {
 
 // variableDefault is a variable's default, or unknown without one.
 func variableDefault(v *Variable) cty.Value {
-	_, def := v.typeAndDefault()
+	_, _, def := v.typeAndDefault()
 	return def
 }
 
-// convertVariable converts a value to the variable's declared type, as
-// Terraform does ("4000" from a tfvars file becomes the number 4000). A
-// value that does not convert is left as given.
+// convertVariable is a module argument as the variable receives it, as
+// Terraform does: the defaults of its optional attributes applied, and
+// converted to its declared type ("4000" from a tfvars file becomes the
+// number 4000). A value that does not convert is left as given.
 func convertVariable(v *Variable, val cty.Value) cty.Value {
-	ty, _ := v.typeAndDefault()
-	return convertTo(ty, val)
+	v.typeAndDefault()
+	return v.convert(val)
 }
 
 // convertTo converts val to ty, leaving it as given when ty is

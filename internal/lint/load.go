@@ -290,28 +290,36 @@ type Variable struct {
 	// with for_each evaluates its inputs once per instance, and roots
 	// share declarations.
 	once       sync.Once
-	ty         cty.Type // cty.NilType without a usable type
+	ty         cty.Type // cty.DynamicPseudoType without a usable type
+	defaults   *typeexpr.Defaults
 	defaultVal cty.Value
 }
 
-// typeAndDefault is the variable's declared type (cty.NilType when it has
-// none or it does not parse) and its default converted to it
-// (cty.DynamicVal when there is none).
-func (v *Variable) typeAndDefault() (cty.Type, cty.Value) {
+// typeAndDefault is the variable's declared type (cty.DynamicPseudoType
+// when it has none or it does not parse), the defaults of its optional
+// attributes, and its default with those defaults applied, converted to
+// the type (cty.DynamicVal when there is none), as Terraform works it out.
+func (v *Variable) typeAndDefault() (cty.Type, *typeexpr.Defaults, cty.Value) {
 	v.once.Do(func() {
-		v.ty, v.defaultVal = cty.NilType, cty.DynamicVal
-		if v.Type != nil {
-			if ty, _, diags := typeexpr.TypeConstraintWithDefaults(v.Type); !diags.HasErrors() {
-				v.ty = ty
-			}
-		}
+		v.ty, v.defaults, _ = variableType(v)
+		v.defaultVal = cty.DynamicVal
 		if v.Default != nil {
 			if val, diags := v.Default.Value(nil); !diags.HasErrors() {
-				v.defaultVal = convertTo(v.ty, val)
+				v.defaultVal = v.convert(val)
 			}
 		}
 	})
-	return v.ty, v.defaultVal
+	return v.ty, v.defaults, v.defaultVal
+}
+
+// convert is val as the variable receives it: its optional attributes'
+// defaults applied where they are null or absent, converted to its type.
+// A value that does not convert is left as given.
+func (v *Variable) convert(val cty.Value) cty.Value {
+	if v.defaults != nil && !val.IsNull() {
+		val = v.defaults.Apply(val)
+	}
+	return convertTo(v.ty, val)
 }
 
 // Resource is a `resource` or `data` block.

@@ -94,6 +94,9 @@ func TestRootVariables(t *testing.T) {
 		{name: "the defaults of optional attributes apply",
 			files:   map[string]string{"vars.tf": "variable \"fleet\" {\n  type = object({ max = optional(number, 37) })\n}\n", "main.tf": sizedFleet("var.fleet.max"), "terraform.tfvars": "fleet = {}\n"},
 			wantMax: 37},
+		{name: "the defaults of optional attributes apply to a variable's default",
+			files:   map[string]string{"vars.tf": "variable \"fleet\" {\n  type    = object({ max = optional(number, 39), min = optional(number) })\n  default = { min = 1 }\n}\n", "main.tf": sizedFleet("var.fleet.max")},
+			wantMax: 39},
 		{name: "a value replaced by a later one is never read", files: with(maxSizeTF, map[string]string{"terraform.tfvars": "max_size = \"many\"\n"}),
 			env: []string{"TF_VAR_max_size=[1"}, vars: []lint.VarFlag{{Value: "max_size=38"}}, wantMax: 38},
 
