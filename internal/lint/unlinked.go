@@ -299,7 +299,7 @@ func (in *instance) unknownBecauseWithin(expr hcl.Expression, hops int) string {
 			}
 		case "data":
 			if typ, ok := attrName(t, 1); ok && !isQueuecapData(typ) {
-				return fmt.Sprintf("comes from data.%s, which is read only at apply", typ)
+				return fmt.Sprintf("comes from data.%s, which the linter does not read (Terraform reads it when it plans: lint the plan to check it)", typ)
 			}
 		}
 	}

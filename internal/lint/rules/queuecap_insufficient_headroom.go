@@ -63,8 +63,8 @@ func checkBacklogWithinRTO(s *supply, r lint.Reporter) bool {
 	}
 	drain := s.drain.seconds
 	needed := fmt.Sprintf("it needs a surplus of %s / %s = %s msg/s", num(b.V), num(rto.V), num(required))
-	late := "clears max_backlog " + n(b.V) + " in " + n(drain) + " s, over rto_seconds " + n(rto.V)
-	summary := "the consumers " + late + ": raise the surplus to " + n(required) + " msg/s"
+	late := " max_backlog " + n(b.V) + " in " + n(drain) + " s, over rto_seconds " + n(rto.V)
+	summary := "the consumers clear" + late + ": raise the surplus to " + n(required) + " msg/s"
 	facts := []lint.Fact{fact("max_backlog", b.V), fact("rto_seconds", rto.V), fact("drain_seconds", drain)}
 	if len(s.fleets) == 1 {
 		mu := s.fleets[0].rate
@@ -73,7 +73,7 @@ func checkBacklogWithinRTO(s *supply, r lint.Reporter) bool {
 			needed = fmt.Sprintf("the headroom formula ceil(%s / %s + %s / (%s × %s)) needs %s consumers",
 				num(s.effective), num(mu), num(b.V), num(mu), num(rto.V), num(float64(sized.RequiredConsumers)))
 			if s.resizable() {
-				summary = s.size() + " " + late + ": raise it to " + n(float64(sized.RequiredConsumers))
+				summary = s.size() + " clears" + late + ": raise it to " + n(float64(sized.RequiredConsumers))
 			}
 			facts = append(facts, fact("required_consumers", float64(sized.RequiredConsumers)))
 		}

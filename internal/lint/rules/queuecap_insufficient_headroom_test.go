@@ -84,8 +84,43 @@ resource "aws_autoscaling_group" "workers" {
 			skips: []skip{{Reason: "max_backlog of aws_sqs_queue.orders is declared without rto_seconds, the time allowed to clear it", Line: 3}},
 		},
 		{
-			// A tag of 0 would divide by zero: the rule skips it instead
-			// of stating an infinite surplus.
+			// Two fleets are sized together: the summary speaks of them
+			// in the plural and asks for a surplus, not a size.
+			name: "two fleets",
+			files: map[string]string{"main.tf": `resource "aws_sqs_queue" "orders" {
+  tags = {
+    "queuecap:arrival_rate"      = 10000
+    "queuecap:per_consumer_rate" = 400
+    "queuecap:max_backlog"       = 5000000
+    "queuecap:rto_seconds"       = 1800
+  }
+}
+
+resource "aws_autoscaling_group" "a" {
+  max_size = 15
+  tag {
+    key                 = "queuecap:queue"
+    value               = "aws_sqs_queue.orders"
+    propagate_at_launch = true
+  }
+}
+
+resource "aws_autoscaling_group" "b" {
+  max_size = 16
+  tag {
+    key                 = "queuecap:queue"
+    value               = "aws_sqs_queue.orders"
+    propagate_at_launch = true
+  }
+}
+`},
+			issues: []issue{{Summary: "the consumers clear max_backlog 5,000,000 in 2,083.33 s, over rto_seconds 1,800: raise the surplus to 2,777.78 msg/s",
+				Message: "aws_autoscaling_group.a max_size 15 × 400 msg/s + aws_autoscaling_group.b max_size 16 × 400 msg/s = 12,400 msg/s leaves a surplus of 2,400 msg/s over the declared arrival rate 10,000 msg/s, which clears max_backlog 5,000,000 in 2,083.33 s, more than rto_seconds 1,800: it needs a surplus of 5,000,000 / 1,800 = 2,777.78 msg/s",
+				Start: at(1, 1), End: at(1, 34), Facts: facts("arrival_rate", 10000, "effective_arrival_rate", 10000, "max_consumers", 31, "capacity", 12400, "surplus", 2400, "max_backlog", 5000000, "rto_seconds", 1800, "drain_seconds", 2083.33333333333)}},
+		},
+		{
+			// A tag of 0 would divide by zero: it is an error at the tag
+			// rather than an infinite surplus.
 			name:  "rto_seconds of 0",
 			files: map[string]string{"main.tf": tagged(`"queuecap:arrival_rate" = 10000, "queuecap:max_backlog" = 5000000, "queuecap:rto_seconds" = 0`, "", "30")},
 			err:   "main.tf:3:104: Invalid queuecap tag: tag queuecap:rto_seconds value must be greater than 0, got: 0",
@@ -94,6 +129,13 @@ resource "aws_autoscaling_group" "workers" {
 			name:  "rto_seconds unknown before apply",
 			files: map[string]string{"main.tf": tagged(`"queuecap:arrival_rate" = 10000, "queuecap:max_backlog" = 5000000, "queuecap:rto_seconds" = var.rto`, `visibility_timeout_seconds = 60`, "30") + "variable \"rto\" {}\n"},
 			skips: []skip{{Reason: "rto_seconds of aws_sqs_queue.orders is not known before apply", Line: 3}},
+		},
+		{
+			// Terraform reads a data source when it plans (unless its
+			// arguments are unknown); the linter reads none but its own.
+			name:  "max_size from a data source",
+			files: map[string]string{"main.tf": tagged(backlog, "", "data.aws_ssm_parameter.size.value") + "data \"aws_ssm_parameter\" \"size\" {\n  name = \"/fleet/size\"\n}\n"},
+			skips: []skip{{Reason: "max_size of aws_autoscaling_group.workers comes from data.aws_ssm_parameter, which the linter does not read (Terraform reads it when it plans: lint the plan to check it)", Line: 9}},
 		},
 		{
 			name:  "max_size unknown before apply",
