@@ -626,7 +626,7 @@ func generates(body hcl.Body, name string, within ...string) bool {
 // readCustomMetric reads a target tracking customized metric: a single
 // metric with dimensions, or metric math over metric_stat entries.
 func readCustomMetric(in *instance, cm *node) (MetricSet, []ref) {
-	set := MetricSet{Known: true}
+	set := MetricSet{Known: true, NamesKnown: true}
 	var dims []ref
 	set.addName(evalAttr(in, cm, "metric_name"), cm.attrs["metric_name"] != nil)
 	set.addNamespace(evalAttr(in, cm, "namespace"))
@@ -739,7 +739,7 @@ func (m *MetricSet) addName(v cty.Value, set bool) {
 	if s := knownString(v); s != "" {
 		m.Names = append(m.Names, s)
 	} else {
-		m.Known = false
+		m.Known, m.NamesKnown = false, false
 	}
 }
 
@@ -761,7 +761,7 @@ func (m *MetricSet) addExpression(v cty.Value, set bool) {
 }
 
 func (b *builder) addAlarm(in *instance, addr string, r *Resource, n *node) {
-	a := &Alarm{Addr: addr, DefRange: r.DefRange, Metrics: MetricSet{Known: true}}
+	a := &Alarm{Addr: addr, DefRange: r.DefRange, Metrics: MetricSet{Known: true, NamesKnown: true}}
 	a.Comparison = knownString(evalAttr(in, n, "comparison_operator"))
 	a.Threshold = evalNum(in, n, "threshold")
 	a.ThresholdRates = b.dataSourceRates(a.Threshold)

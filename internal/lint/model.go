@@ -252,6 +252,20 @@ type MetricSet struct {
 	// Known is false when a metric name or expression is not known
 	// before apply: the set cannot then be judged.
 	Known bool
+	// NamesKnown is true when every metric name is known, so that only
+	// an expression is not: what it returns is built from those metrics.
+	NamesKnown bool
+}
+
+// ReadsNoDepth reports whether, though an expression is not known before
+// apply, no metric the set reads is an SQS depth metric, so that whatever
+// the expression, it returns no depth (unless it searches for metrics
+// itself, which an expression known only after apply rarely does).
+func (m MetricSet) ReadsNoDepth() bool {
+	if m.Known || !m.NamesKnown || len(m.Names) == 0 {
+		return false
+	}
+	return !slices.ContainsFunc(m.Names, func(n string) bool { return n == MetricVisible || n == MetricNotVisible })
 }
 
 // Reads reports whether the set reads the named metric.

@@ -91,7 +91,7 @@ func scaleOutTriggers(f *lint.Fleet) (triggers, unknown []trigger) {
 				triggers = append(triggers, trigger{addr: p.Addr, rng: p.DefRange, metrics: lint.MetricSet{Known: true, Names: []string{p.Predefined}}})
 				continue
 			}
-			if !p.Metrics.Known {
+			if !p.Metrics.Known && !p.Metrics.ReadsNoDepth() {
 				unknown = append(unknown, trigger{addr: p.Addr, rng: p.DefRange, describe: "the metric " + p.Addr + " tracks is not known before apply"})
 				continue
 			}
@@ -101,7 +101,7 @@ func scaleOutTriggers(f *lint.Fleet) (triggers, unknown []trigger) {
 				if !strings.HasPrefix(a.Comparison, "GreaterThan") && a.Comparison != "" {
 					continue // a scale-in alarm
 				}
-				if !a.Metrics.Known {
+				if !a.Metrics.Known && !a.Metrics.ReadsNoDepth() {
 					unknown = append(unknown, trigger{addr: a.Addr, rng: a.DefRange, describe: "the metric " + a.Addr + " reads is not known before apply"})
 					continue
 				}

@@ -107,6 +107,37 @@ func mathAlarm(expression, secondNamespace, secondMetric, secondDims string) str
 `, expression, secondNamespace, secondMetric, secondDims)
 }
 
+// cpuMathAlarm is a scale-out metric math alarm returning expression
+// over one metric, m1, of the AWS/namespace.
+func cpuMathAlarm(expression, namespace, metric string) string {
+	return fmt.Sprintf(`resource "aws_cloudwatch_metric_alarm" "cpu" {
+  alarm_name          = "workers-cpu"
+  comparison_operator = "GreaterThanThreshold"
+  evaluation_periods  = 2
+  threshold           = 0
+  alarm_actions       = [aws_autoscaling_policy.scale_out.arn]
+
+  metric_query {
+    id          = "e1"
+    expression  = "%s"
+    return_data = true
+  }
+  metric_query {
+    id = "m1"
+    metric {
+      namespace   = "AWS/%s"
+      metric_name = %q
+      period      = 60
+      stat        = "Average"
+      dimensions  = { AutoScalingGroupName = aws_autoscaling_group.workers.name }
+    }
+  }
+}
+`, expression, namespace, metric)
+}
+
+const cpuLimit = "\nvariable \"cpu_limit\" {\n  type = number\n}\n"
+
 func TestDepthOnlyScaling(t *testing.T) {
 	depthAlarm := simpleAlarm("depth_high", `"ApproximateNumberOfMessagesVisible"`, "GreaterThanThreshold", "1000")
 	flagged := issue{
@@ -180,6 +211,22 @@ resource "aws_autoscaling_policy" "cpu" {
 			name:  "alarm metric unknown before apply",
 			files: map[string]string{"main.tf": stepScaled(simpleAlarm("depth_high", "var.metric", "GreaterThanThreshold", "1000")) + "\nvariable \"metric\" {\n  type = string\n}\n"},
 			skips: []skip{{Reason: "the metric aws_cloudwatch_metric_alarm.depth_high reads is not known before apply", Line: 23}},
+		},
+		{
+			// Only a threshold inside IF() is unknown: whatever the
+			// expression, it reads CPU alone, no depth.
+			name:  "a CPU metric math alarm whose expression is not known before apply",
+			files: map[string]string{"main.tf": stepScaled(cpuMathAlarm("IF(m1 > ${var.cpu_limit}, 1, 0)", "EC2", "CPUUtilization")) + cpuLimit},
+		},
+		{
+			name:  "a depth alarm and a CPU metric math alarm whose expression is not known before apply",
+			files: map[string]string{"main.tf": stepScaled(depthAlarm+cpuMathAlarm("IF(m1 > ${var.cpu_limit}, 1, 0)", "EC2", "CPUUtilization")) + cpuLimit},
+		},
+		{
+			// The unknown expression may return the depth alone.
+			name:  "a depth metric math alarm whose expression is not known before apply",
+			files: map[string]string{"main.tf": stepScaled(mathAlarm("IF(m2 > ${var.cpu_limit}, m1, 0)", "AWS/EC2", "CPUUtilization", "{ AutoScalingGroupName = aws_autoscaling_group.workers.name }")) + cpuLimit},
+			skips: []skip{{Reason: "the metric aws_cloudwatch_metric_alarm.backlog reads is not known before apply", Line: 23}},
 		},
 		{
 			name:  "policy type unknown before apply",
