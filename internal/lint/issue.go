@@ -172,6 +172,46 @@ type Skip struct {
 	Rule   string `json:"rule"`
 	Range  Range  `json:"range"`
 	Reason string `json:"reason"`
+	// Rules are, when several rules skipped at one place for one reason
+	// (the rules that read a queue's supply, its declared arrival rate
+	// unknown), all of them, Rule the first: it is one skip.
+	Rules []string `json:"rules,omitempty"`
+}
+
+// RuleList is the rule, or the rules, that skipped: "a, b, c".
+func (s Skip) RuleList() string {
+	if len(s.Rules) > 1 {
+		return strings.Join(s.Rules, ", ")
+	}
+	return s.Rule
+}
+
+// mergeRules makes the sorted skips of several rules at one place for one
+// reason one skip listing them.
+func mergeRules(skips []Skip) []Skip {
+	type key struct {
+		file         string
+		line, column int
+		reason       string
+	}
+	at := map[key]int{}
+	out := skips[:0]
+	for _, s := range skips {
+		k := key{s.Range.Filename, s.Range.Start.Line, s.Range.Start.Column, s.Reason}
+		i, ok := at[k]
+		if !ok {
+			at[k] = len(out)
+			out = append(out, s)
+			continue
+		}
+		if len(out[i].Rules) == 0 {
+			out[i].Rules = []string{out[i].Rule}
+		}
+		if !slices.Contains(out[i].Rules, s.Rule) {
+			out[i].Rules = append(out[i].Rules, s.Rule)
+		}
+	}
+	return out
 }
 
 // Result is everything one run produced.

@@ -344,6 +344,7 @@ func Run(opts Options) (*Result, error) {
 	}
 	res.Errors = dedupeErrors(res.Errors)
 	res.Sort()
+	res.Skipped = mergeRules(res.Skipped)
 	return res, nil
 }
 

@@ -68,7 +68,7 @@ func (r *queuecapRule) Check(tr tflint.Runner) error {
 // queuecap lint would list as skipped, or a file it could not read.
 func (r *queuecapRule) emitNotChecked(tr tflint.Runner, res *lint.Result) error {
 	for _, s := range res.Skipped {
-		what := "not checked (" + s.Rule + ")"
+		what := "not checked (" + s.RuleList() + ")"
 		if s.Rule == "" {
 			what = "not checked"
 		}

@@ -224,7 +224,7 @@ func runQueuecapWith(t *testing.T, dir, cfgPath string, recursive bool, vars []l
 	}
 	for _, s := range res.Skipped {
 		out = append(out, finding{Rule: tflintplugin.NotChecked, Severity: "notice", File: abs(s.Range.Filename), Line: s.Range.Start.Line, Column: s.Range.Start.Column,
-			Message: "not checked (" + s.Rule + "): " + s.Reason})
+			Message: "not checked (" + s.RuleList() + "): " + s.Reason})
 	}
 	for _, e := range res.Errors {
 		f := finding{Rule: tflintplugin.NotChecked, Severity: "notice", Message: "not checked (error): " + e.Message}

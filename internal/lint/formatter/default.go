@@ -95,7 +95,7 @@ func renderDefault(b *bytes.Buffer, r *lint.Result, opts Options) error {
 
 	if opts.ShowSkipped {
 		for _, s := range r.Skipped {
-			fmt.Fprintf(b, "%s: %s (%s)\n\n", p.paint(ansiCyan, "Skipped"), s.Reason, s.Rule)
+			fmt.Fprintf(b, "%s: %s (%s)\n\n", p.paint(ansiCyan, "Skipped"), s.Reason, s.RuleList())
 			writeLocation(b, p, src, s.Range)
 			b.WriteString("\n")
 		}

@@ -140,6 +140,6 @@ func writeSkipsMarkdown(b *bytes.Buffer, title string, skips []lint.Skip) {
 	}
 	fmt.Fprintf(b, "\n%s\n\n", title)
 	for _, s := range skips {
-		fmt.Fprintf(b, "- `%s`: %s (%s)\n", lineOf(s.Range), markdownText(s.Reason), s.Rule)
+		fmt.Fprintf(b, "- `%s`: %s (%s)\n", lineOf(s.Range), markdownText(s.Reason), s.RuleList())
 	}
 }

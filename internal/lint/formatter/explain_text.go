@@ -146,6 +146,6 @@ func writeSkipsText(b *bytes.Buffer, title string, skips []lint.Skip) {
 	indent := strings.Repeat(" ", len(title)-len(strings.TrimLeft(title, " "))+2)
 	b.WriteString(title + "\n")
 	for _, s := range skips {
-		fmt.Fprintf(b, "%s%s: %s (%s)\n", indent, lineOf(s.Range), s.Reason, s.Rule)
+		fmt.Fprintf(b, "%s%s: %s (%s)\n", indent, lineOf(s.Range), s.Reason, s.RuleList())
 	}
 }

@@ -46,7 +46,7 @@ func sameFindings(t *testing.T, fromPlan, fromHCL *lint.Result) {
 func skipsOf(res *lint.Result) []string {
 	var out []string
 	for _, s := range res.Skipped {
-		out = append(out, fmt.Sprintf("%s %s:%d: %s", s.Rule, filepath.Base(s.Range.Filename), s.Range.Start.Line, s.Reason))
+		out = append(out, fmt.Sprintf("%s %s:%d: %s", s.RuleList(), filepath.Base(s.Range.Filename), s.Range.Start.Line, s.Reason))
 	}
 	return out
 }
@@ -264,8 +264,7 @@ func TestPlanQueuecapDeferred(t *testing.T) {
 			t.Errorf("max_backlog deferred: HCL skips %q", got)
 		}
 		if got, want := skipsOf(res), []string{
-			"queuecap_insufficient_headroom main.tf:38: max_size of aws_autoscaling_group.workers is not known before apply",
-			"queuecap_zero_surplus main.tf:38: max_size of aws_autoscaling_group.workers is not known before apply",
+			"queuecap_insufficient_headroom, queuecap_zero_surplus main.tf:38: max_size of aws_autoscaling_group.workers is not known before apply",
 		}; !slices.Equal(got, want) {
 			t.Errorf("max_backlog deferred: plan skips\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 		}

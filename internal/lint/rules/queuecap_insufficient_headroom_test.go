@@ -116,7 +116,7 @@ resource "aws_autoscaling_group" "b" {
 `},
 			issues: []issue{{Summary: "the consumers clear max_backlog 5,000,000 in 2,083.33 s, over rto_seconds 1,800: raise the surplus to 2,777.78 msg/s",
 				Message: "aws_autoscaling_group.a max_size 15 × 400 msg/s + aws_autoscaling_group.b max_size 16 × 400 msg/s = 12,400 msg/s leaves a surplus of 2,400 msg/s over the declared arrival rate 10,000 msg/s, which clears max_backlog 5,000,000 in 2,083.33 s, more than rto_seconds 1,800: it needs a surplus of 5,000,000 / 1,800 = 2,777.78 msg/s",
-				Start: at(1, 1), End: at(1, 34), Facts: facts("arrival_rate", 10000, "effective_arrival_rate", 10000, "max_consumers", 31, "capacity", 12400, "surplus", 2400, "max_backlog", 5000000, "rto_seconds", 1800, "drain_seconds", 2083.33333333333)}},
+				Start:   at(1, 1), End: at(1, 34), Facts: facts("arrival_rate", 10000, "effective_arrival_rate", 10000, "max_consumers", 31, "capacity", 12400, "surplus", 2400, "max_backlog", 5000000, "rto_seconds", 1800, "drain_seconds", 2083.33333333333)}},
 		},
 		{
 			// A tag of 0 would divide by zero: it is an error at the tag
