@@ -53,6 +53,27 @@ func (b *builder) place(is *Issue, subject string) {
 	is.key = issueKey(is, is.local)
 }
 
+// placeSkip moves a skip inside an installed remote module to the call in
+// the repository that brings the module in, as place moves a finding; its
+// reason ends with where in the module it lies.
+func (b *builder) placeSkip(s *Skip) {
+	in := b.instanceOf(&Issue{Range: s.Range, Message: s.Reason}, "")
+	if in == nil || in.parent == nil {
+		return
+	}
+	var call *instance // the outermost call of a remote source
+	for c := in; c.parent != nil; c = c.parent {
+		if !isLocalSource(c.call.Source) {
+			call = c
+		}
+	}
+	if call == nil {
+		return
+	}
+	s.Reason += fmt.Sprintf(" (at %s:%d, in the module %s brings in)", s.Range.Filename, s.Range.Start.Line, call.addr)
+	s.Range = toRange(call.call.DefRange)
+}
+
 func issueKey(is *Issue, message string) string {
 	return fmt.Sprintf("%s\x00%s:%d:%d\x00%s", is.Rule, is.Range.Filename, is.Range.Start.Line, is.Range.Start.Column, message)
 }

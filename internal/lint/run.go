@@ -478,7 +478,11 @@ func lintRoot(l *loader, dir string, opts Options, flags []assignment, active []
 		out.errors = append(out.errors, diagEntry(d))
 	}
 	out.configMatched = b.configMatched
-	out.skips = append(out.skips, b.skips...)
+	// The skips of the model and of the rules are placed as findings are.
+	for _, sk := range b.skips {
+		b.placeSkip(&sk)
+		out.skips = append(out.skips, sk)
+	}
 	out.queueAddrs, out.fleetAddrs = sortedKeys(b.queues), sortedKeys(b.fleets)
 	if opts.Explain {
 		out.explained = explainRoot(b, out.skips)
@@ -501,7 +505,10 @@ func lintRoot(l *loader, dir string, opts Options, flags []assignment, active []
 			}
 		}
 		out.issues = append(out.issues, r.issues...)
-		out.skips = append(out.skips, r.skips...)
+		for _, sk := range r.skips {
+			b.placeSkip(&sk)
+			out.skips = append(out.skips, sk)
+		}
 	}
 	return out
 }

@@ -4,6 +4,8 @@
 package lint_test
 
 import (
+	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -55,5 +57,54 @@ resource "aws_lambda_event_source_mapping" "m" {
 	}
 	if !strings.Contains(b.String(), "(queuecap_insufficient_headroom, queuecap_retention_shorter_than_drain, queuecap_zero_surplus)\n") || !strings.Contains(b.String(), "1 check skipped") {
 		t.Errorf("default output:\n%s", b.String())
+	}
+}
+
+// TestSkipInRemoteModule: a skip inside an installed remote module is
+// placed at the call in the repository that brings the module in, as a
+// finding is, and says where in the module it lies; one in a local module
+// stays where it is (issue 22, item 5).
+func TestSkipInRemoteModule(t *testing.T) {
+	dir := t.TempDir()
+	queue := "resource \"aws_sqs_queue\" \"this\" {\n  name = \"jobs\"\n}\n"
+	writeFiles(t, dir, map[string]string{
+		"main.tf": `module "jobs" {
+  source  = "app.terraform.io/acme/queue/aws"
+  version = "1.2.0"
+}
+
+module "local" {
+  source = "./local"
+}
+`,
+		".terraform/modules/modules.json":  `{"Modules":[{"Key":"","Source":"","Dir":"."},{"Key":"jobs","Source":"app.terraform.io/acme/queue/aws","Version":"1.2.0","Dir":".terraform/modules/jobs"}]}`,
+		".terraform/modules/jobs/main.tf":  "\n" + queue,
+		".terraform/modules/jobs/other.tf": "",
+		"local/main.tf":                    queue,
+	})
+	res, err := lint.Run(lint.Options{Dirs: []string{dir}, Config: &lint.Config{}, Rules: rules.All()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range res.Skipped {
+		rel, _ := filepath.Rel(dir, s.Range.Filename)
+		got = append(got, fmt.Sprintf("%s:%d: %s", filepath.ToSlash(rel), s.Range.Start.Line, strings.ReplaceAll(s.Reason, dir+string(filepath.Separator), "")))
+	}
+	inModule := filepath.Join(".terraform", "modules", "jobs", "main.tf")
+	want := []string{
+		"local/main.tf:1: no consumer of module.local.aws_sqs_queue.this is linked",
+		"main.tf:1: no consumer of module.jobs.aws_sqs_queue.this is linked",
+	}
+	if len(got) != len(want) {
+		t.Fatalf("skips:\n%s", strings.Join(got, "\n"))
+	}
+	for i := range want {
+		if !strings.HasPrefix(got[i], want[i]) {
+			t.Errorf("skip %d:\n%s\nwant it to start\n%s", i, got[i], want[i])
+		}
+	}
+	if want := " (at " + inModule + ":2, in the module module.jobs brings in)"; !strings.HasSuffix(got[1], want) {
+		t.Errorf("skip in the remote module:\n%s\nwant it to end %s", got[1], want)
 	}
 }
