@@ -54,8 +54,18 @@ type QueueExplanation struct {
 	IsDeadLetter bool                  `json:"is_dead_letter"`
 	Rates        []RateExplanation     `json:"rates"`
 	Consumers    []ConsumerExplanation `json:"consumers"`
+	// IgnoredConsumers are fleets an IAM role implies consume the queue,
+	// left out because its consumers are declared.
+	IgnoredConsumers []IgnoredConsumerExplanation `json:"ignored_consumers"`
 	// Alarms are the alarms on the queue's metrics.
 	Alarms []AlarmExplanation `json:"alarms"`
+}
+
+// IgnoredConsumerExplanation is a fleet left out of a queue's consumers.
+type IgnoredConsumerExplanation struct {
+	Address string `json:"address"`
+	Range   Range  `json:"range"`
+	Reason  string `json:"reason"`
 }
 
 // RateExplanation is one rate as the rules read it.
@@ -204,7 +214,7 @@ func appendUnshown(refs []ResourceRef, shown map[string]bool, addr string, rng h
 func explainQueue(q *Queue, shown map[string]bool) QueueExplanation {
 	e := QueueExplanation{Address: q.Addr, Name: q.Name, Range: toRange(q.DefRange), Redrive: RedriveNone,
 		IsDeadLetter: q.IsDeadLetter, Rates: explainRates(&q.declared, forQueue),
-		Consumers: []ConsumerExplanation{}, Alarms: []AlarmExplanation{}}
+		Consumers: []ConsumerExplanation{}, IgnoredConsumers: []IgnoredConsumerExplanation{}, Alarms: []AlarmExplanation{}}
 	switch {
 	case q.HasRedrive:
 		e.Redrive = RedriveSet
@@ -228,6 +238,9 @@ func explainQueue(q *Queue, shown map[string]bool) QueueExplanation {
 			c.Policies = append(c.Policies, explainPolicy(p, shown))
 		}
 		e.Consumers = append(e.Consumers, c)
+	}
+	for _, c := range q.IgnoredConsumers {
+		e.IgnoredConsumers = append(e.IgnoredConsumers, IgnoredConsumerExplanation{Address: c.Fleet.Addr, Range: toRange(c.Fleet.DefRange), Reason: c.Reason})
 	}
 	for _, a := range q.Alarms {
 		shown[a.Addr] = true

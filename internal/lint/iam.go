@@ -200,14 +200,27 @@ func (l *linker) readLinkOnly() {
 // receive and delete messages from, naming the role as how. Of those, a
 // dead-letter queue of a queue the fleet consumes is left out: a worker
 // allowed to read its dead letters (to inspect or redrive them) does not
-// consume them. A role allowed every queue (Resource "*") links no queue;
-// when its fleet consumes none otherwise, a skip says so.
+// consume them. So is a queue whose consumers are declared (an event
+// source mapping, a queuecap:queue tag, a .queuecap.hcl consumer, a
+// scaling policy on its metrics, a pipe): a role shared by the workers, a
+// scheduler and a web server says nothing the declaration does not, and
+// counting the others would hide the workers' shortfall; the queue keeps
+// them as IgnoredConsumers for --explain. A role allowed every queue
+// (Resource "*") links no queue; when its fleet consumes none otherwise,
+// a skip says so, unless an AWS managed policy allows it: one attached
+// to every function of a module is no sign of a consumer.
 func (l *linker) linkIAMConsumers() {
 	if len(l.iam.fleets) == 0 || len(l.model.Queues) == 0 {
 		return
 	}
 	l.indexIAM()
 	sources := l.deadLetterSources()
+	declared := map[*Queue][]string{}
+	for _, q := range l.model.Queues {
+		for _, f := range q.Consumers {
+			declared[q] = append(declared[q], f.Addr)
+		}
+	}
 	for _, f := range l.model.Fleets {
 		fr, ok := l.iam.fleets[f.Addr]
 		if !ok {
@@ -227,7 +240,7 @@ func (l *linker) linkIAMConsumers() {
 					candidates = append(candidates, candidate{q, role})
 				}
 			}
-			if s, ok := mayConsumeEvery(stmts); ok && every == nil {
+			if s, ok := mayConsumeEvery(stmts); ok && every == nil && !s.managed {
 				every, everyRole = &s, role
 			}
 		}
@@ -235,7 +248,13 @@ func (l *linker) linkIAMConsumers() {
 			return slices.Contains(f.Queues, q) || slices.ContainsFunc(candidates, func(c candidate) bool { return c.q == q })
 		}
 		for _, c := range candidates {
-			if !slices.ContainsFunc(sources[c.q], consumed) {
+			switch ds := declared[c.q]; {
+			case slices.ContainsFunc(sources[c.q], consumed):
+			case len(ds) > 0 && !slices.Contains(ds, f.Addr):
+				c.q.IgnoredConsumers = append(c.q.IgnoredConsumers, IgnoredConsumer{Fleet: f, Reason: fmt.Sprintf(
+					"IAM role %s lets it receive and delete the queue's messages, but the queue's consumers are declared (%s), and a declared consumer takes precedence over one IAM implies",
+					c.role.addr, strings.Join(ds, ", "))})
+			default:
 				l.consumeThrough(c.q, f, "IAM role "+c.role.addr)
 			}
 		}
@@ -423,7 +442,7 @@ func managedPolicyStatements(arn string, rng hcl.Range) []statement {
 	if actions == nil {
 		return nil
 	}
-	s := statement{resources: []cty.Value{cty.StringVal("*")}, rng: rng}
+	s := statement{resources: []cty.Value{cty.StringVal("*")}, rng: rng, managed: true}
 	for _, a := range actions {
 		s.actions = append(s.actions, strings.ToLower(a))
 	}

@@ -530,7 +530,31 @@ resource "aws_lambda_event_source_mapping" "q" {
 			links: []string{"aws_sqs_queue.q <- aws_lambda_function.fn"},
 		},
 		{
-			name: "a consumer its tag declares is not linked again",
+			// Its role lets it receive and delete, as it may let a web
+			// server or a scheduler sharing the role: no consumer.
+			name: "every queue through an AWS managed policy, on a function no mapping links",
+			files: map[string]string{"main.tf": `resource "aws_sqs_queue" "q" {
+  name = "q"
+}
+
+resource "aws_iam_role" "fn" {
+  name = "fn"
+}
+
+resource "aws_iam_role_policy_attachment" "sqs" {
+  role       = aws_iam_role.fn.name
+  policy_arn = "arn:aws:iam::aws:policy/service-role/AWSLambdaSQSQueueExecutionRole"
+}
+
+resource "aws_lambda_function" "fn" {
+  function_name = "fn"
+  role          = aws_iam_role.fn.arn
+}
+`},
+		},
+		{
+			// A declared consumer takes precedence over those IAM implies.
+			name: "a consumer its tag declares, and one its role implies",
 			files: map[string]string{"main.tf": ecsWorker(consumeOrders)["main.tf"] + `
 resource "aws_autoscaling_group" "tagged" {
   name     = "tagged"
@@ -542,7 +566,7 @@ resource "aws_autoscaling_group" "tagged" {
   }
 }
 `},
-			links: []string{"aws_sqs_queue.orders <- aws_autoscaling_group.tagged", workerConsumesOrders},
+			links: []string{"aws_sqs_queue.orders <- aws_autoscaling_group.tagged"},
 		},
 	})
 }
@@ -577,6 +601,59 @@ resource "aws_sns_topic_subscription" "orders" {
 	want := []string{
 		"aws_sqs_queue.orders arrival_rate=40 producers tag queuecap:arrival_rate of SNS topic aws_sns_topic.orders",
 		"aws_sqs_queue.orders <- aws_ecs_service.worker linked through IAM role aws_iam_role.task",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("explained:\n got %q\nwant %q", got, want)
+	}
+}
+
+// TestExplainIgnoredConsumers: three ECS services share the workers'
+// task role, which may receive and delete the queue's messages; only the
+// workers are tagged with it. The tag takes precedence: the others are not
+// consumers (their capacity would hide a finding), and --explain says who
+// was left out and why (issue 22, item 3).
+func TestExplainIgnoredConsumers(t *testing.T) {
+	tf := ecsWorker(consumeOrders)["main.tf"] + `
+resource "aws_ecs_service" "scheduler" {
+  name            = "scheduler"
+  cluster         = "main"
+  task_definition = aws_ecs_task_definition.worker.arn
+  desired_count   = 1
+}
+
+resource "aws_ecs_service" "web" {
+  name            = "web"
+  cluster         = "main"
+  task_definition = aws_ecs_task_definition.worker.arn
+  desired_count   = 4
+}
+
+resource "aws_autoscaling_group" "workers" {
+  name     = "workers"
+  max_size = 10
+  tag {
+    key                 = "queuecap:queue"
+    value               = "aws_sqs_queue.orders"
+    propagate_at_launch = false
+  }
+}
+`
+	res, _ := explain(t, map[string]string{"main.tf": tf})
+	var got []string
+	for _, q := range res.Explanation.Roots[0].Queues {
+		for _, c := range q.Consumers {
+			got = append(got, q.Address+" <- "+c.Address)
+		}
+		for _, c := range q.IgnoredConsumers {
+			got = append(got, q.Address+" not "+c.Address+": "+c.Reason)
+		}
+	}
+	why := ": IAM role aws_iam_role.task lets it receive and delete the queue's messages, but the queue's consumers are declared (aws_autoscaling_group.workers), and a declared consumer takes precedence over one IAM implies"
+	want := []string{
+		"aws_sqs_queue.orders <- aws_autoscaling_group.workers",
+		"aws_sqs_queue.orders not aws_ecs_service.worker" + why,
+		"aws_sqs_queue.orders not aws_ecs_service.scheduler" + why,
+		"aws_sqs_queue.orders not aws_ecs_service.web" + why,
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("explained:\n got %q\nwant %q", got, want)

@@ -138,7 +138,17 @@ type Queue struct {
 	// configuration only implies it: "IAM role aws_iam_role.worker", "pipe
 	// aws_pipes_pipe.orders".
 	ConsumedThrough map[*Fleet]string
-	Alarms          []*Alarm
+	// IgnoredConsumers are fleets an IAM role implies consume the queue
+	// that are not its consumers, and why: the queue's consumers are
+	// declared, and a declared consumer takes precedence.
+	IgnoredConsumers []IgnoredConsumer
+	Alarms           []*Alarm
+}
+
+// IgnoredConsumer is a fleet left out of a queue's consumers, and why.
+type IgnoredConsumer struct {
+	Fleet  *Fleet
+	Reason string
 }
 
 // FleetKind is the compute behind a fleet.

@@ -54,6 +54,8 @@ type statement struct {
 	resources   []cty.Value
 	notResource bool
 	rng         hcl.Range
+	// managed is true for an AWS managed policy's statement.
+	managed bool
 }
 
 func readPolicyDoc(in *instance, a *hcl.Attribute) *policyDoc {

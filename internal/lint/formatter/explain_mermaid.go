@@ -29,6 +29,7 @@ func renderExplainMermaid(b *bytes.Buffer, r *lint.Result, _ Options) error {
 		fmt.Fprintf(b, "**Root module `%s`**\n\n```mermaid\n", root.Dir)
 		writeFlowchart(b, root)
 		b.WriteString("```\n")
+		writeIgnoredMarkdown(b, root)
 		writeSkipsMarkdown(b, "Could not link:", root.Skipped)
 	}
 	writeSkipsMarkdown(b, "Configuration that matches no root module:", e.Skipped)
@@ -141,5 +142,20 @@ func writeSkipsMarkdown(b *bytes.Buffer, title string, skips []lint.Skip) {
 	fmt.Fprintf(b, "\n%s\n\n", title)
 	for _, s := range skips {
 		fmt.Fprintf(b, "- `%s`: %s (%s)\n", lineOf(s.Range), markdownText(s.Reason), s.RuleList())
+	}
+}
+
+// writeIgnoredMarkdown lists the fleets left out of a queue's consumers,
+// and why.
+func writeIgnoredMarkdown(b *bytes.Buffer, root lint.RootExplanation) {
+	first := true
+	for _, q := range root.Queues {
+		for _, c := range q.IgnoredConsumers {
+			if first {
+				b.WriteString("\nNot consumers:\n\n")
+				first = false
+			}
+			fmt.Fprintf(b, "- `%s` of `%s` (`%s`): %s\n", c.Address, q.Address, lineOf(c.Range), markdownText(c.Reason))
+		}
 	}
 }

@@ -111,6 +111,9 @@ func writeQueueText(b *bytes.Buffer, q lint.QueueExplanation) {
 			}
 		}
 	}
+	for _, c := range q.IgnoredConsumers {
+		fmt.Fprintf(b, "    not a consumer: %s (%s): %s\n", c.Address, lineOf(c.Range), c.Reason)
+	}
 	for _, a := range q.Alarms {
 		text := alarmText(a)
 		if len(a.Policies) > 0 {
