@@ -511,8 +511,7 @@ func (in *instance) output(name string) cty.Value {
 
 // variableDefault is a variable's default, or unknown without one.
 func variableDefault(v *Variable) cty.Value {
-	_, _, def := v.typeAndDefault()
-	return def
+	return v.defaultValue()
 }
 
 // convertVariable is a module argument as the variable receives it, as
@@ -520,7 +519,6 @@ func variableDefault(v *Variable) cty.Value {
 // converted to its declared type ("4000" from a tfvars file becomes the
 // number 4000). A value that does not convert is left as given.
 func convertVariable(v *Variable, val cty.Value) cty.Value {
-	v.typeAndDefault()
 	return v.convert(val)
 }
 

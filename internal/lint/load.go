@@ -295,27 +295,39 @@ type Variable struct {
 	defaultVal cty.Value
 }
 
-// typeAndDefault is the variable's declared type (cty.DynamicPseudoType
-// when it has none or it does not parse), the defaults of its optional
-// attributes, and its default with those defaults applied, converted to
-// the type (cty.DynamicVal when there is none), as Terraform works it out.
-func (v *Variable) typeAndDefault() (cty.Type, *typeexpr.Defaults, cty.Value) {
+// resolve works out, once, the variable's declared type
+// (cty.DynamicPseudoType when it has none or it does not parse), the
+// defaults of its optional attributes, and its default with those
+// defaults applied, converted to the type (cty.DynamicVal when there is
+// none), as Terraform works them out.
+func (v *Variable) resolve() {
 	v.once.Do(func() {
 		v.ty, v.defaults, _ = variableType(v)
 		v.defaultVal = cty.DynamicVal
 		if v.Default != nil {
 			if val, diags := v.Default.Value(nil); !diags.HasErrors() {
-				v.defaultVal = v.convert(val)
+				v.defaultVal = v.converted(val)
 			}
 		}
 	})
-	return v.ty, v.defaults, v.defaultVal
+}
+
+// defaultValue is the variable's default as resolve works it out.
+func (v *Variable) defaultValue() cty.Value {
+	v.resolve()
+	return v.defaultVal
 }
 
 // convert is val as the variable receives it: its optional attributes'
 // defaults applied where they are null or absent, converted to its type.
 // A value that does not convert is left as given.
 func (v *Variable) convert(val cty.Value) cty.Value {
+	v.resolve()
+	return v.converted(val)
+}
+
+// converted is convert once resolve has run.
+func (v *Variable) converted(val cty.Value) cty.Value {
 	if v.defaults != nil && !val.IsNull() {
 		val = v.defaults.Apply(val)
 	}
