@@ -92,6 +92,28 @@ resource "aws_ecs_service" "worker" {
 `}
 }
 
+// managedPolicyFunction is a queue and a function whose role has the AWS
+// managed policy that allows receiving and deleting every queue's
+// messages.
+const managedPolicyFunction = `resource "aws_sqs_queue" "q" {
+  name = "q"
+}
+
+resource "aws_iam_role" "fn" {
+  name = "fn"
+}
+
+resource "aws_iam_role_policy_attachment" "sqs" {
+  role       = aws_iam_role.fn.name
+  policy_arn = "arn:aws:iam::aws:policy/service-role/AWSLambdaSQSQueueExecutionRole"
+}
+
+resource "aws_lambda_function" "fn" {
+  function_name = "fn"
+  role          = aws_iam_role.fn.arn
+}
+`
+
 const (
 	consumeOrders = `{
     Effect   = "Allow"
@@ -504,24 +526,7 @@ resource "aws_lambda_function" "redrive" {
 			// event-source-mapping example: AWSLambdaSQSQueueExecutionRole
 			// beside the mapping.
 			name: "every queue through an AWS managed policy, on a function a mapping links",
-			files: map[string]string{"main.tf": `resource "aws_sqs_queue" "q" {
-  name = "q"
-}
-
-resource "aws_iam_role" "fn" {
-  name = "fn"
-}
-
-resource "aws_iam_role_policy_attachment" "sqs" {
-  role       = aws_iam_role.fn.name
-  policy_arn = "arn:aws:iam::aws:policy/service-role/AWSLambdaSQSQueueExecutionRole"
-}
-
-resource "aws_lambda_function" "fn" {
-  function_name = "fn"
-  role          = aws_iam_role.fn.arn
-}
-
+			files: map[string]string{"main.tf": managedPolicyFunction + `
 resource "aws_lambda_event_source_mapping" "q" {
   event_source_arn = aws_sqs_queue.q.arn
   function_name    = aws_lambda_function.fn.arn
@@ -532,25 +537,8 @@ resource "aws_lambda_event_source_mapping" "q" {
 		{
 			// Its role lets it receive and delete, as it may let a web
 			// server or a scheduler sharing the role: no consumer.
-			name: "every queue through an AWS managed policy, on a function no mapping links",
-			files: map[string]string{"main.tf": `resource "aws_sqs_queue" "q" {
-  name = "q"
-}
-
-resource "aws_iam_role" "fn" {
-  name = "fn"
-}
-
-resource "aws_iam_role_policy_attachment" "sqs" {
-  role       = aws_iam_role.fn.name
-  policy_arn = "arn:aws:iam::aws:policy/service-role/AWSLambdaSQSQueueExecutionRole"
-}
-
-resource "aws_lambda_function" "fn" {
-  function_name = "fn"
-  role          = aws_iam_role.fn.arn
-}
-`},
+			name:  "every queue through an AWS managed policy, on a function no mapping links",
+			files: map[string]string{"main.tf": managedPolicyFunction},
 		},
 		{
 			// A declared consumer takes precedence over those IAM implies.

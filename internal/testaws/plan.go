@@ -117,6 +117,19 @@ func NewWorkdir(t testing.TB, cli, dir string) *Workdir {
 // TF_VAR_name or TF_WORKSPACE.
 func (w *Workdir) Setenv(name, value string) { w.env = append(w.env, name+"="+value) }
 
+// AddFile copies the file at path into the configuration, beside what
+// NewWorkdir copied: a versions.tf that several test configurations share.
+func (w *Workdir) AddFile(path string) {
+	w.t.Helper()
+	data, err := os.ReadFile(path)
+	if err == nil {
+		err = os.WriteFile(filepath.Join(w.Dir, filepath.Base(path)), data, 0o644)
+	}
+	if err != nil {
+		w.t.Fatalf("testaws: %v", err)
+	}
+}
+
 // Workspace creates the workspace name and selects it for the later runs,
 // as `terraform workspace new` does, writing its name where the CLI and the
 // linter read terraform.workspace from.

@@ -16,7 +16,8 @@ import (
 )
 
 // TestLintRejectsWhatTerraformRejects: each configuration of
-// testdata/rejected fails `terraform plan` (and OpenTofu's), and the
+// testdata/rejected (with the providers of its versions.tf) fails
+// `terraform plan` (and OpenTofu's), and the
 // linter, which used to count each as a check skipped, reports an error
 // at the line the CLI names (issue 28, item 7). The cycle has no line in
 // the CLI's words; the linter places it at the reference that closes it.
@@ -55,7 +56,9 @@ func TestLintRejectsWhatTerraformRejects(t *testing.T) {
 				if c.functions {
 					skipWithoutProviderFunctions(t, cli)
 				}
-				out := testaws.NewWorkdir(t, cli.Path, dir).PlanFails()
+				w := testaws.NewWorkdir(t, cli.Path, dir)
+				w.AddFile(filepath.Join("testdata", "rejected", "versions.tf"))
+				out := w.PlanFails()
 				if !strings.Contains(strings.Join(strings.Fields(out), " "), c.cli) {
 					t.Errorf("%s plan said:\n%s\nwant %q", cli.Name, out, c.cli)
 				}
