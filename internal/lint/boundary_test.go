@@ -94,13 +94,42 @@ func (e *endless) Read(p []byte) (int, error) {
 func TestPlanCap(t *testing.T) {
 	defer func(n int64) { maxPlanBytes = n }(maxPlanBytes)
 	maxPlanBytes = 1 << 20
-	if _, err := LoadPlan("-", ".", &endless{}, nil); err == nil || !strings.Contains(err.Error(), "it is more than the 1048576 bytes a plan may have") {
+	// Reading past the cap by more than one buffer is reading without
+	// one; an endless reader would then never end, so the count stops it.
+	const slack = 64 << 10
+	endlessPlan := &counting{r: &endless{}, stop: 4 * maxPlanBytes}
+	if _, err := LoadPlan("-", ".", endlessPlan, nil); err == nil || !strings.Contains(err.Error(), "it is more than the 1048576 bytes a plan may have") {
 		t.Errorf("an endless plan: %v", err)
 	}
-	zeros := io.LimitReader(zeroReader{}, 1<<30)
+	if endlessPlan.n > maxPlanBytes+slack {
+		t.Errorf("an endless plan: read %d bytes, want at most the cap of %d and a buffer", endlessPlan.n, maxPlanBytes)
+	}
+	// What cannot begin a plan is refused at its first byte, not read
+	// to the cap.
+	zeros := &counting{r: zeroReader{}, stop: 1 << 30}
 	if _, err := LoadPlan("-", ".", zeros, nil); err == nil || !strings.Contains(err.Error(), "it begins with the byte 0x00") {
 		t.Errorf("zeros: %v", err)
 	}
+	if zeros.n > slack {
+		t.Errorf("zeros: read %d bytes, want one buffer at most", zeros.n)
+	}
+}
+
+// counting counts what is read from r, and ends it at stop bytes.
+type counting struct {
+	r    io.Reader
+	n    int64
+	stop int64
+}
+
+func (c *counting) Read(p []byte) (int, error) {
+	if c.n >= c.stop {
+		return 0, io.EOF
+	}
+	p = p[:min(int64(len(p)), c.stop-c.n)]
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
 }
 
 type zeroReader struct{}
