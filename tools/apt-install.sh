@@ -12,7 +12,8 @@ set -euo pipefail
 
 missing=() packages=()
 for arg in "$@"; do
-	command -v "${arg%%:*}" >/dev/null || { missing+=("${arg%%:*}"); packages+=("${arg#*:}"); }
+	# type -P: an executable on PATH, not a shell keyword such as time.
+	type -P "${arg%%:*}" >/dev/null || { missing+=("${arg%%:*}"); packages+=("${arg#*:}"); }
 done
 [ ${#missing[@]} = 0 ] && exit 0
 if command -v apt-get >/dev/null; then
@@ -24,6 +25,6 @@ if command -v apt-get >/dev/null; then
 fi
 still=()
 for c in "${missing[@]}"; do
-	command -v "$c" >/dev/null || still+=("$c")
+	type -P "$c" >/dev/null || still+=("$c")
 done
 [ ${#still[@]} = 0 ] || { echo "${still[*]}: not installed, and apt-get could not install it" >&2; exit 1; }

@@ -77,24 +77,12 @@ die() { echo "bench-lint: $*" >&2; exit 1; }
 corpus=$(cd "$corpus" && pwd)
 
 # GNU time gives each run's peak RSS.
-if [ ! -x /usr/bin/time ]; then
-	echo "installing GNU time (Debian package time)" >&2
-	if [ "$(id -u)" = 0 ]; then
-		{ apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y time; } >&2
-	else
-		{ sudo apt-get update && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y time; } >&2
-	fi
-fi
+"$root/tools/apt-install.sh" time >&2
 with_tflint=${BENCH_TFLINT:-1}
 pairs_wanted=${BENCH_PAIRS:-9}
 count_instructions=${BENCH_INSTRUCTIONS:-0}
-if [ "$count_instructions" = 1 ] && ! command -v valgrind >/dev/null; then
-	echo "installing valgrind (Debian package valgrind)" >&2
-	if [ "$(id -u)" = 0 ]; then
-		{ apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y valgrind; } >&2
-	else
-		{ sudo apt-get update && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y valgrind; } >&2
-	fi
+if [ "$count_instructions" = 1 ]; then
+	"$root/tools/apt-install.sh" valgrind >&2
 fi
 if [ "$with_tflint" != 0 ]; then
 	tflint=$("$root/tools/install-cli.sh" tflint)
