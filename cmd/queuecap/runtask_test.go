@@ -29,10 +29,7 @@ func TestRuntaskServe(t *testing.T) {
 		t.Skip("builds the CLI")
 	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "queuecap")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildCLI(t, "")
 	key := "a key from a file"
 	keyFile := filepath.Join(dir, "hmac-key")
 	write(t, dir, map[string]string{"hmac-key": key + "\n", "queuecap.hcl": "config {\n  minimum_failure_severity = \"error\"\n}\n"})
