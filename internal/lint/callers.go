@@ -70,7 +70,13 @@ func (b *builder) placeSkip(s *Skip) {
 	if call == nil {
 		return
 	}
-	s.Reason += fmt.Sprintf(" (at %s:%d, in the module %s brings in)", s.Range.Filename, s.Range.Start.Line, call.addr)
+	// Where in the module, from the root module's directory: the same
+	// words whichever directory the linter or tflint ran in.
+	file := s.Range.Filename
+	if rel, err := filepath.Rel(b.model.Dir, file); err == nil && filepath.IsAbs(file) == filepath.IsAbs(b.model.Dir) {
+		file = rel
+	}
+	s.Reason += fmt.Sprintf(" (at %s:%d, in the module %s brings in)", file, s.Range.Start.Line, call.addr)
 	s.Range = toRange(call.call.DefRange)
 }
 

@@ -662,7 +662,7 @@ func TestVariables(t *testing.T) {
 		vars      []lint.VarFlag
 		wantRules []string
 	}{
-		{"unset", nil, cfg, nil, []string{tflintplugin.NotChecked, tflintplugin.NotChecked}}, // zero surplus and headroom
+		{"unset", nil, cfg, nil, []string{tflintplugin.NotChecked}}, // zero surplus and headroom, one reason
 		{"--var", []string{"--var", "max_size=25"}, cfg, []lint.VarFlag{{Value: "max_size=25"}}, []string{"queuecap_zero_surplus"}},
 		{"--var-file", []string{"--var-file", "big.tfvars"}, cfg, []lint.VarFlag{{File: true, Value: filepath.Join(dir, "big.tfvars")}}, nil},
 		{"varfile", nil, pluginConfig(t, "", "config {\n  varfile = [\"prod.tfvars\"]\n}\n"), []lint.VarFlag{{File: true, Value: filepath.Join(dir, "prod.tfvars")}}, []string{"queuecap_zero_surplus"}},
