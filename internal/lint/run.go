@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -396,6 +397,12 @@ func (m *skipMerger) add(s Skip) {
 	case r < kept:
 		m.out[i] = s
 		delete(m.others, i)
+	case r == kept && s.Reason != m.out[i].Reason && moduleLocal(s.Reason) == moduleLocal(m.out[i].Reason):
+		// One module instance seen from two roots (a root, and an
+		// example calling it as a module): the same reason.
+		if len(s.Reason) < len(m.out[i].Reason) {
+			m.out[i] = s
+		}
 	case r == kept && s.Reason != m.out[i].Reason:
 		if len(s.Reason) < len(m.out[i].Reason) {
 			s, m.out[i] = m.out[i], s
@@ -416,6 +423,16 @@ func (m *skipMerger) result() []Skip {
 	m.others = nil
 	return m.out
 }
+
+// moduleAddress is the part of an address that names a module call with
+// neither count nor for_each: one instance, whichever root reaches it.
+var moduleAddress = regexp.MustCompile(`\bmodule\.[A-Za-z0-9_-]+\.`)
+
+// moduleLocal is a reason with the calls of single module instances taken
+// out of the addresses it names, as a finding's key takes its module
+// instance out of its message; the keys of count and for_each instances
+// stay, so that those are still counted apart.
+func moduleLocal(reason string) string { return moduleAddress.ReplaceAllString(reason, "") }
 
 // skipRank orders the reasons for one place, lower first: a coverage skip
 // that names the queue's consumer says what to declare, where the same

@@ -108,3 +108,34 @@ module "local" {
 		t.Errorf("skip in the remote module:\n%s\nwant it to end %s", got[1], want)
 	}
 }
+
+// TestSkipOnceAcrossRoots: a module linted as its own root and reached as
+// module.app from the root above gives one skip, not one "and 1 more like
+// it at this place, for other instances": it is one instance, seen twice.
+func TestSkipOnceAcrossRoots(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"main.tf": "module \"app\" {\n  source = \"./app\"\n}\n",
+		"app/main.tf": `resource "aws_sqs_queue" "q" {
+  name = "q"
+}
+
+resource "aws_autoscaling_group" "w" {
+  name     = "w"
+  max_size = 4
+  tag {
+    key                 = "queuecap:queue"
+    value               = "aws_sqs_queue.q"
+    propagate_at_launch = false
+  }
+}
+`,
+	})
+	res, err := lint.Run(lint.Options{Dirs: []string{dir}, Recursive: true, Config: &lint.Config{}, Rules: rules.All()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Skipped) != 1 || res.Skipped[0].Reason != "aws_sqs_queue.q has a consumer (aws_autoscaling_group.w) but no declared arrival_rate (a queuecap:arrival_rate tag on it or on an SNS topic feeding it, a .queuecap.hcl queue block, or the queuecap data source that sizes its consumer), so its capacity was not checked" {
+		t.Errorf("skips %+v, want one, in the module's own words", res.Skipped)
+	}
+}
