@@ -107,12 +107,7 @@ func TestGitHubAction(t *testing.T) {
 		cmd.Env = append(cmd.Env, env...)
 		before := requests.Load()
 		out, err := cmd.CombinedOutput()
-		s := step{log: string(out), runner: runner, requests: requests.Load() - before}
-		if ee, ok := err.(*exec.ExitError); ok {
-			s.code = ee.ExitCode()
-		} else if err != nil {
-			t.Fatal(err)
-		}
+		s := step{log: string(out), runner: runner, requests: requests.Load() - before, code: exitCode(t, err)}
 		read := func(p string) string {
 			b, _ := os.ReadFile(p)
 			return string(b)

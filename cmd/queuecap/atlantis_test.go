@@ -216,12 +216,7 @@ func TestAtlantisWorkflow(t *testing.T) {
 					"WORKSPACE=default", "PROJECT_NAME=", "REPO_REL_DIR=stacks/orders",
 					"NO_COLOR=1")
 				out, err := cmd.CombinedOutput()
-				code := 0
-				if ee, ok := err.(*exec.ExitError); ok {
-					code = ee.ExitCode()
-				} else if err != nil {
-					t.Fatal(err)
-				}
+				code := exitCode(t, err)
 				if code != tt.code {
 					t.Errorf("%s: exit %d, want %d:\n%s", tt.name, code, tt.code, out)
 				}

@@ -189,12 +189,7 @@ func TestGitLabCIExample(t *testing.T) {
 		// the test's.
 		cmd.Env = append(cmd.Env, "QUEUECAP_RELEASES="+releasesURL, "no_proxy=127.0.0.1")
 		out, err := cmd.CombinedOutput()
-		r := jobRun{log: string(out)}
-		if ee, ok := err.(*exec.ExitError); ok {
-			r.code = ee.ExitCode()
-		} else if err != nil {
-			t.Fatal(err)
-		}
+		r := jobRun{log: string(out), code: exitCode(t, err)}
 		if b, err := os.ReadFile(filepath.Join(ws, job.Artifacts.Reports.CodeQuality)); err == nil {
 			r.codeQuality = string(b)
 		}

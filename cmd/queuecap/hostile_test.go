@@ -8,7 +8,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -35,10 +34,10 @@ const envSecret = "QUEUECAP_TEST_SECRET"
 const helperCLIEnv = "QUEUECAP_HELPER_CLI"
 
 // TestHelperCLI is the CLI when the test binary is started by helperCLI;
-// otherwise it does nothing.
-func TestHelperCLI(*testing.T) {
+// otherwise it is skipped.
+func TestHelperCLI(t *testing.T) {
 	if os.Getenv(helperCLIEnv) != "1" {
-		return
+		t.Skip("run by helperCLI in a child process")
 	}
 	args := os.Args
 	for i, a := range args {
@@ -79,14 +78,7 @@ func helperCLI(t *testing.T, dir, secret string, stdin *os.File, args ...string)
 	if ctx.Err() != nil {
 		t.Fatalf("queuecap %s did not finish within a minute", strings.Join(args, " "))
 	}
-	var exit *exec.ExitError
-	code := 0
-	if errors.As(err, &exit) {
-		code = exit.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return cliRun{code: code, output: stdout.String() + stderr.String()}
+	return cliRun{code: exitCode(t, err), output: stdout.String() + stderr.String()}
 }
 
 // hostileRepo is a repository under review (it has .git) beside a

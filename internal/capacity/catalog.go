@@ -476,6 +476,14 @@ func (f *Formula) WithDefaults(a Args) Args {
 // bigMaxCount is MaxCount as a big.Float, for CheckNumber; never written.
 var bigMaxCount = new(big.Float).SetInt64(MaxCount)
 
+// Writable reports whether v's digits are few enough to write out, its
+// binary exponent within ±1100 (about 1e±331): beyond it NumberText writes
+// the exponent instead, as writing the digits takes as long as there are.
+func Writable(v *big.Float) bool {
+	exp := v.MantExp(nil)
+	return exp > -1100 && exp < 1100
+}
+
 // NumberText writes a number for a message: a whole number below 2^128
 // (39 digits) in full (a Terraform number may hold more digits than a
 // float64, and 9007199254740993 must not read as 9007199254740992), any
@@ -490,7 +498,7 @@ func NumberText(v *big.Float) string {
 		return v.String()
 	case v.IsInt() && exp <= 128:
 		return v.Text('f', 0)
-	case exp > -1100 && exp < 1100: // about 1e±331: a few hundred digits
+	case Writable(v): // about 1e±331: a few hundred digits
 		return v.Text('g', 10)
 	}
 	mant := new(big.Float)

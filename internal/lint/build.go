@@ -7,11 +7,10 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 )
@@ -419,7 +418,7 @@ func tagNumber(name string, val cty.Value) (float64, bool, string) {
 	if err != nil || n.IsNull() {
 		got := "a " + val.Type().FriendlyName()
 		if val.Type() == cty.String {
-			got = quoteCapped(val.AsString(), 64)
+			got = capacity.Quote(val.AsString())
 		}
 		return 0, false, fmt.Sprintf("%s must be a number, got %s", name, got)
 	}
@@ -428,18 +427,6 @@ func tagNumber(name string, val cty.Value) (float64, bool, string) {
 		return 0, false, why
 	}
 	return f, true, ""
-}
-
-// quoteCapped is s quoted, cut to at most limit bytes of it.
-func quoteCapped(s string, limit int) string {
-	if len(s) <= limit {
-		return strconv.Quote(s)
-	}
-	cut := limit
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return strconv.Quote(s[:cut]) + fmt.Sprintf("… (%d bytes)", len(s))
 }
 
 func (b *builder) addQueue(in *instance, addr string, r *Resource, n *node) {

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
-	"github.com/queuecap/terraform-provider-queuecap/internal/lint/rules"
 )
 
 // TestOptionalDefaults: the defaults of optional() attributes apply to a
@@ -61,10 +60,7 @@ resource "aws_lambda_event_source_mapping" "m" {
 `,
 		"extra/main.tf": "resource \"aws_sqs_queue\" \"extra\" {\n  name = \"extra\"\n}\n",
 	})
-	res, err := lint.Run(lint.Options{Dirs: []string{dir}, Config: &lint.Config{}, Rules: rules.All()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := lintDir(t, lint.Options{Dirs: []string{dir}, Config: &lint.Config{}})
 	if len(res.Errors) > 0 {
 		t.Fatalf("errors: %v", res.Errors)
 	}

@@ -431,8 +431,14 @@ var moduleAddress = regexp.MustCompile(`\bmodule\.[A-Za-z0-9_-]+\.`)
 // moduleLocal is a reason with the calls of single module instances taken
 // out of the addresses it names, as a finding's key takes its module
 // instance out of its message; the keys of count and for_each instances
-// stay, so that those are still counted apart.
-func moduleLocal(reason string) string { return moduleAddress.ReplaceAllString(reason, "") }
+// stay, so that those are still counted apart. Most reasons name no
+// module, and are not handed to the regular expression.
+func moduleLocal(reason string) string {
+	if !strings.Contains(reason, "module.") {
+		return reason
+	}
+	return moduleAddress.ReplaceAllString(reason, "")
+}
 
 // skipRank orders the reasons for one place, lower first: a coverage skip
 // that names the queue's consumer says what to declare, where the same

@@ -12,7 +12,6 @@ import (
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint/formatter"
-	"github.com/queuecap/terraform-provider-queuecap/internal/lint/rules"
 )
 
 // TestSkipOncePerReason: the three rules that read a queue's supply skip
@@ -42,10 +41,7 @@ resource "aws_lambda_event_source_mapping" "m" {
   function_name    = aws_lambda_function.f.arn
 }
 `})
-	res, err := lint.Run(lint.Options{Dirs: []string{dir}, Config: &lint.Config{}, Rules: rules.All()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := lintDir(t, lint.Options{Dirs: []string{dir}, Config: &lint.Config{}})
 	want := []string{"queuecap_insufficient_headroom", "queuecap_retention_shorter_than_drain", "queuecap_zero_surplus"}
 	if len(res.Skipped) != 1 || !strings.HasPrefix(res.Skipped[0].Reason, "per_consumer_rate is not declared for aws_lambda_function.f") ||
 		res.Skipped[0].Rule != want[0] || !slices.Equal(res.Skipped[0].Rules, want) {
@@ -82,10 +78,7 @@ module "local" {
 		".terraform/modules/jobs/other.tf": "",
 		"local/main.tf":                    queue,
 	})
-	res, err := lint.Run(lint.Options{Dirs: []string{dir}, Config: &lint.Config{}, Rules: rules.All()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := lintDir(t, lint.Options{Dirs: []string{dir}, Config: &lint.Config{}})
 	var got []string
 	for _, s := range res.Skipped {
 		rel, _ := filepath.Rel(dir, s.Range.Filename)
@@ -131,10 +124,7 @@ resource "aws_autoscaling_group" "w" {
 }
 `,
 	})
-	res, err := lint.Run(lint.Options{Dirs: []string{dir}, Recursive: true, Config: &lint.Config{}, Rules: rules.All()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := lintDir(t, lint.Options{Dirs: []string{dir}, Recursive: true, Config: &lint.Config{}})
 	if len(res.Skipped) != 1 || res.Skipped[0].Reason != "aws_sqs_queue.q has a consumer (aws_autoscaling_group.w) but no declared arrival_rate (a queuecap:arrival_rate tag on it or on an SNS topic feeding it, a .queuecap.hcl queue block, or the queuecap data source that sizes its consumer), so its capacity was not checked" {
 		t.Errorf("skips %+v, want one, in the module's own words", res.Skipped)
 	}

@@ -61,10 +61,7 @@ resource "aws_ecs_service" "s" {
 		"main.tf:7:31: Invalid queuecap tag: tag queuecap:rto_seconds value must be",
 		"main.tf:8:31: Invalid queuecap tag: tag queuecap:sla_seconds must be a number, got \"xy\"",
 	}
-	res, err := lint.Run(lint.Options{Dirs: []string{dir}, Config: &lint.Config{}, Rules: rules.All()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := lintDir(t, lint.Options{Dirs: []string{dir}, Config: &lint.Config{}})
 	var got []string
 	for _, e := range res.Errors {
 		got = append(got, strings.TrimPrefix(e.String(), dir+string(filepath.Separator)))

@@ -350,7 +350,7 @@ func readNumber(in *capacity.Input, v tftypes.Value) (float64, bool, *capacity.I
 // one beyond float64's range as NumberText writes it, not in all its
 // digits.
 func numberString(n *big.Float) string {
-	if exp := n.MantExp(nil); exp > -1100 && exp < 1100 {
+	if capacity.Writable(n) {
 		return n.Text('f', -1)
 	}
 	return capacity.NumberText(n)
