@@ -220,7 +220,7 @@ func TestAtlantisWorkflow(t *testing.T) {
 				if code != tt.code {
 					t.Errorf("%s: exit %d, want %d:\n%s", tt.name, code, tt.code, out)
 				}
-				found := strings.Contains(string(out), "(queuecap_zero_surplus)") && strings.Contains(string(out), "on main.tf line 22:")
+				found := strings.Contains(string(out), "(queuecap_zero_surplus)") && strings.Contains(string(out), "on main.tf line 22, in aws_autoscaling_group.workers:")
 				if found != (tt.code == exitFindings) {
 					t.Errorf("%s: zero surplus finding at main.tf line 22 %v, want %v:\n%s", tt.name, found, tt.code == exitFindings, out)
 				}

@@ -220,3 +220,33 @@ func TestGeneratedDocs(t *testing.T) {
 		})
 	}
 }
+
+// TestExamplesLintOutput runs the command examples/lint/README.md shows,
+// from the repository's root as it is written, and checks that the README
+// shows what it prints and the exit code it gives.
+func TestExamplesLintOutput(t *testing.T) {
+	const path = "../../examples/lint/README.md"
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const cmd = "$ queuecap lint --no-color --config examples/lint/queuecap.hcl examples/lint/bad\n"
+	_, rest, ok := strings.Cut(string(src), cmd)
+	if !ok {
+		t.Fatalf("%s does not show %q", path, strings.TrimSpace(cmd))
+	}
+	want, after, ok := strings.Cut(rest, "$ echo $?\n")
+	if !ok {
+		t.Fatalf("%s does not show the exit code after the output", path)
+	}
+	wantCode, _ := strconv.Atoi(strings.TrimSpace(strings.SplitN(after, "\n", 2)[0]))
+	t.Chdir("../..")
+	var stdout, stderr bytes.Buffer
+	code := run(strings.Fields(cmd)[2:], &stdout, &stderr)
+	if got := stdout.String(); got != want {
+		t.Errorf("examples/lint/README.md shows\n%s\nqueuecap lint prints\n%s", want, got)
+	}
+	if code != wantCode {
+		t.Errorf("exit code %d, the README says %d (stderr: %s)", code, wantCode, stderr.String())
+	}
+}

@@ -174,7 +174,7 @@ func TestReadingBoundary(t *testing.T) {
 			"shared/mod/main.tf":  warningTF,
 			"envs/prod/module.tf": "module \"m\" {\n  source = \"./mod\"\n}\n"},
 			links: map[string]string{"envs/prod/queue.tf": "../../shared/queue.tf", "envs/prod/mod": "../../shared/mod"},
-			args:  []string{"lint", "envs/prod"}, code: exitFindings, want: []string{"on envs/prod/queue.tf line 1:", "on envs/prod/mod/main.tf line 1:", "2 issue(s) found"}},
+			args:  []string{"lint", "envs/prod"}, code: exitFindings, want: []string{"on envs/prod/queue.tf line 1, in aws_sqs_queue.orders:", "on envs/prod/mod/main.tf line 1, in module.m.aws_sqs_queue.orders:", "2 issue(s) found"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

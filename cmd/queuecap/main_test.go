@@ -147,9 +147,9 @@ func TestExitCodes(t *testing.T) {
 		// output says so rather than nothing.
 		{name: "clean", files: map[string]string{"main.tf": `resource "aws_sqs_queue" "a" {}`}, args: []string{"lint"}, code: 0, stdout: "1 check skipped: --show-skipped lists them"},
 		{name: "a warning fails by default", files: map[string]string{"main.tf": warningTF}, args: []string{"lint", "--format", "compact"}, code: 2,
-			stdout: "main.tf:1:1: Warning - no redrive_policy: a message that always fails is received 2,880 times a day; add a dead-letter queue — aws_sqs_queue.orders is consumed by aws_lambda_function.worker but has no redrive_policy"},
+			stdout: "main.tf:1:1: Warning - in aws_sqs_queue.orders: no redrive_policy: a message that always fails is received 2,880 times a day; add a dead-letter queue — aws_sqs_queue.orders is consumed by aws_lambda_function.worker but has no redrive_policy"},
 		{name: "an error finding", files: map[string]string{"main.tf": errorTF}, args: []string{"lint", "--format=compact"}, code: 2,
-			stdout: "main.tf:13:3: Error - max_size 25 cannot drain any backlog: raise it to 26 — max_size 25 × 400 msg/s = 10,000 msg/s does not exceed the declared arrival rate 10,000 msg/s: surplus 0 msg/s, any backlog never drains (queuecap_zero_surplus)"},
+			stdout: "main.tf:13:3: Error - in aws_autoscaling_group.workers: max_size 25 cannot drain any backlog: raise it to 26 — max_size 25 × 400 msg/s = 10,000 msg/s does not exceed the declared arrival rate 10,000 msg/s: surplus 0 msg/s, any backlog never drains (queuecap_zero_surplus)"},
 		{name: "only warnings below an error threshold", files: map[string]string{"main.tf": warningTF}, args: []string{"lint", "--minimum-failure-severity", "error"}, code: 0},
 		{name: "an error at an error threshold", files: map[string]string{"main.tf": errorTF}, args: []string{"lint", "--minimum-failure-severity=error"}, code: 2},
 		{name: "notice threshold", files: map[string]string{"main.tf": warningTF}, args: []string{"lint", "--minimum-failure-severity", "notice"}, code: 2},
@@ -158,8 +158,8 @@ func TestExitCodes(t *testing.T) {
 			stderr: `unknown format "yaml": valid formats are default, compact, json, sarif, checkstyle, junit, github, gitlab`, noOut: true},
 		{name: "bad flag", args: []string{"lint", "--colour"}, code: 1, stderr: "Error: unknown flag --colour (see 'queuecap lint --help')\n", noOut: true},
 		{name: "a misspelled flag", args: []string{"lint", "--recusive"}, code: 1, stderr: "unknown flag --recusive: did you mean --recursive?", noOut: true},
-		{name: "a short form", files: map[string]string{"main.tf": errorTF}, args: []string{"lint", "-f", "compact"}, code: 2, stdout: "main.tf:13:3: Error - max_size 25 cannot drain"},
-		{name: "flags after the directory", files: map[string]string{"main.tf": errorTF}, args: []string{"lint", ".", "--format=compact"}, code: 2, stdout: "main.tf:13:3: Error - max_size 25 cannot drain"},
+		{name: "a short form", files: map[string]string{"main.tf": errorTF}, args: []string{"lint", "-f", "compact"}, code: 2, stdout: "main.tf:13:3: Error - in aws_autoscaling_group.workers: max_size 25 cannot drain"},
+		{name: "flags after the directory", files: map[string]string{"main.tf": errorTF}, args: []string{"lint", ".", "--format=compact"}, code: 2, stdout: "main.tf:13:3: Error - in aws_autoscaling_group.workers: max_size 25 cannot drain"},
 		{name: "a flag without its value", args: []string{"lint", "--format"}, code: 1, stderr: "flag --format needs a value", noOut: true},
 		{name: "a flag before the command", args: []string{"--no-color", "lint"}, code: 1, stderr: "Error: --no-color comes before the command; flags follow it, as in 'queuecap lint --no-color'", noOut: true},
 		{name: "a misspelled command", args: []string{"lnt"}, code: 1, stderr: `unknown command "lnt": did you mean lint?`, noOut: true},
@@ -234,7 +234,7 @@ func TestParseErrorOtherFilesStillLinted(t *testing.T) {
 	if !strings.Contains(stdout, "broken.tf:2:10: Error - Invalid expression") {
 		t.Errorf("no file:line:col parse error in %q", stdout)
 	}
-	if !strings.Contains(stdout, "main.tf:1:1: Warning - no redrive_policy:") {
+	if !strings.Contains(stdout, "main.tf:1:1: Warning - in aws_sqs_queue.orders: no redrive_policy:") {
 		t.Errorf("main.tf was not linted: %q", stdout)
 	}
 

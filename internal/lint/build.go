@@ -69,6 +69,8 @@ type builder struct {
 	// in walk order, once the walk is done (see instanceOf).
 	instancesIn map[string][]*instance
 	indexed     int // how many of instances instancesIn holds
+	// addrIndex finds the instance at a finding's place (addressAt).
+	addrIndex *instanceIndex
 	// planAddrs are, for a plan, the resource instance each range given
 	// to the model belongs to, by Range.String().
 	planAddrs map[string]string
@@ -153,7 +155,7 @@ func (b *builder) walk(in *instance) {
 		default:
 			e := in.expansionOf("module."+c.Name, c.Count, c.ForEach)
 			if !e.known {
-				b.skip(e.expr.Range(), fmt.Sprintf("the %s of %s %s, so its instances are not told apart: it is checked once, as if each instance were unknown",
+				b.skip(in.absAddr("module."+c.Name), e.expr.Range(), fmt.Sprintf("the %s of %s %s, so its instances are not told apart: it is checked once, as if each instance were unknown",
 					e.meta(), in.absAddr("module."+c.Name), e.why))
 				b.walk(in.child(c, nil))
 				continue
@@ -180,7 +182,7 @@ func (b *builder) addInstances(in *instance, r *Resource, schema *blockSchema) {
 		// unknown count hides nothing the rules check.
 		otherAlarm := len(b.model.Alarms) > alarms && !readsSQS(b.model.Alarms[alarms].Metrics)
 		if !schema.linkOnly && !otherAlarm && !b.scalesOtherService(in.absAddr(r.LocalAddr())) {
-			b.skip(e.expr.Range(), fmt.Sprintf("the %s of %s %s, so its instances are not told apart: it is checked once, as if each instance were unknown",
+			b.skip(in.absAddr(r.LocalAddr()), e.expr.Range(), fmt.Sprintf("the %s of %s %s, so its instances are not told apart: it is checked once, as if each instance were unknown",
 				e.meta(), in.absAddr(r.LocalAddr()), e.why))
 		}
 		return

@@ -215,12 +215,36 @@ func (m *issueMerger) add(is Issue) {
 		return
 	}
 	kept := &m.out[i]
-	if kept.Message != is.Message {
-		kept.Message = kept.local
-	}
+	differ := kept.Message != is.Message
+	instances := addInstance(kept.Instances, kept.Address, is.Address)
+	callers := kept.Callers
 	for _, c := range is.Callers {
-		if !slices.Contains(kept.Callers, c) {
-			kept.Callers = append(kept.Callers, c)
+		if !slices.Contains(callers, c) {
+			callers = append(callers, c)
 		}
 	}
+	// The first instance stands for the others, in HCL and plan alike.
+	if addressLess(is.Address, kept.Address) {
+		*kept = is
+	}
+	kept.Instances, kept.Callers = instances, callers
+	if differ {
+		kept.Message = kept.local
+	}
+}
+
+// addInstance adds addr to the instances a finding or skip at first
+// stands for, listing first as well once there are two, in addressLess
+// order.
+func addInstance(instances []string, first, addr string) []string {
+	if addr == "" || addr == first && len(instances) == 0 {
+		return instances
+	}
+	if len(instances) == 0 {
+		instances = []string{first}
+	}
+	if i, found := slices.BinarySearchFunc(instances, addr, compareAddresses); !found {
+		instances = slices.Insert(instances, i, addr)
+	}
+	return instances
 }

@@ -259,7 +259,7 @@ func (l *linker) linkIAMConsumers() {
 			}
 		}
 		if every != nil && len(f.Queues) == 0 && slices.ContainsFunc(l.model.Queues, func(q *Queue) bool { return !q.IsDeadLetter }) {
-			l.skip(every.rng, fmt.Sprintf("IAM role %s lets %s receive and delete the messages of every queue (Resource \"*\"), so which queue it consumes is not known: "+
+			l.skip(f.Addr, every.rng, fmt.Sprintf("IAM role %s lets %s receive and delete the messages of every queue (Resource \"*\"), so which queue it consumes is not known: "+
 				"name the queue in the policy's Resource, tag the fleet queuecap:queue, or name it as the consumer in the queue's %s block", everyRole.addr, f.Addr, l.model.ConfigFileName()))
 		}
 	}

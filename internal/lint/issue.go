@@ -109,9 +109,17 @@ type Issue struct {
 	Facts []Fact
 	// Link is the rule's documentation.
 	Link string
-	// Address is the resource instance the finding is about, when a plan
-	// was linted.
+	// Address is the resource instance at the finding's place (the fleet
+	// whose max_size it names, the alarm whose threshold), in the root
+	// module's addresses: aws_autoscaling_group.audit[1],
+	// module.worker["orders"].aws_autoscaling_group.this. With a plan or
+	// HCL alike; the first of Instances when there are several.
 	Address string
+	// Instances are, when one finding stands for several instances with
+	// the same verdict (count, for_each, a module called twice or reached
+	// from several roots), each of their addresses, Address first; empty
+	// for a finding of one instance.
+	Instances []string
 	// Subject is the address of the object the rule judged (the queue,
 	// fleet, policy, alarm or mapping), inside its own module: with
 	// the file, it names the finding in a way that neither its line nor
@@ -176,6 +184,15 @@ type Skip struct {
 	// (the rules that read a queue's supply, its declared arrival rate
 	// unknown), all of them, Rule the first: it is one skip.
 	Rules []string `json:"rules,omitempty"`
+	// Address is the resource (or module call) instance the skip is
+	// about, as Issue.Address; "" for what belongs to no resource (a root
+	// variable, a Terragrunt unit).
+	Address string `json:"address,omitempty"`
+	// Instances are, as Issue.Instances, every instance one skip stands
+	// for when several skipped for the same reason.
+	Instances []string `json:"instances,omitempty"`
+	// root is the root module the skip was found linting.
+	root string
 }
 
 // RuleList is the rule, or the rules, that skipped: "a, b, c".

@@ -45,7 +45,7 @@ func (l *linker) linkPipes() {
 		qs := l.queuesOf(p.source.val)
 		if len(qs) != 1 {
 			if why, relevant := l.whyUnlinked(p.source, "aws_sqs_queue", "sqs"); relevant && len(qs) == 0 {
-				l.skip(refRange(p.source, p.rng), fmt.Sprintf("pipe %s: its source %s, so what it consumes is not checked", p.addr, why))
+				l.skip(p.addr, refRange(p.source, p.rng), fmt.Sprintf("pipe %s: its source %s, so what it consumes is not checked", p.addr, why))
 			}
 			continue
 		}

@@ -566,15 +566,6 @@ func (pb *planBuilder) addData(m *planModule, r *tfjson.StateResource) {
 	pb.b.dataArgs[r.Address] = ratesOfArgs(raw, rng, r.Address)
 }
 
-// planAddress is the resource instance a plan's finding at rng is about:
-// the one rng lies in, else the rule's subject.
-func (b *builder) planAddress(rng Range, subject string) string {
-	if a, ok := b.planAddrs[rng.String()]; ok {
-		return a
-	}
-	return subject
-}
-
 // unknownSet is an attribute the configuration sets to a value known only
 // after apply. The plan does not say its type; a string is what the
 // attributes the linter reads unknown are (ARNs, names, JSON policies).

@@ -250,6 +250,7 @@ func Run(opts Options) (*Result, error) {
 				issues.add(is)
 			}
 			for _, sk := range o.skips {
+				sk.root = roots[next].dir
 				skips.add(sk)
 			}
 			res.Queues += len(o.queueAddrs)
@@ -373,7 +374,10 @@ type skipMerger struct {
 	// skip: the other instances a place stands for (of a resource or a
 	// module with count or for_each, or of a module several roots call).
 	others map[int]map[uint64]struct{}
-	seed   maphash.Seed
+	// elsewhere are the kept skips some of whose other reasons come from
+	// another root module than theirs.
+	elsewhere map[int]bool
+	seed      maphash.Seed
 }
 
 // skipPlace is what dedupeSkips keeps one skip of.
@@ -384,7 +388,7 @@ type skipPlace struct {
 
 func (m *skipMerger) add(s Skip) {
 	if m.best == nil {
-		m.best, m.others, m.seed = map[skipPlace]int{}, map[int]map[uint64]struct{}{}, maphash.MakeSeed()
+		m.best, m.others, m.elsewhere, m.seed = map[skipPlace]int{}, map[int]map[uint64]struct{}{}, map[int]bool{}, maphash.MakeSeed()
 	}
 	key := skipPlace{s.Rule, s.Range.Filename, s.Range.Start.Line, s.Range.Start.Column}
 	i, ok := m.best[key]
@@ -393,34 +397,72 @@ func (m *skipMerger) add(s Skip) {
 		m.out = append(m.out, s)
 		return
 	}
-	switch r, kept := skipRank(s), skipRank(m.out[i]); {
-	case r < kept:
-		m.out[i] = s
+	kept := &m.out[i]
+	switch r, k := skipRank(s), skipRank(*kept); {
+	case r < k:
+		*kept = s
 		delete(m.others, i)
-	case r == kept && s.Reason != m.out[i].Reason && moduleLocal(s.Reason) == moduleLocal(m.out[i].Reason):
-		// One module instance seen from two roots (a root, and an
-		// example calling it as a module): the same reason.
-		if len(s.Reason) < len(m.out[i].Reason) {
-			m.out[i] = s
+		delete(m.elsewhere, i)
+	case r > k:
+	case sameVerdict(s, *kept):
+		// Another instance (count, for_each, a module called twice)
+		// skipped for the same reason: one skip listing them, in the
+		// words of the first.
+		instances := addInstance(kept.Instances, kept.Address, s.Address)
+		if addressLess(s.Address, kept.Address) {
+			*kept = s
 		}
-	case r == kept && s.Reason != m.out[i].Reason:
-		if len(s.Reason) < len(m.out[i].Reason) {
-			s, m.out[i] = m.out[i], s
+		kept.Instances = instances
+	case moduleLocal(s.Reason) == moduleLocal(kept.Reason):
+		// One module instance seen from two roots (a root, and an
+		// example calling it as a module): the same reason, in the
+		// module's own words.
+		instances := addInstance(kept.Instances, kept.Address, s.Address)
+		if len(s.Reason) < len(kept.Reason) {
+			*kept = s
+		}
+		kept.Instances = instances
+	default:
+		if len(s.Reason) < len(kept.Reason) {
+			instances := addInstance(kept.Instances, kept.Address, s.Address)
+			s, *kept = *kept, s
+			kept.Instances = instances
+		} else {
+			kept.Instances = addInstance(kept.Instances, kept.Address, s.Address)
 		}
 		if m.others[i] == nil {
 			m.others[i] = map[uint64]struct{}{}
 		}
 		m.others[i][maphash.String(m.seed, s.Reason)] = struct{}{}
+		if s.root != kept.root {
+			m.elsewhere[i] = true
+		}
 	}
+}
+
+// sameVerdict reports whether two skips at one place give one reason, but
+// for the instance each names: "max_size of aws_autoscaling_group.w[0] is
+// not known before apply" and the same of w[1].
+func sameVerdict(s, kept Skip) bool {
+	if s.Reason == kept.Reason {
+		return true
+	}
+	return s.Address != "" && kept.Address != "" && strings.Contains(s.Reason, s.Address) &&
+		strings.ReplaceAll(s.Reason, s.Address, kept.Address) == kept.Reason
 }
 
 func (m *skipMerger) result() []Skip {
 	for i, o := range m.others {
-		if n := len(o); n > 0 {
+		switch n := len(o); {
+		case n > 0 && m.elsewhere[i]:
+			// The module's own root and a root calling it (an example)
+			// give different reasons.
+			m.out[i].Reason += fmt.Sprintf(" (and %d more like it at this place, where another root module calls this one)", n)
+		case n > 0:
 			m.out[i].Reason += fmt.Sprintf(" (and %d more like it at this place, for other instances)", n)
 		}
 	}
-	m.others = nil
+	m.others, m.elsewhere = nil, nil
 	return m.out
 }
 
@@ -518,13 +560,14 @@ func lintRoot(l *loader, dir string, opts Options, flags []assignment, active []
 	for _, a := range active {
 		r := &reporter{rule: a.rule, severity: a.severity}
 		for _, s := range subjects {
-			from := len(r.issues)
+			from, fromSkip := len(r.issues), len(r.skips)
 			a.rule.Check(s.model, r)
 			for i := from; i < len(r.issues); i++ {
+				r.issues[i].Address = b.addressAt(r.issues[i].Range, s.addr)
 				b.place(&r.issues[i], s.addr)
-				if opts.Plan != nil {
-					r.issues[i].Address = b.planAddress(r.issues[i].Range, s.addr)
-				}
+			}
+			for i := fromSkip; i < len(r.skips); i++ {
+				r.skips[i].Address = b.addressAt(r.skips[i].Range, s.addr)
 			}
 		}
 		out.issues = append(out.issues, r.issues...)
@@ -700,7 +743,7 @@ func unmatchedConfig(cfg *Config, outs []rootResult) []Skip {
 		if slices.ContainsFunc(outs, func(o rootResult) bool { _, found := o.configMatched[addr]; return found }) {
 			reason = fmt.Sprintf("queue block %q names consumer %q, which matches no fleet in the linted configuration%s", addr, qc.Consumer, suggest(qc.Consumer, fleets))
 		}
-		skips = append(skips, Skip{Rule: "config", Range: toRange(qc.Range), Reason: reason})
+		skips = append(skips, Skip{Rule: "config", Range: toRange(qc.Range), Reason: reason, Address: addr})
 	}
 	return skips
 }

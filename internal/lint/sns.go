@@ -96,7 +96,7 @@ func (l *linker) linkSNSProducers() {
 				why = fmt.Sprintf("SNS topic %s feeds %s (%s) and declares no queuecap:arrival_rate", f.topic.addr, q.Addr, f.sub.addr)
 			}
 			if why != "" {
-				l.skip(f.sub.rng, why+", so the arrival rates its other topics declare are not all its arrivals: declare queuecap:arrival_rate on the queue")
+				l.skip(f.sub.addr, f.sub.rng, why+", so the arrival rates its other topics declare are not all its arrivals: declare queuecap:arrival_rate on the queue")
 				break
 			}
 			a := f.topic.arrival

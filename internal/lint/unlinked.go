@@ -26,8 +26,10 @@ const (
 	skipCoverage = "coverage"
 )
 
-func (b *builder) skip(rng hcl.Range, reason string) {
-	b.skips = append(b.skips, Skip{Rule: skipLink, Range: toRange(rng), Reason: reason})
+// skip records a link that could not be made at rng, for the object at
+// addr.
+func (b *builder) skip(addr string, rng hcl.Range, reason string) {
+	b.skips = append(b.skips, Skip{Rule: skipLink, Range: toRange(rng), Reason: reason, Address: addr})
 }
 
 // skipModule reports a module call whose source the linter cannot read.
@@ -45,7 +47,7 @@ func (b *builder) skipModule(in *instance, c *ModuleCall) {
 		reason = fmt.Sprintf("%s (source %q) is not installed, so nothing it declares was checked: "+
 			"run terraform init (the linter reads .terraform/modules/modules.json), or lint a plan", addr, c.Source)
 	}
-	b.skips = append(b.skips, Skip{Rule: skipModule, Range: toRange(c.DefRange), Reason: reason})
+	b.skips = append(b.skips, Skip{Rule: skipModule, Range: toRange(c.DefRange), Reason: reason, Address: addr})
 }
 
 func isLocalSource(s string) bool { return strings.HasPrefix(s, "./") || strings.HasPrefix(s, "../") }
@@ -57,12 +59,12 @@ func (l *linker) reportUnlinked() {
 		refs := l.refs[m]
 		if m.Queue == nil {
 			if why, relevant := l.whyUnlinked(refs[0], "aws_sqs_queue", "sqs"); relevant {
-				l.skip(refRange(refs[0], m.DefRange), fmt.Sprintf("event source mapping %s: its queue (event_source_arn) %s, so the queue's consumer is not checked", m.Addr, why))
+				l.skip(m.Addr, refRange(refs[0], m.DefRange), fmt.Sprintf("event source mapping %s: its queue (event_source_arn) %s, so the queue's consumer is not checked", m.Addr, why))
 			}
 		}
 		if m.Queue != nil && (m.Function == nil || m.Function.Kind != FleetLambda) {
 			why, _ := l.whyUnlinked(refs[1], "aws_lambda_function", "lambda")
-			l.skip(refRange(refs[1], m.DefRange), fmt.Sprintf("event source mapping %s: its function (function_name) %s, so %s has no linked consumer here", m.Addr, why, m.Queue.Addr))
+			l.skip(m.Addr, refRange(refs[1], m.DefRange), fmt.Sprintf("event source mapping %s: its function (function_name) %s, so %s has no linked consumer here", m.Addr, why, m.Queue.Addr))
 		}
 	}
 	for _, t := range sortedValues(l.targets) {
@@ -71,7 +73,7 @@ func (l *linker) reportUnlinked() {
 		}
 		if f := l.fleetFor(t.resourceID); f == nil || f.Kind != FleetECS {
 			why, _ := l.whyUnlinked(l.refs[t][0], "aws_ecs_service", "")
-			l.skip(refRange(l.refs[t][0], t.rng), fmt.Sprintf("aws_appautoscaling_target %s: its resource_id %s, so its max_capacity sizes no fleet here", t.addr, why))
+			l.skip(t.addr, refRange(l.refs[t][0], t.rng), fmt.Sprintf("aws_appautoscaling_target %s: its resource_id %s, so its max_capacity sizes no fleet here", t.addr, why))
 		}
 	}
 	for _, p := range l.model.Policies {
@@ -89,7 +91,7 @@ func (l *linker) reportUnlinked() {
 			continue // the resource_id of a scaling target of DynamoDB, Lambda provisioned concurrency, …
 		}
 		why, _ := l.whyUnlinked(r, "fleet", "")
-		l.skip(refRange(r, p.DefRange), fmt.Sprintf("scaling policy %s: the fleet it scales %s, so it is not checked", p.Addr, why))
+		l.skip(p.Addr, refRange(r, p.DefRange), fmt.Sprintf("scaling policy %s: the fleet it scales %s, so it is not checked", p.Addr, why))
 	}
 	consuming := map[*Fleet]bool{}
 	for _, q := range l.model.Queues {
@@ -112,7 +114,7 @@ func (l *linker) reportUnlinked() {
 				break
 			}
 		}
-		l.skip(rng, fmt.Sprintf("scaling policy %s tracks SQS metrics, but its queue %s, so %s is linked to no queue through it", p.Addr, why, p.Fleet.Addr))
+		l.skip(p.Addr, rng, fmt.Sprintf("scaling policy %s tracks SQS metrics, but its queue %s, so %s is linked to no queue through it", p.Addr, why, p.Fleet.Addr))
 	}
 	for _, a := range l.model.Alarms {
 		if len(a.Queues) > 0 || !readsSQS(a.Metrics) {
@@ -135,12 +137,12 @@ func (l *linker) reportUnlinked() {
 				break
 			}
 		}
-		l.skip(rng, fmt.Sprintf("alarm %s reads SQS metrics, but its queue %s, so it is not checked against the queue", a.Addr, why))
+		l.skip(a.Addr, rng, fmt.Sprintf("alarm %s reads SQS metrics, but its queue %s, so it is not checked against the queue", a.Addr, why))
 	}
 	l.reportCoverage()
 	for _, f := range l.model.Fleets {
 		if f.QueueAddr != "" && l.queues[f.QueueAddr] == nil {
-			l.skip(f.queueTagRange, fmt.Sprintf("the queuecap:queue tag of %s names %s, which is no aws_sqs_queue in this configuration%s",
+			l.skip(f.Addr, f.queueTagRange, fmt.Sprintf("the queuecap:queue tag of %s names %s, which is no aws_sqs_queue in this configuration%s",
 				f.Addr, f.QueueAddr, suggest(f.QueueAddr, sortedKeys(l.queues))))
 		}
 	}
@@ -331,7 +333,7 @@ func (l *linker) reportCoverage() {
 		default:
 			continue
 		}
-		l.skips = append(l.skips, Skip{Rule: skipCoverage, Range: toRange(q.DefRange), Reason: reason})
+		l.skips = append(l.skips, Skip{Rule: skipCoverage, Range: toRange(q.DefRange), Reason: reason, Address: q.Addr})
 	}
 }
 

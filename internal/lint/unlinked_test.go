@@ -338,10 +338,10 @@ resource "aws_cloudwatch_metric_alarm" "deep" {
 	}
 }
 
-// TestSkipAtOnePlaceCountsItsInstances: the instances of a for_each module
-// skipped alike at one place are one skip that names the first and counts
-// the others, not one that passes over them.
-func TestSkipAtOnePlaceCountsItsInstances(t *testing.T) {
+// TestSkipAtOnePlaceListsItsInstances: the instances of a for_each module
+// skipped alike at one place are one skip that names the first and lists
+// them all, not one that passes over the others.
+func TestSkipAtOnePlaceListsItsInstances(t *testing.T) {
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
 		"main.tf": "module \"q\" {\n  for_each = toset([\"a\", \"b\", \"c\"])\n  source   = \"./mod\"\n  name     = each.key\n}\n",
@@ -358,15 +358,16 @@ resource "aws_lambda_event_source_mapping" "m" {
 `,
 	})
 	res := lintDir(t, lint.Options{Dirs: []string{dir}, Config: &lint.Config{}})
-	var coverage []string
+	var coverage []lint.Skip
 	for _, s := range res.Skipped {
 		if s.Rule == "coverage" {
-			coverage = append(coverage, s.Reason)
+			coverage = append(coverage, s)
 		}
 	}
-	if len(coverage) != 1 || !strings.HasPrefix(coverage[0], `no consumer of module.q["a"].aws_sqs_queue.q is linked`) ||
-		!strings.HasSuffix(coverage[0], "(and 2 more like it at this place, for other instances)") {
-		t.Errorf("coverage skips %q, want one for module.q[\"a\"] counting the 2 others", coverage)
+	want := []string{`module.q["a"].aws_sqs_queue.q`, `module.q["b"].aws_sqs_queue.q`, `module.q["c"].aws_sqs_queue.q`}
+	if len(coverage) != 1 || !strings.HasPrefix(coverage[0].Reason, `no consumer of module.q["a"].aws_sqs_queue.q is linked`) ||
+		strings.Contains(coverage[0].Reason, "more like it") || coverage[0].Address != want[0] || !slices.Equal(coverage[0].Instances, want) {
+		t.Errorf("coverage skips %+v, want one for module.q[\"a\"] listing the three instances", coverage)
 	}
 }
 

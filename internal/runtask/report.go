@@ -95,6 +95,9 @@ func body(is lint.Issue, where string) string {
 		b.WriteString("\n")
 	}
 	fmt.Fprintf(&b, "On %s: rule [`%s`](%s), severity %s.\n", markdownEscape(where), is.Rule, is.Link, is.Severity)
+	if len(is.Instances) > 1 {
+		fmt.Fprintf(&b, "\nThe same for each of %d instances: %s.\n", len(is.Instances), markdownEscape(strings.Join(is.Instances, ", ")))
+	}
 	return b.String()
 }
 

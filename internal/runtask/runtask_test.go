@@ -550,3 +550,17 @@ func TestParseByteSize(t *testing.T) {
 		}
 	}
 }
+
+// TestOutcomeNamesInstances: a finding standing for several instances
+// lists them in its outcome.
+func TestOutcomeNamesInstances(t *testing.T) {
+	is := lint.Issue{Rule: "queuecap_zero_surplus", Severity: lint.Error, Summary: "s", Message: "m",
+		Address: "aws_autoscaling_group.w[0]", Instances: []string{"aws_autoscaling_group.w[0]", "aws_autoscaling_group.w[1]"}}
+	o := outcome(is, map[string]int{})
+	if !strings.HasPrefix(o.Description, "aws_autoscaling_group.w[0]: ") {
+		t.Errorf("description %q, want the first instance's address first", o.Description)
+	}
+	if want := `each of 2 instances: aws\_autoscaling\_group.w\[0\], aws\_autoscaling\_group.w\[1\].`; !strings.Contains(o.Body, want) {
+		t.Errorf("body lacks %q:\n%s", want, o.Body)
+	}
+}

@@ -48,7 +48,7 @@ func renderCheckstyle(b *bytes.Buffer, r *lint.Result, _ Options) error {
 			Line:     is.Range.Start.Line,
 			Column:   is.Range.Start.Column,
 			Severity: checkstyleSeverity(is.Severity),
-			Message:  is.Text(),
+			Message:  addressed(is.Range, is.Address, is.Instances, is.Text()),
 			Link:     is.Link,
 		})
 	}

@@ -12,7 +12,7 @@ import (
 
 // renderCompact writes one line per issue,
 //
-//	<file>:<line>:<col>: <Severity> - <summary> — <message> (<rule>)
+//	<file>:<line>:<col>: <Severity> - in <instance>: <summary> — <message> (<rule>)
 //
 // and one per error, "<file>:<line>:<col>: Error - <message>" or
 // "Error - <message>" when the error has no place, then the count of
@@ -34,11 +34,12 @@ func renderCompact(b *bytes.Buffer, r *lint.Result, _ Options) error {
 	return nil
 }
 
-// compactText is the summary, then the arithmetic, on one line: the
-// compact format's message, and GitLab's description.
+// compactText is the instances, the summary, then the arithmetic, on one
+// line: the compact format's message, and GitLab's description.
 func compactText(is lint.Issue) string {
-	if is.Summary == "" {
-		return is.Message
+	text := is.Message
+	if is.Summary != "" {
+		text = is.Summary + " — " + is.Message
 	}
-	return is.Summary + " — " + is.Message
+	return addressed(is.Range, is.Address, is.Instances, text)
 }

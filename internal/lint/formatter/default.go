@@ -48,7 +48,7 @@ func (p painter) severity(s lint.Severity) string {
 //
 //	  <message, the arithmetic, wrapped at 80 columns>
 //
-//	  on <file> line <n>:
+//	  on <file> line <n>, in <resource instance>:
 //	   <n>: <source line>
 //
 //	Reference: <link>
@@ -68,7 +68,7 @@ func renderDefault(b *bytes.Buffer, r *lint.Result, opts Options) error {
 			fmt.Fprintf(b, "%s: %s (%s)\n\n", p.severity(is.Severity), p.paint(ansiBold, is.Summary), is.Rule)
 			b.WriteString(textfmt.Wrap(is.Message, "  ", 80) + "\n\n")
 		}
-		writeLocation(b, p, src, is.Range)
+		writeLocation(b, p, src, is.Range, issueInstances(is.Range, is.Address, is.Instances))
 		if len(is.Callers) > 0 || is.ModuleRange != nil {
 			// As tflint prints them: every module call on the way, then
 			// the place inside the module when the finding was moved out.
@@ -88,7 +88,7 @@ func renderDefault(b *bytes.Buffer, r *lint.Result, opts Options) error {
 	for _, e := range r.Errors {
 		fmt.Fprintf(b, "%s: %s\n\n", p.severity(errorSeverity(e)), p.paint(ansiBold, e.Message))
 		if e.Range != nil {
-			writeLocation(b, p, src, *e.Range)
+			writeLocation(b, p, src, *e.Range, "")
 			b.WriteString("\n")
 		}
 	}
@@ -96,7 +96,7 @@ func renderDefault(b *bytes.Buffer, r *lint.Result, opts Options) error {
 	if opts.ShowSkipped {
 		for _, s := range r.Skipped {
 			fmt.Fprintf(b, "%s: %s (%s)\n\n", p.paint(ansiCyan, "Skipped"), s.Reason, s.RuleList())
-			writeLocation(b, p, src, s.Range)
+			writeLocation(b, p, src, s.Range, issueInstances(s.Range, s.Address, s.Instances))
 			b.WriteString("\n")
 		}
 	}
@@ -128,16 +128,21 @@ func shortRange(r lint.Range) string {
 	return fmt.Sprintf("%s:%d,%d-%d,%d", r.Filename, r.Start.Line, r.Start.Column, r.End.Line, r.End.Column)
 }
 
-// writeLocation writes "  on <file> line <n>:" and the lines of rng, the
+// writeLocation writes "  on <file> line <n>:" (", in <instances>" before
+// the colon when the place is a resource instance's) and the lines of rng, the
 // range itself highlighted when color is on, each line escaped and cut
 // to maxSnippetColumns around the range (snippet). The file's name comes
 // escaped with the rest of the result (format.write).
-func writeLocation(b *bytes.Buffer, p painter, src *sourceCache, rng lint.Range) {
+func writeLocation(b *bytes.Buffer, p painter, src *sourceCache, rng lint.Range, instances string) {
+	in := ""
+	if instances != "" {
+		in = ", in " + instances
+	}
 	if rng.AddressOnly() {
-		fmt.Fprintf(b, "  on %s\n", rng.Filename)
+		fmt.Fprintf(b, "  on %s%s\n", rng.Filename, in)
 		return
 	}
-	fmt.Fprintf(b, "  on %s line %d:\n", rng.Filename, rng.Start.Line)
+	fmt.Fprintf(b, "  on %s line %d%s:\n", rng.Filename, rng.Start.Line, in)
 	lines, why := src.lines(rng.Filename)
 	first, last := rng.Start.Line, rng.End.Line
 	if last < first {

@@ -23,9 +23,10 @@ const fingerprintKey = "queuecap/v1"
 // GitLab (fingerprint) to tell a finding that stays from a new one.
 //
 // Each is the SHA-256, cut to 128 bits, of the rule, the file relative to
-// the working directory with forward slashes, the resource the finding is
-// about (its plan address, else the module-local address of the object its
-// rule judged) and its rank among the findings sharing those three. Lines,
+// the working directory with forward slashes, the resource instance the
+// finding is about (its address, the same from HCL and from a plan, else
+// the module-local address of the object its rule judged) and its rank
+// among the findings sharing those three. Lines,
 // columns and messages are left out: an edit above a finding, or a new
 // number in its message, leaves it the same finding. The rank keeps apart
 // findings that share the rest (one module called twice with different

@@ -158,3 +158,40 @@ func severityTitle(s lint.Severity) string {
 	name := s.String()
 	return strings.ToUpper(name[:1]) + name[1:]
 }
+
+// maxInstancesShown is how many instance addresses a line of text names
+// before it counts the rest.
+const maxInstancesShown = 3
+
+// instancesText names the resource instances a finding or skip is about:
+// its address, or with several instances the first few and how many more;
+// "" when it names none.
+func instancesText(address string, instances []string) string {
+	if len(instances) < 2 {
+		return address
+	}
+	shown := instances[:min(len(instances), maxInstancesShown)]
+	text := strings.Join(shown, ", ")
+	if more := len(instances) - len(shown); more > 0 {
+		return fmt.Sprintf("%s and %d more", text, more)
+	}
+	return text
+}
+
+// issueInstances is instancesText for an issue, "" when its place already
+// is its one address (a plan's finding located by address alone).
+func issueInstances(rng lint.Range, address string, instances []string) string {
+	if len(instances) < 2 && rng.AddressOnly() && rng.Filename == address {
+		return ""
+	}
+	return instancesText(address, instances)
+}
+
+// addressed is a one-line format's text prefixed with the instances it is
+// about: "in aws_autoscaling_group.audit[1]: <text>".
+func addressed(rng lint.Range, address string, instances []string, text string) string {
+	if in := issueInstances(rng, address, instances); in != "" {
+		return "in " + in + ": " + text
+	}
+	return text
+}

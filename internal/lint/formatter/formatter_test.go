@@ -84,6 +84,9 @@ func fixture(withErrors bool) *lint.Result {
 				Message:  `Fleet "batch" can process 400 messages/s, 4x its arrival rate of 100/s (capacity > 2 × arrival & max_consumers could be 20).`,
 				Range:    rng("modules/worker/queues.tf", 5, 3, 5, 25),
 				Subject:  "queuecap_fleet.batch",
+				Address:  `module.worker["a"].queuecap_fleet.batch`,
+				Instances: []string{`module.worker["a"].queuecap_fleet.batch`, `module.worker["b"].queuecap_fleet.batch`,
+					`module.worker["c"].queuecap_fleet.batch`, `module.worker["d"].queuecap_fleet.batch`},
 				Facts: []lint.Fact{
 					{Name: "arrival_rate", Value: 100},
 					{Name: "capacity", Value: 400},
@@ -98,6 +101,7 @@ func fixture(withErrors bool) *lint.Result {
 				Message:  `Queue "orders" receives 120 messages/s but its consumers can process at most 100/s; at 10 msg/s per consumer, 13 consumers of the auto scaling group keep up with it and drain a backlog at 10 msg/s.`,
 				Range:    rng("main.tf", 3, 3, 3, 21),
 				Subject:  "queuecap_queue.orders",
+				Address:  "queuecap_queue.orders",
 				Facts: []lint.Fact{
 					{Name: "arrival_rate", Value: 120},
 					{Name: "per_consumer_rate", Value: 10},
@@ -115,9 +119,10 @@ func fixture(withErrors bool) *lint.Result {
 			},
 		},
 		Skipped: []lint.Skip{{
-			Rule:   "queuecap_queue_underprovisioned",
-			Range:  rng("modules/worker/queues.tf", 13, 3, 13, 33),
-			Reason: "arrival_rate of queuecap_queue.events is unknown before apply",
+			Rule:    "queuecap_queue_underprovisioned",
+			Range:   rng("modules/worker/queues.tf", 13, 3, 13, 33),
+			Reason:  "arrival_rate of queuecap_queue.events is unknown before apply",
+			Address: "module.worker.queuecap_queue.events",
 		}},
 		Rules: []lint.RuleInfo{
 			{Name: "queuecap_alarm_missing", Severity: lint.Notice, Summary: "A scaling policy should have a backlog alarm."},
@@ -284,7 +289,7 @@ func TestEmpty(t *testing.T) {
 		r := &lint.Result{Queues: 1, Skipped: fixture(false).Skipped}
 		out := render(t, "default", r, Options{NoColor: true, ShowSkipped: true, ReadSource: readSource})
 		for _, s := range r.Skipped {
-			if !strings.Contains(out, "Skipped: "+s.Reason+" ("+s.Rule+")") || !strings.Contains(out, fmt.Sprintf("on %s line %d:", s.Range.Filename, s.Range.Start.Line)) {
+			if !strings.Contains(out, "Skipped: "+s.Reason+" ("+s.Rule+")") || !strings.Contains(out, fmt.Sprintf("on %s line %d, in %s:", s.Range.Filename, s.Range.Start.Line, s.Address)) {
 				t.Errorf("--show-skipped output lacks %q at %s:\n%s", s.Reason, s.Range, out)
 			}
 		}
@@ -600,16 +605,13 @@ func TestCompactOneLine(t *testing.T) {
 }
 
 // TestPlanAddresses: a plan's findings name their resource address in
-// JSON; the default format says where one without a file lies.
+// JSON; the default format says where one without a file lies, once.
 func TestPlanAddresses(t *testing.T) {
 	out := render(t, "json", planFixture(), Options{})
 	for _, want := range []string{`"address":"aws_sqs_queue.q"`, `"address":"module.a[\"x\"].aws_sqs_queue.q[0]"`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("JSON lacks %s: %s", want, out)
 		}
-	}
-	if out := render(t, "json", fixture(false), Options{}); strings.Contains(out, `"address"`) {
-		t.Errorf("HCL findings have an address: %s", out)
 	}
 	out = render(t, "default", planFixture(), Options{NoColor: true})
 	if want := "  on module.a[\"x\"].aws_sqs_queue.q[0]\n"; !strings.Contains(out, want) {
@@ -653,4 +655,79 @@ func TestJUnitNames(t *testing.T) {
 
 func sameSkip(a, b lint.Skip) bool {
 	return a.Rule == b.Rule && a.Range == b.Range && a.Reason == b.Reason && slices.Equal(a.Rules, b.Rules)
+}
+
+// TestInstancesInEveryFormat holds issue 22's item 6 in every format: a
+// finding and a skip name the resource instances they are about, all of
+// them where the format lists them (JSON, SARIF), the first few in text.
+func TestInstancesInEveryFormat(t *testing.T) {
+	all := []string{`module.worker["a"].queuecap_fleet.batch`, `module.worker["b"].queuecap_fleet.batch`,
+		`module.worker["c"].queuecap_fleet.batch`, `module.worker["d"].queuecap_fleet.batch`}
+	shown := strings.Join(all[:3], ", ") + " and 1 more"
+	want := map[string][]string{
+		"default":    {"  on modules/worker/queues.tf line 5, in " + shown + ":\n", "  on main.tf line 3, in queuecap_queue.orders:\n", "  on modules/worker/queues.tf line 13, in module.worker.queuecap_queue.events:\n"},
+		"compact":    {"modules/worker/queues.tf:5:3: Warning - in " + shown + ": Fleet", "main.tf:3:3: Error - in queuecap_queue.orders: max_size 10"},
+		"json":       {`"address":"module.worker[\"a\"].queuecap_fleet.batch","instances":["module.worker[\"a\"].queuecap_fleet.batch","module.worker[\"b\"].queuecap_fleet.batch","module.worker[\"c\"].queuecap_fleet.batch","module.worker[\"d\"].queuecap_fleet.batch"]`, `"address":"module.worker.queuecap_queue.events"`},
+		"checkstyle": {`message="in module.worker[&#34;a&#34;].queuecap_fleet.batch, module.worker[&#34;b&#34;].queuecap_fleet.batch, module.worker[&#34;c&#34;].queuecap_fleet.batch and 1 more: Fleet`},
+		"junit":      {`message="in queuecap_queue.orders: max_size 10`, `: in module.worker.queuecap_queue.events: arrival_rate`},
+		"github":     {"title=queuecap_queue_underprovisioned::in queuecap_queue.orders: max_size 10"},
+		"gitlab":     {`"description": "in queuecap_queue.orders: max_size 10`},
+	}
+	for format, wants := range want {
+		out := render(t, format, fixture(false), Options{NoColor: true, ReadSource: readSource, ShowSkipped: true})
+		for _, w := range wants {
+			if !strings.Contains(out, w) {
+				t.Errorf("%s output lacks %q:\n%s", format, w, out)
+			}
+		}
+	}
+	// SARIF: every instance a logical location beside the physical one,
+	// for findings and skipped checks alike.
+	var log struct {
+		Runs []struct {
+			Results []struct {
+				Locations []struct {
+					PhysicalLocation *struct{} `json:"physicalLocation"`
+					LogicalLocations []struct {
+						FullyQualifiedName string `json:"fullyQualifiedName"`
+						Kind               string `json:"kind"`
+					} `json:"logicalLocations"`
+				} `json:"locations"`
+			} `json:"results"`
+			Invocations []struct {
+				Notifications []struct {
+					Locations []struct {
+						LogicalLocations []struct {
+							FullyQualifiedName string `json:"fullyQualifiedName"`
+						} `json:"logicalLocations"`
+					} `json:"locations"`
+				} `json:"toolExecutionNotifications"`
+			} `json:"invocations"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(render(t, "sarif", fixture(false), Options{})), &log); err != nil {
+		t.Fatal(err)
+	}
+	var names [][]string
+	for _, res := range log.Runs[0].Results {
+		var n []string
+		for _, l := range res.Locations[0].LogicalLocations {
+			if l.Kind != "resource" {
+				t.Errorf("logical location %s of kind %q, want resource", l.FullyQualifiedName, l.Kind)
+			}
+			n = append(n, l.FullyQualifiedName)
+		}
+		if res.Locations[0].PhysicalLocation == nil {
+			t.Errorf("a result at %v has no physical location", n)
+		}
+		names = append(names, n)
+	}
+	if len(names) < 2 || !slices.Equal(names[0], []string{"queuecap_queue.orders"}) || !slices.ContainsFunc(names, func(n []string) bool { return slices.Equal(n, all) }) {
+		t.Errorf("SARIF results' logical locations %q, want queuecap_queue.orders and the four batch instances", names)
+	}
+	notes := log.Runs[0].Invocations[0].Notifications
+	if len(notes) != 1 || len(notes[0].Locations) != 1 || len(notes[0].Locations[0].LogicalLocations) != 1 ||
+		notes[0].Locations[0].LogicalLocations[0].FullyQualifiedName != "module.worker.queuecap_queue.events" {
+		t.Errorf("SARIF skip notification %+v, want module.worker.queuecap_queue.events as its logical location", notes)
+	}
 }

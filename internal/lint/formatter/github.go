@@ -14,14 +14,14 @@ import (
 
 // renderGitHub writes GitHub Actions workflow commands, one per issue:
 //
-//	::error file=main.tf,line=3,col=3,endLine=3,endColumn=21,title=<rule>::<message>
+//	::error file=main.tf,line=3,col=3,endLine=3,endColumn=21,title=<rule>::in <instance>: <message>
 //
 // (::warning, ::notice by severity) and one per run error, with file and
 // line when the error has a place. Columns are given only for ranges on a
 // single line, as GitHub ignores them on ranges that span lines.
 func renderGitHub(b *bytes.Buffer, r *lint.Result, _ Options) error {
 	for _, is := range r.Issues {
-		writeGitHubCommand(b, is.Severity, &is.Range, is.Rule, is.Text())
+		writeGitHubCommand(b, is.Severity, &is.Range, is.Rule, addressed(is.Range, is.Address, is.Instances, is.Text()))
 	}
 	for _, e := range r.Errors {
 		writeGitHubCommand(b, errorSeverity(e), e.Range, "", e.Message)

@@ -21,8 +21,10 @@ type jsonIssue struct {
 	Range   lint.Range `json:"range"`
 	Facts   factObject `json:"facts"`
 	Link    string     `json:"link"`
-	// Address is the resource instance a finding of a plan is about.
-	Address string `json:"address,omitempty"`
+	// Address is the resource instance at the finding's place;
+	// Instances, every instance it stands for when there are several.
+	Address   string   `json:"address,omitempty"`
+	Instances []string `json:"instances,omitempty"`
 	// Callers are the module calls that reach the finding, as tflint's
 	// JSON lists them; ModuleRange is where inside an installed remote
 	// module a finding moved to its call lies.
@@ -63,6 +65,7 @@ func renderJSON(b *bytes.Buffer, r *lint.Result, _ Options) error {
 			Facts:       factObject(is.Facts),
 			Link:        is.Link,
 			Address:     is.Address,
+			Instances:   is.Instances,
 			Callers:     is.Callers,
 			ModuleRange: is.ModuleRange,
 		})

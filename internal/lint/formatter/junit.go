@@ -71,7 +71,8 @@ func renderJUnit(b *bytes.Buffer, r *lint.Result, _ Options) error {
 	}
 	names := junitNames(places)
 	for _, is := range r.Issues {
-		contents := fmt.Sprintf("%s: %s - %s (%s)", is.Range, severityTitle(is.Severity), is.Text(), is.Rule)
+		text := addressed(is.Range, is.Address, is.Instances, is.Text())
+		contents := fmt.Sprintf("%s: %s - %s (%s)", is.Range, severityTitle(is.Severity), text, is.Rule)
 		if is.Link != "" {
 			contents += "\nReference: " + is.Link
 		}
@@ -79,7 +80,7 @@ func renderJUnit(b *bytes.Buffer, r *lint.Result, _ Options) error {
 			Name:      names[len(suite.Cases)],
 			Classname: is.Range.Filename,
 			Time:      "0",
-			Failure:   &junitProblem{Message: is.Text(), Type: is.Severity.String(), Contents: contents},
+			Failure:   &junitProblem{Message: text, Type: is.Severity.String(), Contents: contents},
 		})
 	}
 	for _, e := range r.Errors {
@@ -102,7 +103,7 @@ func renderJUnit(b *bytes.Buffer, r *lint.Result, _ Options) error {
 			Name:      names[len(suite.Cases)],
 			Classname: s.Range.Filename,
 			Time:      "0",
-			Skipped:   &junitSkipped{Message: fmt.Sprintf("%s: %s", s.Range, s.Reason)},
+			Skipped:   &junitSkipped{Message: fmt.Sprintf("%s: %s", s.Range, addressed(s.Range, s.Address, s.Instances, s.Reason))},
 		})
 	}
 	return encodeXML(b, junitSuites{Suites: []junitSuite{suite}})

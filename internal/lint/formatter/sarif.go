@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
@@ -189,7 +190,7 @@ func renderSARIF(b *bytes.Buffer, r *lint.Result, opts Options) error {
 		inv.Notifications = append(inv.Notifications, sarifNotification{
 			Level:          "note",
 			Message:        sarifMessage{Text: "check skipped: " + s.Reason},
-			Locations:      sarifLocations(&s.Range),
+			Locations:      sarifInstanceLocations(s.Range, s.Address, s.Instances),
 			AssociatedRule: &sarifRuleRef{ID: s.Rule, Index: addRule(sarifRule{ID: s.Rule})},
 		})
 	}
@@ -241,13 +242,27 @@ func sarifRelated(is lint.Issue) []sarifLocation {
 	return out
 }
 
-// sarifIssueLocations is where an issue lies, with the resource address of
-// a plan's finding as its logical location (its only one without the
-// configuration directory).
+// sarifIssueLocations is where an issue lies, with the resource instances
+// it is about as logical locations beside the physical one (a plan's
+// finding without the configuration directory has only those).
 func sarifIssueLocations(is lint.Issue) []sarifLocation {
-	locs := sarifLocations(&is.Range)
-	if is.Address != "" && len(locs) == 1 && locs[0].LogicalLocations == nil {
-		locs[0].LogicalLocations = []sarifLogicalLocation{{FullyQualifiedName: is.Address, Kind: "resource"}}
+	return sarifInstanceLocations(is.Range, is.Address, is.Instances)
+}
+
+// sarifInstanceLocations is sarifLocations with each instance's address a
+// logical location of kind "resource".
+func sarifInstanceLocations(rng lint.Range, address string, instances []string) []sarifLocation {
+	locs := sarifLocations(&rng)
+	if len(locs) != 1 {
+		return locs
+	}
+	if len(instances) == 0 && address != "" {
+		instances = []string{address}
+	}
+	for _, a := range instances {
+		if !slices.ContainsFunc(locs[0].LogicalLocations, func(l sarifLogicalLocation) bool { return l.FullyQualifiedName == a }) {
+			locs[0].LogicalLocations = append(locs[0].LogicalLocations, sarifLogicalLocation{FullyQualifiedName: a, Kind: "resource"})
+		}
 	}
 	return locs
 }

@@ -32,11 +32,11 @@ var planWins = []struct {
 
 // TestParity lints configurations both ways, their HCL and their plan (with
 // the configuration directory) under each CLI, and requires the same
-// findings (rule, place, facts and message, but for planWins) and the same
-// skips.
+// findings (rule, place, instances, facts and message, but for planWins)
+// and the same skips (instances too).
 func TestParity(t *testing.T) {
 	for _, dir := range []string{"testdata/zero_surplus", "testdata/unknown_arn", "testdata/modules", "testdata/ignored", "testdata/scaling", "testdata/iam", "testdata/locals",
-		"testdata/launch_template", "testdata/launch_configuration", "testdata/task_role", "testdata/sns", "testdata/queuecap_data"} {
+		"testdata/launch_template", "testdata/launch_configuration", "testdata/task_role", "testdata/sns", "testdata/queuecap_data", "testdata/instances"} {
 		t.Run(dir, func(t *testing.T) {
 			t.Parallel()
 			fromHCL, err := lint.Run(lint.Options{Dirs: []string{dir}, Config: &lint.Config{}, Rules: rules.All()})
@@ -77,7 +77,7 @@ func summarize(res *lint.Result, hcl bool) []string {
 		for _, name := range slices.Sorted(maps.Keys(facts)) {
 			fs = append(fs, fmt.Sprintf("%s=%v", name, facts[name]))
 		}
-		out = append(out, fmt.Sprintf("%s %s %s callers=%d [%s]", is.Rule, is.Range, msg, len(is.Callers), strings.Join(fs, " ")))
+		out = append(out, fmt.Sprintf("%s %s in %s %v %s callers=%d [%s]", is.Rule, is.Range, is.Address, is.Instances, msg, len(is.Callers), strings.Join(fs, " ")))
 	}
 	return out
 }
@@ -86,7 +86,7 @@ func summarize(res *lint.Result, hcl bool) []string {
 func summarizeAll(res *lint.Result, hcl bool) []string {
 	out := summarize(res, hcl)
 	for _, s := range res.Skipped {
-		out = append(out, fmt.Sprintf("skipped %s %s %s", s.Rule, s.Range, s.Reason))
+		out = append(out, fmt.Sprintf("skipped %s %s in %s %v %s", s.Rule, s.Range, s.Address, s.Instances, s.Reason))
 	}
 	return out
 }

@@ -1,0 +1,220 @@
+// Copyright (c) The queuecap Authors
+// SPDX-License-Identifier: MPL-2.0
+
+package lint
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+)
+
+// instanceIndex finds the resource instance at a finding's place: the
+// object of the model whose block, or one of whose values, lies there.
+// Instances of one resource (count, for_each, a module called twice) share
+// every place, so of those the one nearest the object the rule judged,
+// along the model's links, is the one: the consumer of queue q[1] at
+// max_size is audit[1], not audit[0].
+type instanceIndex struct {
+	owners map[Range][]string  // place → addresses, in model order
+	links  map[string][]string // address → linked addresses
+	seen   map[string]struct{} // reused by nearest
+}
+
+// addressAt is the address of the instance at rng for a finding or skip
+// about subject (see instanceIndex.at), else, with a plan, the resource
+// instance whose planned values hold rng, else subject. The index is made
+// on first use, once the model is linked.
+func (b *builder) addressAt(rng Range, subject string) string {
+	if b.addrIndex == nil {
+		b.addrIndex = newInstanceIndex(b.model)
+	}
+	if a := b.addrIndex.at(rng, subject); a != "" {
+		return a
+	}
+	if a, ok := b.planAddrs[rng.String()]; ok {
+		return a
+	}
+	return subject
+}
+
+func newInstanceIndex(m *Model) *instanceIndex {
+	x := &instanceIndex{owners: map[Range][]string{}, links: map[string][]string{}}
+	own := func(addr string, rngs ...hcl.Range) {
+		for _, r := range rngs {
+			if r.Filename == "" {
+				continue
+			}
+			k := toRange(r)
+			if !slices.Contains(x.owners[k], addr) {
+				x.owners[k] = append(x.owners[k], addr)
+			}
+		}
+	}
+	link := func(a, b string) {
+		x.links[a] = append(x.links[a], b)
+		x.links[b] = append(x.links[b], a)
+	}
+	// An object's rates are its own where they are declared for it (its
+	// tags, its queue block, the data source sizing it), not where they
+	// are another object's (a fleet's rateQueue, a queue's
+	// rateConsumers).
+	rates := func(d *declaredRates) []hcl.Range {
+		var out []hcl.Range
+		for _, f := range rateFields {
+			for s, rs := range d {
+				if rs != nil && s != int(rateQueue) && s != int(rateConsumers) {
+					out = append(out, f.of(rs).Range)
+				}
+			}
+		}
+		return out
+	}
+	for _, q := range m.Queues {
+		own(q.Addr, q.DefRange, q.Retention.Range, q.Visibility.Range, q.RedriveRange)
+		own(q.Addr, rates(&q.declared)...)
+		for _, f := range q.Consumers {
+			link(q.Addr, f.Addr)
+		}
+		if q.DeadLetterQueue != nil {
+			link(q.Addr, q.DeadLetterQueue.Addr)
+		}
+		for _, a := range q.Alarms {
+			link(q.Addr, a.Addr)
+		}
+	}
+	for _, f := range m.Fleets {
+		own(f.Addr, f.DefRange, f.MaxSize.Range, f.MinSize.Range, f.TimeoutSeconds.Range, f.queueTagRange)
+		own(f.Addr, rates(&f.declared)...)
+		for _, p := range f.Policies {
+			link(f.Addr, p.Addr)
+		}
+	}
+	for _, p := range m.Policies {
+		own(p.Addr, p.DefRange)
+		for _, s := range p.Steps {
+			own(p.Addr, s.Lower.Range, s.Upper.Range, s.Adjustment.Range)
+		}
+		for _, a := range p.Alarms {
+			link(p.Addr, a.Addr)
+		}
+	}
+	for _, a := range m.Alarms {
+		own(a.Addr, a.DefRange, a.Threshold.Range)
+	}
+	for _, mp := range m.Mappings {
+		own(mp.Addr, mp.DefRange, mp.MaximumConcurrency.Range)
+		if mp.Queue != nil {
+			link(mp.Addr, mp.Queue.Addr)
+		}
+		if mp.Function != nil {
+			link(mp.Addr, mp.Function.Addr)
+		}
+	}
+	return x
+}
+
+// at is the address of the instance at rng for a finding about subject:
+// subject itself when it lies there, else the instance there nearest it
+// along the links, else the one instance there; "" when no object of the
+// model lies there (a rate declared in .queuecap.hcl or a variable), or
+// when several do and none is linked to subject.
+func (x *instanceIndex) at(rng Range, subject string) string {
+	owners := x.owners[rng]
+	switch {
+	case len(owners) == 0:
+		return ""
+	case slices.Contains(owners, subject):
+		return subject
+	}
+	if a := x.nearest(subject, owners); a != "" {
+		return a
+	}
+	if len(owners) == 1 {
+		return owners[0]
+	}
+	return ""
+}
+
+// nearest is, of addrs, the one fewest links away from subject (the first
+// of those in model order), or "" when none is linked to it.
+func (x *instanceIndex) nearest(subject string, addrs []string) string {
+	if subject == "" {
+		return ""
+	}
+	clear(x.seen)
+	if x.seen == nil {
+		x.seen = map[string]struct{}{}
+	}
+	level := []string{subject}
+	x.seen[subject] = struct{}{}
+	for len(level) > 0 {
+		best := -1
+		for _, a := range level {
+			if i := slices.Index(addrs, a); i >= 0 && (best < 0 || i < best) {
+				best = i
+			}
+		}
+		if best >= 0 {
+			return addrs[best]
+		}
+		var next []string
+		for _, a := range level {
+			for _, n := range x.links[a] {
+				if _, ok := x.seen[n]; !ok {
+					x.seen[n] = struct{}{}
+					next = append(next, n)
+				}
+			}
+		}
+		level = next
+	}
+	return ""
+}
+
+// addressLess orders resource addresses as people count: the runs of
+// digits in count indexes by their value (w[2] before w[10]), the rest by
+// bytes; "" last. The first instance of several is the least, whatever
+// order a configuration or a plan lists them in.
+func addressLess(a, b string) bool {
+	switch {
+	case a == "":
+		return false
+	case b == "":
+		return true
+	}
+	return compareAddresses(a, b) < 0
+}
+
+func compareAddresses(a, b string) int {
+	for a != "" && b != "" {
+		da, db := digitRun(a), digitRun(b)
+		if da > 0 && db > 0 {
+			na, nb := strings.TrimLeft(a[:da], "0"), strings.TrimLeft(b[:db], "0")
+			if c := cmp.Compare(len(na), len(nb)); c != 0 {
+				return c
+			}
+			if c := strings.Compare(na, nb); c != 0 {
+				return c
+			}
+			a, b = a[da:], b[db:]
+			continue
+		}
+		if a[0] != b[0] {
+			return cmp.Compare(a[0], b[0])
+		}
+		a, b = a[1:], b[1:]
+	}
+	return cmp.Compare(len(a), len(b))
+}
+
+// digitRun is the length of the run of ASCII digits s starts with.
+func digitRun(s string) int {
+	n := 0
+	for n < len(s) && s[n] >= '0' && s[n] <= '9' {
+		n++
+	}
+	return n
+}

@@ -1,0 +1,108 @@
+// Copyright (c) The queuecap Authors
+// SPDX-License-Identifier: MPL-2.0
+
+package lint_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
+)
+
+// countedWorkers are two queues and two fleets under count, each fleet
+// consuming its own queue, with max_size 10 and maxes[1] at one line:
+// 10 × 10 msg/s does not exceed 100 msg/s.
+func countedWorkers(second string) string {
+	return `resource "aws_sqs_queue" "q" {
+  count = 2
+  tags  = { "queuecap:arrival_rate" = 100 }
+}
+
+resource "aws_autoscaling_group" "audit" {
+  count    = 2
+  max_size = [10, ` + second + `][count.index]
+  tag {
+    key                 = "queuecap:per_consumer_rate"
+    value               = "10"
+    propagate_at_launch = false
+  }
+  tag {
+    key                 = "queuecap:queue"
+    value               = "aws_sqs_queue.q[${count.index}]"
+    propagate_at_launch = false
+  }
+}
+`
+}
+
+// TestFindingsNameTheirInstance holds issue 22's item 6 in HCL: a finding
+// and a skip name the resource instance at their place, instances with
+// different verdicts are distinct findings, and identical ones are one
+// finding listing them.
+func TestFindingsNameTheirInstance(t *testing.T) {
+	t.Run("count instances with different verdicts", func(t *testing.T) {
+		dir := t.TempDir()
+		writeFiles(t, dir, map[string]string{"main.tf": countedWorkers("20")})
+		got := zeroSurplus(lintDir(t, lint.Options{Dirs: []string{dir}}))
+		if len(got) != 1 {
+			t.Fatalf("%d findings, want audit[0]'s: %v", len(got), got)
+		}
+		if got[0].Address != "aws_autoscaling_group.audit[0]" {
+			t.Errorf("address %q, want the fleet instance at max_size, aws_autoscaling_group.audit[0]", got[0].Address)
+		}
+		if len(got[0].Instances) != 0 {
+			t.Errorf("instances %v for a finding of one instance", got[0].Instances)
+		}
+	})
+	t.Run("count instances with the same verdict", func(t *testing.T) {
+		dir := t.TempDir()
+		writeFiles(t, dir, map[string]string{"main.tf": countedWorkers("10")})
+		got := zeroSurplus(lintDir(t, lint.Options{Dirs: []string{dir}}))
+		if len(got) != 1 {
+			t.Fatalf("%d findings, want one listing both instances: %v", len(got), got)
+		}
+		want := []string{"aws_autoscaling_group.audit[0]", "aws_autoscaling_group.audit[1]"}
+		if got[0].Address != want[0] || !slices.Equal(got[0].Instances, want) {
+			t.Errorf("address %q, instances %v; want %q and %v", got[0].Address, got[0].Instances, want[0], want)
+		}
+	})
+	t.Run("for_each module", func(t *testing.T) {
+		dir := t.TempDir()
+		writeFiles(t, dir, map[string]string{
+			"main.tf": `module "worker" {
+  source   = "./modules/app"
+  for_each = { orders = 25, invoices = 30 }
+  max      = each.value
+  rate     = 10000
+}
+`,
+			"modules/app/main.tf": workerModule,
+		})
+		got := zeroSurplus(lintDir(t, lint.Options{Dirs: []string{dir}}))
+		if len(got) != 1 {
+			t.Fatalf("%d findings, want module.worker[\"orders\"]'s: %v", len(got), got)
+		}
+		if want := `module.worker["orders"].aws_autoscaling_group.w`; got[0].Address != want {
+			t.Errorf("address %q, want %q", got[0].Address, want)
+		}
+	})
+	t.Run("skips", func(t *testing.T) {
+		dir := t.TempDir()
+		writeFiles(t, dir, map[string]string{"main.tf": strings.Replace(countedWorkers("10"), `value               = "10"`, `value               = "${timestamp()}"`, 1)})
+		res := lintDir(t, lint.Options{Dirs: []string{dir}})
+		var addrs []string
+		for _, s := range res.Skipped {
+			if strings.Contains(s.Reason, "per_consumer_rate") {
+				addrs = append(addrs, s.Address)
+				if !slices.Equal(s.Instances, []string{"aws_autoscaling_group.audit[0]", "aws_autoscaling_group.audit[1]"}) {
+					t.Errorf("skip %s: instances %v, want both fleets", s.Reason, s.Instances)
+				}
+			}
+		}
+		if !slices.Equal(addrs, []string{"aws_autoscaling_group.audit[0]"}) {
+			t.Errorf("per_consumer_rate skips at %v, want one, at aws_autoscaling_group.audit[0]", addrs)
+		}
+	})
+}
