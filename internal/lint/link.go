@@ -37,6 +37,7 @@ func (b *builder) link() {
 	l.linkIAMConsumers()
 	l.linkSNSProducers()
 	l.resolveRates()
+	l.computeSupply()
 	l.reportUnlinked()
 }
 

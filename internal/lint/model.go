@@ -143,6 +143,12 @@ type Queue struct {
 	// declared, and a declared consumer takes precedence.
 	IgnoredConsumers []IgnoredConsumer
 	Alarms           []*Alarm
+	// Supply is what the consumers can do against the declared arrivals,
+	// computed once the queue is linked; nil when the queue has no
+	// consumer or declares no arrival rate, or, with SupplyGap saying
+	// which and where, when a value it needs is unknown or undeclared.
+	Supply    *Supply
+	SupplyGap *Unchecked
 }
 
 // IgnoredConsumer is a fleet left out of a queue's consumers, and why.

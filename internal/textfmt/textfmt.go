@@ -11,7 +11,37 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
 )
+
+// Number prints a number of a finding's arithmetic as its fact carries it,
+// decimal-clean (capacity.Clean): integers as integers, others rounded half
+// up to two decimals, never in exponent form below 1e15, with thousands
+// separators as Grouped prints them. Where two decimals would hide the
+// very difference a message is about (60001 / 500 is 120.002 s, over a
+// 120 s SLA, not "120 s"), it prints the number's decimal in full.
+func Number(v float64) string { return Group(plainNumber(v)) }
+
+func plainNumber(v float64) string {
+	v = capacity.Clean(v)
+	if math.Abs(v) >= 1e15 {
+		return strconv.FormatFloat(v, 'g', 4, 64)
+	}
+	if v == math.Trunc(v) {
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	}
+	// Clean first: 0.145 × 100 is 14.499999999999998 in float64.
+	r := math.Round(capacity.Clean(v*100)) / 100
+	if r == 0 || r == math.Trunc(r) {
+		return capacity.Decimal(v)
+	}
+	return strconv.FormatFloat(r, 'f', -1, 64)
+}
+
+// Short prints a number for a finding's first line, as `queuecap size`
+// prints it: 10,000, 0.33 (Grouped, decimal-clean).
+func Short(v float64) string { return Grouped(capacity.Clean(v)) }
 
 // Grouped prints a number with thousands separators and at most two
 // decimals: 10,000, 2,800, 0.33; in exponent form from 1e15.

@@ -25,8 +25,8 @@ func newInsufficientHeadroom() lint.Rule {
 
 func (insufficientHeadroom) Check(m *lint.Model, r lint.Reporter) {
 	for _, q := range m.Queues {
-		s, ok := supplyOf(m, q, r)
-		if !ok || s.surplus <= 0 {
+		s, ok := supplyOf(q, r)
+		if !ok || s.Surplus <= 0 {
 			continue // no surplus at all is queuecap_zero_surplus
 		}
 		if checkBacklogWithinRTO(s, r) {
@@ -58,28 +58,28 @@ func checkBacklogWithinRTO(s *supply, r lint.Reporter) bool {
 		r.Skip(rto.Range, "declared rates of "+s.queue.Addr+" are invalid: "+err.Error())
 		return false
 	}
-	if s.drain == nil || s.drain.seconds <= rto.V {
+	if s.Drain == nil || s.Drain.Seconds <= rto.V {
 		return false
 	}
-	drain := s.drain.seconds
+	drain := s.Drain.Seconds
 	needed := fmt.Sprintf("it needs a surplus of %s / %s = %s msg/s", num(b.V), num(rto.V), num(required))
 	late := " max_backlog " + n(b.V) + " in " + n(drain) + " s, over rto_seconds " + n(rto.V)
 	summary := "the consumers clear" + late + ": raise the surplus to " + n(required) + " msg/s"
 	facts := []lint.Fact{fact("max_backlog", b.V), fact("rto_seconds", rto.V), fact("drain_seconds", drain)}
-	if len(s.fleets) == 1 {
-		mu := s.fleets[0].rate
-		sized, err := capacity.Size(capacity.SizingInput{ArrivalRate: s.arrival, PerConsumerRate: mu, MaxBacklog: b.V, RTOSeconds: rto.V, Retries: s.retries})
+	if len(s.Fleets) == 1 {
+		mu := s.Fleets[0].Rate
+		sized, err := capacity.Size(capacity.SizingInput{ArrivalRate: s.Arrival, PerConsumerRate: mu, MaxBacklog: b.V, RTOSeconds: rto.V, Retries: s.Retries})
 		if err == nil {
 			needed = fmt.Sprintf("the headroom formula ceil(%s / %s + %s / (%s × %s)) needs %s consumers",
-				num(s.effective), num(mu), num(b.V), num(mu), num(rto.V), num(float64(sized.RequiredConsumers)))
+				num(s.Effective), num(mu), num(b.V), num(mu), num(rto.V), num(float64(sized.RequiredConsumers)))
 			if s.resizable() {
 				summary = s.size() + " clears" + late + ": raise it to " + n(float64(sized.RequiredConsumers))
 			}
 			facts = append(facts, fact("required_consumers", float64(sized.RequiredConsumers)))
 		}
 	}
-	r.Report(s.at, summary, fmt.Sprintf("%s leaves a surplus of %s msg/s over %s, which clears max_backlog %s in %s s, more than rto_seconds %s: %s",
-		s.capacityTerms(), num(s.surplus), s.arrivalTerms(), num(b.V), num(drain), num(rto.V), needed), s.facts(facts...)...)
+	r.Report(s.At, summary, fmt.Sprintf("%s leaves a surplus of %s msg/s over %s, which clears max_backlog %s in %s s, more than rto_seconds %s: %s",
+		s.capacityTerms(), num(s.Surplus), s.arrivalTerms(), num(b.V), num(drain), num(rto.V), needed), s.facts(facts...)...)
 	return true
 }
 
@@ -96,7 +96,7 @@ func checkMinHeadroom(s *supply, r lint.Reporter) {
 		r.Skip(h.Range, "min_headroom of "+s.queue.Addr+" "+h.Unknown())
 		return
 	}
-	headroomPtr, err := capacity.Headroom(s.capacity, s.effective)
+	headroomPtr, err := capacity.Headroom(s.Capacity, s.Effective)
 	if err != nil || headroomPtr == nil {
 		return
 	}
@@ -106,25 +106,25 @@ func checkMinHeadroom(s *supply, r lint.Reporter) {
 	if headroom >= h.V {
 		return
 	}
-	target, err := capacity.HeadroomCapacity(s.effective, h.V)
+	target, err := capacity.HeadroomCapacity(s.Effective, h.V)
 	if err != nil {
 		r.Skip(h.Range, "declared rates of "+s.queue.Addr+" are invalid: "+err.Error())
 		return
 	}
-	needed := fmt.Sprintf("%s × (1 + %s) = %s msg/s of capacity gives it", num(s.effective), num(h.V), num(target))
+	needed := fmt.Sprintf("%s × (1 + %s) = %s msg/s of capacity gives it", num(s.Effective), num(h.V), num(target))
 	short := "leaves " + n(headroom*100) + " % headroom, under min_headroom " + n(h.V*100) + " %"
 	summary := "the consumers " + short + ": raise their capacity to " + n(target) + " msg/s"
 	facts := []lint.Fact{fact("headroom", headroom), fact("min_headroom", h.V)}
-	if len(s.fleets) == 1 {
-		mu := s.fleets[0].rate
-		if sized, err := capacity.Size(capacity.SizingInput{ArrivalRate: s.arrival, PerConsumerRate: mu, Retries: s.retries, MinHeadroom: h.V}); err == nil {
-			needed = fmt.Sprintf("ceil(%s × (1 + %s) / %s) = %s consumers give it", num(s.effective), num(h.V), num(mu), num(float64(sized.RequiredConsumers)))
+	if len(s.Fleets) == 1 {
+		mu := s.Fleets[0].Rate
+		if sized, err := capacity.Size(capacity.SizingInput{ArrivalRate: s.Arrival, PerConsumerRate: mu, Retries: s.Retries, MinHeadroom: h.V}); err == nil {
+			needed = fmt.Sprintf("ceil(%s × (1 + %s) / %s) = %s consumers give it", num(s.Effective), num(h.V), num(mu), num(float64(sized.RequiredConsumers)))
 			if s.resizable() {
 				summary = s.size() + " " + short + ": raise it to " + n(float64(sized.RequiredConsumers))
 			}
 			facts = append(facts, fact("required_consumers", float64(sized.RequiredConsumers)))
 		}
 	}
-	r.Report(s.at, summary, fmt.Sprintf("%s is only %s above %s, below the minimum headroom of %s: %s",
+	r.Report(s.At, summary, fmt.Sprintf("%s is only %s above %s, below the minimum headroom of %s: %s",
 		s.capacityTerms(), percent(headroom), s.arrivalTerms(), percent(h.V), needed), s.facts(facts...)...)
 }

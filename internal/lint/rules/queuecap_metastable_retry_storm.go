@@ -40,8 +40,8 @@ func (metastableRetryStorm) Check(m *lint.Model, r lint.Reporter) {
 		if !k.Set || (k.Known && k.V == 0) {
 			continue // no retry storm declared
 		}
-		s, ok := supplyOf(m, q, r)
-		if !ok || s.surplus <= 0 {
+		s, ok := supplyOf(q, r)
+		if !ok || s.Surplus <= 0 {
 			continue // no surplus even without retries: queuecap_zero_surplus
 		}
 		b, w := s.queue.Rates.MaxBacklog, s.queue.Rates.TimeoutWindowSeconds
@@ -73,15 +73,15 @@ func (metastableRetryStorm) Check(m *lint.Model, r lint.Reporter) {
 func checkRetryStorm(s *supply, backlog, retries, window float64, r lint.Reporter) {
 	// Without timeout retries the simulation is the fluid model in whole
 	// seconds: the drain time is the one every finding on the queue states.
-	if s.drain == nil || !s.drain.drains || s.drain.seconds > stormSeconds {
+	if s.Drain == nil || !s.Drain.Drains || s.Drain.Seconds > stormSeconds {
 		return // too slow even without retries: a recovery, not a storm, problem
 	}
 	// The simulation needs the capacity c·μ: one fleet's as it is, several
 	// fleets' as one consumer of their total capacity.
-	in := capacity.StormInput{ArrivalRate: s.effective, PerConsumerRate: s.capacity, Consumers: 1,
+	in := capacity.StormInput{ArrivalRate: s.Effective, PerConsumerRate: s.Capacity, Consumers: 1,
 		Backlog: backlog, RetriesPerTimeout: retries, TimeoutWindowSeconds: window, MaxSeconds: stormSeconds}
-	if len(s.fleets) == 1 {
-		in.PerConsumerRate, in.Consumers = s.fleets[0].rate, int64(s.fleets[0].size)
+	if len(s.Fleets) == 1 {
+		in.PerConsumerRate, in.Consumers = s.Fleets[0].Rate, int64(s.Fleets[0].Size)
 	}
 	storm, err := capacity.SimulateStorm(in, nil)
 	if err != nil {
@@ -92,13 +92,13 @@ func checkRetryStorm(s *supply, backlog, retries, window float64, r lint.Reporte
 		return
 	}
 	msg := fmt.Sprintf("%s drains max_backlog %s in %s s at %s without timeout retries, but not within %s s when each timed-out message (wait over %s s) is retried %s: arrivals climb to %s msg/s and the depth to %s messages",
-		s.capacityTerms(), num(backlog), num(s.drain.seconds), s.arrivalTerms(), num(stormSeconds), num(window), times(retries),
+		s.capacityTerms(), num(backlog), num(s.Drain.Seconds), s.arrivalTerms(), num(stormSeconds), num(window), times(retries),
 		num(storm.PeakEffectiveArrivalRate), approx(storm.PeakDepth))
 	facts := []lint.Fact{fact("max_backlog", backlog), fact("retries_per_timeout", retries), fact("timeout_window_seconds", window),
-		fact("max_seconds", stormSeconds), fact("drain_seconds_without_retries", s.drain.seconds),
+		fact("max_seconds", stormSeconds), fact("drain_seconds_without_retries", s.Drain.Seconds),
 		fact("peak_depth", storm.PeakDepth), fact("peak_effective_arrival_rate", storm.PeakEffectiveArrivalRate)}
 	summary := fmt.Sprintf("timeout retries keep max_backlog %s from draining within %s s: add capacity or retry less", n(backlog), n(stormSeconds))
-	if len(s.fleets) == 1 {
+	if len(s.Fleets) == 1 {
 		// A count of consumers means something only for one fleet.
 		if c, err := capacity.MinConsumersToDrain(in, 0); err == nil {
 			msg += fmt.Sprintf("; %s consumers drain it within %s s under the same storm", num(float64(c)), num(stormSeconds))
@@ -108,7 +108,7 @@ func checkRetryStorm(s *supply, backlog, retries, window float64, r lint.Reporte
 			facts = append(facts, fact("min_consumers_to_drain", float64(c)))
 		}
 	}
-	r.Report(s.at, summary, msg, s.facts(facts...)...)
+	r.Report(s.At, summary, msg, s.facts(facts...)...)
 }
 
 // times is how often: "once", "1.5 times".

@@ -28,7 +28,7 @@ func (retentionShorterThanDrain) Check(m *lint.Model, r lint.Reporter) {
 		if !b.Set || (b.Known && b.V == 0) {
 			continue
 		}
-		s, ok := supplyOf(m, q, r)
+		s, ok := supplyOf(q, r)
 		if !ok {
 			continue
 		}
@@ -41,29 +41,29 @@ func (retentionShorterThanDrain) Check(m *lint.Model, r lint.Reporter) {
 			r.Skip(ret.Range, "message_retention_seconds of "+q.Addr+" "+ret.Unknown())
 			continue
 		}
-		if s.drain == nil {
+		if s.Drain == nil {
 			continue
 		}
 		retention := fmt.Sprintf("message_retention_seconds %s", num(ret.V))
 		if ret.From != "message_retention_seconds" {
 			retention += " (the default)"
 		}
-		if !s.drain.drains {
+		if !s.Drain.Drains {
 			r.Report(ret.Range, "max_backlog "+n(b.V)+" never drains and expires after "+n(ret.V)+" s: give its consumers a surplus first", fmt.Sprintf("%s is finite but max_backlog %s never drains: %s leaves a surplus of %s msg/s over %s, so every message of the backlog expires after %s s",
-				retention, num(b.V), s.capacityTerms(), num(s.surplus), s.arrivalTerms(), num(ret.V)),
+				retention, num(b.V), s.capacityTerms(), num(s.Surplus), s.arrivalTerms(), num(ret.V)),
 				s.facts(fact("max_backlog", b.V), fact("message_retention_seconds", ret.V))...)
 			continue
 		}
-		if s.drain.seconds <= ret.V {
+		if s.Drain.Seconds <= ret.V {
 			continue
 		}
-		fix := "raise it to at least " + n(capacity.RetentionToOutlast(s.drain.seconds))
-		if s.drain.seconds >= capacity.MaxRetentionSeconds {
+		fix := "raise it to at least " + n(capacity.RetentionToOutlast(s.Drain.Seconds))
+		if s.Drain.Seconds >= capacity.MaxRetentionSeconds {
 			fix = "add consumers: the SQS maximum of 14 days is shorter"
 		}
-		summary := "message_retention_seconds " + n(ret.V) + " expires messages before max_backlog drains in " + n(s.drain.seconds) + " s: " + fix
+		summary := "message_retention_seconds " + n(ret.V) + " expires messages before max_backlog drains in " + n(s.Drain.Seconds) + " s: " + fix
 		r.Report(ret.Range, summary, fmt.Sprintf("%s is shorter than the %s / (%s − %s) = %s s it takes %s to drain max_backlog %s: messages expire during recovery",
-			retention, num(b.V), num(s.capacity), num(s.effective), num(s.drain.seconds), s.capacityTerms(), num(b.V)),
-			s.facts(fact("max_backlog", b.V), fact("message_retention_seconds", ret.V), fact("drain_seconds", s.drain.seconds))...)
+			retention, num(b.V), num(s.Capacity), num(s.Effective), num(s.Drain.Seconds), s.capacityTerms(), num(b.V)),
+			s.facts(fact("max_backlog", b.V), fact("message_retention_seconds", ret.V), fact("drain_seconds", s.Drain.Seconds))...)
 	}
 }

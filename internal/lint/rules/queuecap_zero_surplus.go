@@ -19,15 +19,15 @@ func newZeroSurplus() lint.Rule {
 
 func (zeroSurplus) Check(m *lint.Model, r lint.Reporter) {
 	for _, q := range m.Queues {
-		s, ok := supplyOf(m, q, r)
-		if !ok || s.surplus > 0 {
+		s, ok := supplyOf(q, r)
+		if !ok || s.Surplus > 0 {
 			continue
 		}
-		summary := "the consumers' " + n(s.capacity) + " msg/s cannot drain any backlog: raise their capacity above " + n(s.effective) + " msg/s"
+		summary := "the consumers' " + n(s.Capacity) + " msg/s cannot drain any backlog: raise their capacity above " + n(s.Effective) + " msg/s"
 		if fix, ok := s.sizeFix(); ok {
 			summary = s.size() + " cannot drain any backlog: raise it to " + n(float64(fix))
 		}
-		r.Report(s.at, summary, s.capacityTerms()+" does not exceed "+s.arrivalTerms()+": surplus "+num(s.surplus)+" msg/s, any backlog never drains",
+		r.Report(s.At, summary, s.capacityTerms()+" does not exceed "+s.arrivalTerms()+": surplus "+num(s.Surplus)+" msg/s, any backlog never drains",
 			s.facts()...)
 	}
 }

@@ -29,28 +29,3 @@ func TestFactIsDecimalClean(t *testing.T) {
 		}
 	}
 }
-
-// TestNum checks that a message states a number as its fact carries it,
-// rounded to two decimals only where that hides nothing.
-func TestNum(t *testing.T) {
-	for _, tc := range []struct {
-		v    float64
-		want string
-	}{
-		{0.30000000000000004, "0.3"},
-		{28.000000000000004, "28"}, // 0.28 × 100
-		{1285.7142857142858, "1,285.71"},
-		{0.145, "0.15"}, // 0.145 × 100 is 14.499999999999998 in float64
-		{120.002, "120.002"},
-		{12000.004, "12,000.004"},
-		{1000000.004, "1,000,000.004"}, // not 1e+06
-		{0.0012345, "0.0012345"},
-		{-0.5, "-0.5"},
-		{3600000, "3,600,000"},
-		{1.5e15, "1.5e+15"},
-	} {
-		if got := num(tc.v); got != tc.want {
-			t.Errorf("num(%v) = %q, want %q", tc.v, got, tc.want)
-		}
-	}
-}

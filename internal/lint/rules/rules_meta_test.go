@@ -4,8 +4,12 @@
 package rules_test
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -57,5 +61,44 @@ func TestAll(t *testing.T) {
 				t.Errorf("Doc() is not docs/rules/%s.md (%v)", r.Name(), err)
 			}
 		})
+	}
+}
+
+// supplyFuncs are the capacity functions that compute a queue's supply:
+// the linker calls them once per queue (lint.Supply), and no rule does.
+var supplyFuncs = []string{"FleetCapacity", "TotalCapacity", "NetRate", "DrainSeconds"}
+
+// TestNoRuleComputesSupply holds the engine's shape: the rules read each
+// queue's supply from the model instead of computing it, so that four
+// rules cannot state four different numbers for one queue.
+func TestNoRuleComputesSupply(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no rule sources: %v", err)
+	}
+	fset := token.NewFileSet()
+	checked := 0
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checked++
+		ast.Inspect(f, func(n ast.Node) bool {
+			sel, ok := n.(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			if pkg, ok := sel.X.(*ast.Ident); ok && pkg.Name == "capacity" && slices.Contains(supplyFuncs, sel.Sel.Name) {
+				t.Errorf("%s: a rule calls capacity.%s: read the queue's lint.Supply instead", fset.Position(sel.Pos()), sel.Sel.Name)
+			}
+			return true
+		})
+	}
+	if checked < len(rules.All()) {
+		t.Errorf("checked %d files, fewer than the %d rules", checked, len(rules.All()))
 	}
 }

@@ -1,0 +1,171 @@
+// Copyright (c) The queuecap Authors
+// SPDX-License-Identifier: MPL-2.0
+
+package lint
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
+	"github.com/queuecap/terraform-provider-queuecap/internal/textfmt"
+)
+
+// Supply is what a queue's consumers can do at their maximum size against
+// the queue's declared arrivals, computed once by the linker: every rule
+// reads the capacity, the surplus and the drain time from here,
+// decimal-clean, so that the findings on a queue state one number for
+// each.
+type Supply struct {
+	Retries   capacity.Retries
+	Arrival   float64 // λ
+	Effective float64 // λ_eff
+	Fleets    []FleetSupply
+	Capacity  float64 // Σ c·μ
+	Surplus   float64
+	// Drain is how the declared max_backlog clears at the surplus; nil
+	// without a known max_backlog.
+	Drain *BacklogDrain
+	// At is where a finding on the supply lies: the one fleet's maximum
+	// size, else the queue.
+	At hcl.Range
+}
+
+// FleetSupply is one consumer fleet at its maximum size.
+type FleetSupply struct {
+	Fleet *Fleet
+	Size  float64
+	Rate  float64 // μ
+}
+
+// BacklogDrain is how a backlog clears at a surplus.
+type BacklogDrain struct {
+	Drains  bool
+	Seconds float64 // max_backlog / surplus; 0 when it never drains
+}
+
+// Unchecked is a check that could not be made, where and why: a skip
+// every rule that needs the value reports as its own.
+type Unchecked struct {
+	Range  hcl.Range
+	Reason string
+}
+
+// ConsumerName names a consumer of q, and how it is linked when only its
+// configuration implies it: "aws_ecs_service.worker (linked through IAM
+// role aws_iam_role.worker)".
+func (q *Queue) ConsumerName(f *Fleet) string {
+	if via := q.ConsumedThrough[f]; via != "" {
+		return f.Addr + " (linked through " + via + ")"
+	}
+	return f.Addr
+}
+
+// computeSupply settles each queue's supply once its consumers and rates
+// are linked: a queue with a consumer and a declared arrival rate has a
+// Supply, or an Unchecked saying which value it needs is unknown or
+// undeclared; any other queue has neither, nothing to check.
+func (l *linker) computeSupply() {
+	for _, q := range l.model.Queues {
+		q.Supply, q.SupplyGap = supplyOf(q, l.model.ConfigFileName())
+	}
+}
+
+func supplyOf(q *Queue, configFile string) (*Supply, *Unchecked) {
+	if len(q.Consumers) == 0 || !q.Rates.ArrivalRate.Set {
+		return nil, nil
+	}
+	if a := q.Rates.ArrivalRate; !a.Known {
+		return nil, &Unchecked{a.Range, "arrival_rate of " + q.Addr + " " + a.Unknown()}
+	}
+	s := &Supply{Arrival: q.Rates.ArrivalRate.V}
+	var gap *Unchecked
+	if s.Retries, gap = KnownRetries(q, q.Rates.RetryRate, q.Rates.AvgRetries); gap != nil {
+		return nil, gap
+	}
+	if s.Effective, gap = EffectiveArrival(q, s.Arrival, s.Retries); gap != nil {
+		return nil, gap
+	}
+	capacities := make([]float64, 0, len(q.Consumers))
+	for _, f := range q.Consumers {
+		mu := f.RatesFor(q).PerConsumerRate
+		if gap := fleetGap(q, f, mu, configFile); gap != nil {
+			return nil, gap
+		}
+		c, err := capacity.FleetCapacity(int64(f.MaxSize.V), mu.V)
+		if err != nil || f.MaxSize.V != math.Trunc(f.MaxSize.V) {
+			return nil, &Unchecked{f.MaxSize.Range, fmt.Sprintf("%s %s of %s is not a whole number of consumers of at least 0", f.SizeAttr, textfmt.Number(f.MaxSize.V), f.Addr)}
+		}
+		s.Fleets = append(s.Fleets, FleetSupply{Fleet: f, Size: f.MaxSize.V, Rate: mu.V})
+		capacities = append(capacities, c)
+	}
+	total, err := capacity.TotalCapacity(capacities...)
+	if err != nil {
+		return nil, &Unchecked{q.DefRange, "consumers of " + q.Addr + ": " + err.Error()}
+	}
+	// The surplus of the numbers a message states: 0.4 − 0.39 is 0.01, and
+	// a max_backlog of 10 drains in 1000 s, not 999.9999999999991.
+	s.Capacity = capacity.Clean(total)
+	s.Surplus = capacity.Clean(capacity.NetRate(s.Capacity, s.Effective))
+	if b := q.Rates.MaxBacklog; b.Set && b.Known {
+		if t, drains, err := capacity.DrainSeconds(b.V, s.Surplus); err == nil {
+			s.Drain = &BacklogDrain{Drains: drains, Seconds: capacity.Clean(t)}
+		}
+	}
+	s.At = q.DefRange
+	if len(s.Fleets) == 1 {
+		s.At = s.Fleets[0].Fleet.MaxSize.Range
+	}
+	return s, nil
+}
+
+// fleetGap is why consumer f of q adds no known capacity, or nil: its
+// per-consumer rate (mu) or its maximum size is undeclared or unknown.
+func fleetGap(q *Queue, f *Fleet, mu Num, configFile string) *Unchecked {
+	switch {
+	case !mu.Set:
+		return &Unchecked{f.DefRange, "per_consumer_rate is not declared for " + q.ConsumerName(f) +
+			" (tag queuecap:per_consumer_rate, a queue block in " + configFile + ", or a queuecap data source)"}
+	case !mu.Known:
+		return &Unchecked{mu.Range, "per_consumer_rate of " + f.Addr + " " + mu.Unknown()}
+	case f.Kind == FleetLambda && (!f.MaxSize.Set || f.Unreserved()):
+		at, why := f.DefRange, "sets no reserved_concurrent_executions"
+		if f.Unreserved() {
+			at, why = f.MaxSize.Range, "has reserved_concurrent_executions = -1 (unreserved)"
+		}
+		return &Unchecked{at, f.Addr + " " + why + ": its concurrency is bounded only by the account's, so its capacity is not known; " +
+			"set maximum_concurrency in the scaling_config of its event source mapping, or reserved_concurrent_executions"}
+	case !f.MaxSize.Set:
+		return &Unchecked{f.DefRange, "the maximum size of " + f.Addr + " is not set (" + f.SizeAttr + ")"}
+	case !f.MaxSize.Known:
+		return &Unchecked{f.MaxSize.Range, f.SizeAttr + " of " + f.Addr + " " + f.MaxSize.Unknown()}
+	}
+	return nil
+}
+
+// KnownRetries are the retries declared for q (rate and average, from the
+// queue or from where its numbers came), or why not: one is declared but
+// not known before apply.
+func KnownRetries(q *Queue, rate, average Num) (capacity.Retries, *Unchecked) {
+	for _, x := range []struct {
+		name string
+		n    Num
+	}{{"retry_rate", rate}, {"avg_retries", average}} {
+		if x.n.Set && !x.n.Known {
+			return capacity.Retries{}, &Unchecked{x.n.Range, x.name + " of " + q.Addr + " " + x.n.Unknown()}
+		}
+	}
+	return capacity.Retries{Rate: rate.V, Average: average.V}, nil
+}
+
+// EffectiveArrival is λ_eff for q, decimal-clean as findings state it, or
+// why not: the declared rates are invalid.
+func EffectiveArrival(q *Queue, lambda float64, retries capacity.Retries) (float64, *Unchecked) {
+	eff, err := capacity.EffectiveArrivalRate(lambda, retries)
+	if err != nil {
+		return 0, &Unchecked{q.DefRange, "declared rates of " + q.Addr + " are invalid: " + err.Error()}
+	}
+	return capacity.Clean(eff), nil
+}
