@@ -27,6 +27,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint/model"
+
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint/formatter"
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint/rules"
@@ -44,7 +46,7 @@ const (
 var version, commit string
 
 func main() {
-	lint.Version, lint.Commit = version, commit
+	model.Version, model.Commit = version, commit
 	if len(os.Args) > 1 && os.Args[1] == "lint" {
 		tuneGC(os.LookupEnv)
 	}
@@ -162,10 +164,10 @@ func suggestCommand(name string) string {
 // versionLine is "queuecap VERSION", with "(commit REVISION)" when the
 // build knows its commit.
 func versionLine() string {
-	if c := lint.BuildCommit(); c != "" {
-		return "queuecap " + lint.BuildVersion() + " (commit " + c + ")"
+	if c := model.BuildCommit(); c != "" {
+		return "queuecap " + model.BuildVersion() + " (commit " + c + ")"
 	}
-	return "queuecap " + lint.BuildVersion()
+	return "queuecap " + model.BuildVersion()
 }
 
 // multiFlag is a repeatable string flag.
@@ -353,7 +355,7 @@ func runLint(args []string, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	noColor := f.noColor || os.Getenv("NO_COLOR") != "" || !isTerminal(stdout)
-	opts := formatter.Options{NoColor: noColor, ShowSkipped: f.showSkipped, Version: lint.BuildVersion()}
+	opts := formatter.Options{NoColor: noColor, ShowSkipped: f.showSkipped, Version: model.BuildVersion()}
 	out := lintOutput{res: res, explain: f.explain}
 	// Every report is written whatever another's error: a job still gets
 	// the ones that could be.

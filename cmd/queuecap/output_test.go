@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint/model"
 )
 
 // TestForce: --force exits 0 on findings, and 1 on errors still.
@@ -81,8 +81,8 @@ func TestOutput(t *testing.T) {
 		if log.Version != "2.1.0" || len(log.Runs) != 1 || len(log.Runs[0].Results) != 1 {
 			t.Fatalf("report.sarif: %+v", log)
 		}
-		if v := log.Runs[0].Tool.Driver.Version; v != lint.BuildVersion() {
-			t.Errorf("tool.driver.version %q, want %q", v, lint.BuildVersion())
+		if v := log.Runs[0].Tool.Driver.Version; v != model.BuildVersion() {
+			t.Errorf("tool.driver.version %q, want %q", v, model.BuildVersion())
 		}
 		if res := log.Runs[0].Results[0]; res.RuleID != "queuecap_zero_surplus" || len(res.PartialFingerprints["queuecap/v1"]) != 32 {
 			t.Errorf("result %+v", res)

@@ -18,6 +18,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint/model"
+
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
 	"github.com/queuecap/terraform-provider-queuecap/internal/runtask"
 )
@@ -117,7 +119,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "Error: --listen: %v\n", err)
 		return exitError
 	}
-	opts.Log.Info("queuecap runtask serve: listening", "address", "http://"+ln.Addr().String(), "version", lint.BuildVersion())
+	opts.Log.Info("queuecap runtask serve: listening", "address", "http://"+ln.Addr().String(), "version", model.BuildVersion())
 	srv := &http.Server{Handler: svc, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second, WriteTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

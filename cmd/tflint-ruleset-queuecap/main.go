@@ -10,9 +10,9 @@
 package main
 
 import (
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint/model"
 	"github.com/terraform-linters/tflint-plugin-sdk/plugin"
 
-	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
 	"github.com/queuecap/terraform-provider-queuecap/internal/tflintplugin"
 )
 
@@ -21,6 +21,6 @@ import (
 var version, commit string
 
 func main() {
-	lint.Version, lint.Commit = version, commit
-	plugin.Serve(&plugin.ServeOpts{RuleSet: tflintplugin.New(lint.BuildVersion())})
+	model.Version, model.Commit = version, commit
+	plugin.Serve(&plugin.ServeOpts{RuleSet: tflintplugin.New(model.BuildVersion())})
 }

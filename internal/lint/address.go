@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint/model"
+
 	"github.com/hashicorp/hcl/v2"
 )
 
@@ -59,14 +61,14 @@ func newInstanceIndex(m *Model) *instanceIndex {
 	}
 	// An object's rates are its own where they are declared for it (its
 	// tags, its queue block, the data source sizing it), not where they
-	// are another object's (a fleet's rateQueue, a queue's
-	// rateConsumers).
-	rates := func(d *declaredRates) []hcl.Range {
+	// are another object's (a fleet's model.SourceQueue, a queue's
+	// model.SourceConsumers).
+	rates := func(d *model.DeclaredRates) []hcl.Range {
 		var out []hcl.Range
-		for _, f := range rateFields {
+		for _, f := range model.RateFields {
 			for s, rs := range d {
-				if rs != nil && s != int(rateQueue) && s != int(rateConsumers) {
-					out = append(out, f.of(rs).Range)
+				if rs != nil && s != int(model.SourceQueue) && s != int(model.SourceConsumers) {
+					out = append(out, f.Of(rs).Range)
 				}
 			}
 		}
@@ -74,7 +76,7 @@ func newInstanceIndex(m *Model) *instanceIndex {
 	}
 	for _, q := range m.Queues {
 		own(q.Addr, q.DefRange, q.Retention.Range, q.Visibility.Range, q.RedriveRange)
-		own(q.Addr, rates(&q.declared)...)
+		own(q.Addr, rates(&q.Declared)...)
 		for _, f := range q.Consumers {
 			link(q.Addr, f.Addr)
 		}
@@ -86,8 +88,8 @@ func newInstanceIndex(m *Model) *instanceIndex {
 		}
 	}
 	for _, f := range m.Fleets {
-		own(f.Addr, f.DefRange, f.MaxSize.Range, f.MinSize.Range, f.TimeoutSeconds.Range, f.queueTagRange)
-		own(f.Addr, rates(&f.declared)...)
+		own(f.Addr, f.DefRange, f.MaxSize.Range, f.MinSize.Range, f.TimeoutSeconds.Range, f.QueueTagRange)
+		own(f.Addr, rates(&f.Declared)...)
 		for _, p := range f.Policies {
 			link(f.Addr, p.Addr)
 		}

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint/model"
+
 	"github.com/hashicorp/hcl/v2"
 	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
 	"github.com/zclconf/go-cty/cty"
@@ -289,7 +291,7 @@ func evalNum(in *instance, n *node, name string) Num {
 		return Num{} // null is Terraform's way of leaving an argument unset
 	}
 	f, ok := number(v)
-	num := Num{V: f, Set: true, Known: ok, Range: a.Range, From: name, origins: origins(v)}
+	num := Num{V: f, Set: true, Known: ok, Range: a.Range, From: name, Origins: origins(v)}
 	if !v.IsWhollyKnown() {
 		num.Why = in.unknownBecause(a.Expr)
 	}
@@ -394,7 +396,7 @@ func (t *taggedRates) add(key string, val cty.Value, rng hcl.Range) string {
 		}
 		return ""
 	}
-	f := t.rates.field(name)
+	f := t.rates.Field(name)
 	if f == nil {
 		return ""
 	}
@@ -433,7 +435,7 @@ func tagNumber(name string, val cty.Value) (float64, bool, string) {
 
 func (b *builder) addQueue(in *instance, addr string, r *Resource, n *node) {
 	q := &Queue{Addr: addr, DefRange: r.DefRange, Name: knownString(evalAttr(in, n, "name"))}
-	q.declared.add(rateTags, b.tagRates(in, n.attrs["tags"]).rates)
+	q.Declared.Add(model.SourceTags, b.tagRates(in, n.attrs["tags"]).rates)
 	q.Retention = withDefault(evalNum(in, n, "message_retention_seconds"), defaultRetentionSeconds, r.DefRange, "message_retention_seconds")
 	q.Visibility = withDefault(evalNum(in, n, "visibility_timeout_seconds"), defaultVisibilitySeconds, r.DefRange, "visibility_timeout_seconds")
 	if a := n.attrs["redrive_policy"]; a != nil {
@@ -482,11 +484,11 @@ func (b *builder) addFleet(in *instance, addr string, r *Resource, n *node) {
 		}
 		tags = b.tagRates(in, n.attrs["tags"])
 	}
-	f.declared.add(rateTags, tags.rates)
+	f.Declared.Add(model.SourceTags, tags.rates)
 	if tags.queue != "" {
-		f.QueueAddr, f.queueTagRange = resolveAddr(in, tags.queue), tags.queueRange
+		f.QueueAddr, f.QueueTagRange = resolveAddr(in, tags.queue), tags.queueRange
 	}
-	f.declared.add(rateDataSource, b.dataSourceRates(f.MaxSize))
+	f.Declared.Add(model.SourceDataSource, b.dataSourceRates(f.MaxSize))
 	b.fleets[addr] = f
 	b.model.Fleets = append(b.model.Fleets, f)
 }
@@ -504,9 +506,9 @@ func resolveAddr(in *instance, addr string) string {
 // queuecap_drain data sources a fleet's size was computed from.
 func (b *builder) dataSourceRates(size Num) Rates {
 	var out Rates
-	for _, o := range size.origins {
+	for _, o := range size.Origins {
 		if r, ok := b.dataArgs[o]; ok {
-			out.merge(r)
+			out.Merge(r)
 		}
 	}
 	return out
@@ -617,8 +619,8 @@ func generates(body hcl.Body, name string, within ...string) bool {
 func readCustomMetric(in *instance, cm *node) (MetricSet, []ref) {
 	set := MetricSet{Known: true, NamesKnown: true}
 	var dims []ref
-	set.addName(evalAttr(in, cm, "metric_name"), cm.attrs["metric_name"] != nil)
-	set.addNamespace(evalAttr(in, cm, "namespace"))
+	addName(&set, evalAttr(in, cm, "metric_name"), cm.attrs["metric_name"] != nil)
+	addNamespace(&set, evalAttr(in, cm, "namespace"))
 	for _, d := range append(cm.blocks["metric_dimension"], cm.blocks["dimensions"]...) {
 		if knownString(evalAttr(in, d, "name")) == "QueueName" {
 			dims = append(dims, refOf(in, d, "value"))
@@ -643,7 +645,7 @@ func readCustomMetric(in *instance, cm *node) (MetricSet, []ref) {
 		}
 		queries = append(queries, q)
 	}
-	set.addQueries(queries)
+	addQueries(&set, queries)
 	return set, dims
 }
 
@@ -664,7 +666,7 @@ var idPattern = regexp.MustCompile(`[a-z][a-zA-Z0-9_]*`)
 // next to an expression returning the visible messages alone) does not
 // count. When the returned query cannot be told, or an expression reads
 // every query (METRICS(), SEARCH()), all of them count.
-func (m *MetricSet) addQueries(queries []metricQuery) {
+func addQueries(m *MetricSet, queries []metricQuery) {
 	byID := map[string]int{}
 	var returned []int
 	for i, q := range queries {
@@ -711,9 +713,9 @@ func (m *MetricSet) addQueries(queries []metricQuery) {
 		if !use[i] {
 			continue
 		}
-		m.addExpression(q.expression, q.hasExpression)
-		m.addName(q.metricName, q.hasMetric)
-		m.addNamespace(q.namespace)
+		addExpression(m, q.expression, q.hasExpression)
+		addName(m, q.metricName, q.hasMetric)
+		addNamespace(m, q.namespace)
 	}
 }
 
@@ -721,7 +723,7 @@ func (m *MetricSet) addQueries(queries []metricQuery) {
 // set to null, as a dynamic block's content often sets one, is unset.
 func setTo(v cty.Value, present bool) bool { return present && (!v.IsKnown() || !v.IsNull()) }
 
-func (m *MetricSet) addName(v cty.Value, set bool) {
+func addName(m *MetricSet, v cty.Value, set bool) {
 	if !setTo(v, set) {
 		return
 	}
@@ -732,13 +734,13 @@ func (m *MetricSet) addName(v cty.Value, set bool) {
 	}
 }
 
-func (m *MetricSet) addNamespace(v cty.Value) {
+func addNamespace(m *MetricSet, v cty.Value) {
 	if s := knownString(v); s != "" {
 		m.Namespaces = append(m.Namespaces, s)
 	}
 }
 
-func (m *MetricSet) addExpression(v cty.Value, set bool) {
+func addExpression(m *MetricSet, v cty.Value, set bool) {
 	if !setTo(v, set) {
 		return
 	}
@@ -764,8 +766,8 @@ func (b *builder) addAlarm(in *instance, addr string, r *Resource, n *node) {
 	}
 	if n.attrs["metric_name"] != nil {
 		a.Simple = true
-		a.Metrics.addName(evalAttr(in, n, "metric_name"), true)
-		a.Metrics.addNamespace(evalAttr(in, n, "namespace"))
+		addName(&a.Metrics, evalAttr(in, n, "metric_name"), true)
+		addNamespace(&a.Metrics, evalAttr(in, n, "namespace"))
 		addDims(refOf(in, n, "dimensions"))
 	}
 	var queries []metricQuery
@@ -781,7 +783,7 @@ func (b *builder) addAlarm(in *instance, addr string, r *Resource, n *node) {
 		}
 		queries = append(queries, q)
 	}
-	a.Metrics.addQueries(queries)
+	addQueries(&a.Metrics, queries)
 	b.alarmDims[a] = dims
 	b.refs[a] = dimRefs
 	b.alarmActs[a] = evalAttr(in, n, "alarm_actions")
@@ -805,4 +807,16 @@ func queueDimension(dims cty.Value) cty.Value {
 		return cty.NullVal(cty.String)
 	}
 	return dims
+}
+
+// scalingTarget is an aws_appautoscaling_target.
+type scalingTarget struct {
+	rng        hcl.Range
+	namespace  string // service_namespace when known
+	addr       string
+	maxCap     Num
+	minCap     Num
+	rates      Rates
+	resourceID cty.Value
+	queue      string // queuecap:queue tag, made absolute
 }

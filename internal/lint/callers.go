@@ -20,11 +20,12 @@ import (
 // argument that carries the value, when the finding's attribute is just
 // that variable), keeping where it lies in the module as ModuleRange: a
 // pull request can only change the repository's files.
-func (b *builder) place(is *Issue, subject string) {
+func (b *builder) place(p *placedIssue, subject string) {
+	is := &p.Issue
 	in := b.instanceOf(is, subject)
 	is.Subject = subject
 	if in == nil || in.parent == nil {
-		is.key, is.local = issueKey(is, is.Message), is.Message
+		p.key, p.local = issueKey(is, is.Message), is.Message
 		return
 	}
 	is.Subject = strings.TrimPrefix(subject, in.addr+".")
@@ -35,7 +36,7 @@ func (b *builder) place(is *Issue, subject string) {
 	for _, c := range chain {
 		is.Callers = append(is.Callers, toRange(c.call.DefRange))
 	}
-	is.local = strings.ReplaceAll(is.Message, in.addr+".", "")
+	p.local = strings.ReplaceAll(is.Message, in.addr+".", "")
 	if k := slices.IndexFunc(chain, func(c *instance) bool { return !isLocalSource(c.call.Source) }); k >= 0 {
 		call := chain[k]
 		inner := is.Range
@@ -48,9 +49,20 @@ func (b *builder) place(is *Issue, subject string) {
 				}
 			}
 		}
-		is.local = is.Message // the call is the place; its address names it
+		p.local = is.Message // the call is the place; its address names it
 	}
-	is.key = issueKey(is, is.local)
+	p.key = issueKey(is, p.local)
+}
+
+// placedIssue is a finding with what merging it with the same finding
+// from other roots and instances needs.
+type placedIssue struct {
+	Issue
+	// key groups identical findings: the rule, the place and the message
+	// with the module instance's address taken out.
+	key string
+	// local is the message with that address taken out.
+	local string
 }
 
 // placeSkip moves a skip inside an installed remote module to the call in
@@ -198,15 +210,15 @@ func lineOf(src []byte, n int) ([]byte, bool) {
 // each naming its caller.
 type issueMerger struct {
 	at  map[string]int
-	out []Issue
+	out []placedIssue
 }
 
-func (m *issueMerger) add(is Issue) {
+func (m *issueMerger) add(is placedIssue) {
 	if m.at == nil {
 		m.at = map[string]int{}
 	}
 	if is.key == "" {
-		is.key, is.local = issueKey(&is, is.Message), is.Message
+		is.key, is.local = issueKey(&is.Issue, is.Message), is.Message
 	}
 	i, seen := m.at[is.key]
 	if !seen {

@@ -17,11 +17,12 @@ import (
 	"github.com/zclconf/go-cty/cty/convert"
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint/model"
 )
 
 // DefaultConfigFile is read from the working directory when --config is not
-// given; its absence is not an error.
-const DefaultConfigFile = ".queuecap.hcl"
+// given (model.DefaultConfigFile).
+const DefaultConfigFile = model.DefaultConfigFile
 
 // Config is a .queuecap.hcl file. Pointer fields are nil when unset, so
 // that command-line flags override only what they set.
@@ -73,8 +74,8 @@ var ruleBlockSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "
 
 var queueBlockSchema = func() *hcl.BodySchema {
 	s := &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "consumer"}}}
-	for _, f := range rateFields {
-		s.Attributes = append(s.Attributes, hcl.AttributeSchema{Name: f.name})
+	for _, f := range model.RateFields {
+		s.Attributes = append(s.Attributes, hcl.AttributeSchema{Name: f.Name})
 	}
 	return s
 }()
@@ -174,7 +175,7 @@ func DecodeQueue(source string, attrs hcl.Attributes, rng hcl.Range) (QueueConfi
 			}
 			continue
 		}
-		field := qc.Rates.field(name)
+		field := qc.Rates.Field(name)
 		if field == nil {
 			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unsupported argument",
 				Detail: fmt.Sprintf("a queue block has no argument %q; it takes %s", name, strings.Join(QueueAttributes(), ", ")), Subject: a.NameRange.Ptr()})
@@ -186,7 +187,7 @@ func DecodeQueue(source string, attrs hcl.Attributes, rng hcl.Range) (QueueConfi
 			if why != "" {
 				d = hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid value for " + name, Detail: why, Subject: a.Expr.Range().Ptr()}}
 			} else {
-				*field = knownNum(f, a.Range, source+" queue block")
+				*field = model.KnownNum(f, a.Range, source+" queue block")
 			}
 		}
 		diags = append(diags, d...)

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint/model"
+
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -95,10 +97,10 @@ func (l *linker) linkScalingTargets() {
 		}
 		if t.maxCap.Set {
 			f.MaxSize, f.SizeAttr = t.maxCap, "max_capacity"
-			f.declared.add(rateDataSource, l.dataSourceRates(t.maxCap))
+			f.Declared.Add(model.SourceDataSource, l.dataSourceRates(t.maxCap))
 		}
 		f.MinSize = t.minCap
-		f.declared.add(rateTargetTags, t.rates)
+		f.Declared.Add(model.SourceTargetTags, t.rates)
 		if f.QueueAddr == "" {
 			f.QueueAddr = t.queue
 		}
@@ -152,7 +154,7 @@ func (l *linker) linkEventSourceMappings() {
 		if m.Function != nil && m.Function.Kind == FleetLambda {
 			if m.MaximumConcurrency.Set {
 				m.Function.MaxSize, m.Function.SizeAttr = m.MaximumConcurrency, "maximum_concurrency"
-				m.Function.declared.add(rateDataSource, l.dataSourceRates(m.MaximumConcurrency))
+				m.Function.Declared.Add(model.SourceDataSource, l.dataSourceRates(m.MaximumConcurrency))
 			}
 			l.consume(m.Queue, m.Function)
 		}
@@ -178,7 +180,7 @@ func (l *linker) linkConfigQueues() {
 		if q == nil {
 			continue
 		}
-		q.declared.add(rateConfig, qc.Rates)
+		q.Declared.Add(model.SourceConfig, qc.Rates)
 		l.configMatched[addr] = qc.Consumer == "" || l.fleets[qc.Consumer] != nil
 		if qc.Consumer != "" {
 			l.consume(q, l.fleets[qc.Consumer])
@@ -210,16 +212,16 @@ func (l *linker) linkScaleOutConsumers() {
 }
 
 // resolveRates settles each fleet's rates, then each queue's, which take
-// in what its consumers declare, in the order of ratePrecedence.
+// in what its consumers declare, in the order of model.Precedence.
 func (l *linker) resolveRates() {
 	for _, f := range l.model.Fleets {
-		f.Rates = f.declared.resolve(forFleet)
+		f.Rates = f.Declared.Resolve(model.ForFleet)
 	}
 	for _, q := range l.model.Queues {
 		for _, f := range q.Consumers {
-			q.declared.add(rateConsumers, f.Rates)
+			q.Declared.Add(model.SourceConsumers, f.Rates)
 		}
-		q.Rates = q.declared.resolve(forQueue)
+		q.Rates = q.Declared.Resolve(model.ForQueue)
 	}
 }
 
@@ -332,4 +334,12 @@ func lambdaFunctionName(s string) string {
 		return parts[i+1]
 	}
 	return parts[0]
+}
+
+// computeSupply settles each queue's supply once its consumers and rates
+// are linked (model.SupplyOf): the one place it is computed.
+func (l *linker) computeSupply() {
+	for _, q := range l.model.Queues {
+		q.Supply, q.SupplyGap = model.SupplyOf(q, l.model.ConfigFileName())
+	}
 }

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint/model"
+
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 )
@@ -53,8 +55,8 @@ func (l *linker) linkPipes() {
 			l.consumeThrough(qs[0], fn, "pipe "+p.addr)
 			continue
 		}
-		f := &Fleet{Kind: FleetPipe, Addr: p.addr, DefRange: p.rng, Name: p.name, MaxSize: knownNum(1, p.rng, "pipe"), SizeAttr: "pipe"}
-		f.declared.add(rateTags, p.rates)
+		f := &Fleet{Kind: FleetPipe, Addr: p.addr, DefRange: p.rng, Name: p.name, MaxSize: model.KnownNum(1, p.rng, "pipe"), SizeAttr: "pipe"}
+		f.Declared.Add(model.SourceTags, p.rates)
 		l.fleets[p.addr] = f
 		l.model.Fleets = append(l.model.Fleets, f)
 		l.consume(qs[0], f)

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint/model"
+
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
@@ -201,8 +203,8 @@ func ratesOfArgs(args map[string]any, rng hcl.Range, from string) Rates {
 	var rates Rates
 	for name, v := range args {
 		if f, isNum := v.(float64); isNum {
-			if field := rates.field(name); field != nil {
-				*field = knownNum(f, rng, from)
+			if field := rates.Field(name); field != nil {
+				*field = model.KnownNum(f, rng, from)
 			}
 		}
 	}

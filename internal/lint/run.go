@@ -187,7 +187,8 @@ func Run(opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Issues: []Issue{}, Errors: []ErrorEntry{}, Skipped: []Skip{}, bound: bound}
+	res := &Result{Issues: []Issue{}, Errors: []ErrorEntry{}, Skipped: []Skip{},
+		Source: func(path string) ([]byte, error) { return bound.readFile(path, maxFileBytes, "a configuration file") }}
 	for _, d := range flagDiags {
 		res.Errors = append(res.Errors, diagEntry(d))
 	}
@@ -250,8 +251,7 @@ func Run(opts Options) (*Result, error) {
 				issues.add(is)
 			}
 			for _, sk := range o.skips {
-				sk.root = roots[next].dir
-				skips.add(sk)
+				skips.add(sk, roots[next].dir)
 			}
 			res.Queues += len(o.queueAddrs)
 			if o.variables != nil && len(flags) > 0 {
@@ -298,11 +298,11 @@ func Run(opts Options) (*Result, error) {
 		return nil, err
 	}
 	for _, sk := range flagSkips {
-		skips.add(sk)
+		skips.add(sk, "")
 	}
 	for _, u := range units {
 		if sk, ok := terragruntSkip(bound, u); ok {
-			skips.add(sk)
+			skips.add(sk, "")
 		}
 	}
 
@@ -317,7 +317,8 @@ func Run(opts Options) (*Result, error) {
 	}
 	// A module reached from two root modules, or through two calls, with
 	// the same result is one finding.
-	for _, is := range issues.out {
+	for _, p := range issues.out {
+		is := p.Issue
 		if !ignored(is.Rule, is.Range) && (is.ModuleRange == nil || !ignored(is.Rule, *is.ModuleRange)) {
 			res.Issues = append(res.Issues, is)
 		}
@@ -358,7 +359,7 @@ func Run(opts Options) (*Result, error) {
 func dedupeSkips(skips []Skip) []Skip {
 	var m skipMerger
 	for _, s := range skips {
-		m.add(s)
+		m.add(s, "")
 	}
 	return m.result()
 }
@@ -370,6 +371,8 @@ func dedupeSkips(skips []Skip) []Skip {
 type skipMerger struct {
 	best map[skipPlace]int
 	out  []Skip
+	// roots are the root modules each kept skip was found linting.
+	roots []string
 	// others are the other reasons of the same rank merged into each kept
 	// skip: the other instances a place stands for (of a resource or a
 	// module with count or for_each, or of a module several roots call).
@@ -386,7 +389,7 @@ type skipPlace struct {
 	line, column int
 }
 
-func (m *skipMerger) add(s Skip) {
+func (m *skipMerger) add(s Skip, root string) {
 	if m.best == nil {
 		m.best, m.others, m.elsewhere, m.seed = map[skipPlace]int{}, map[int]map[uint64]struct{}{}, map[int]bool{}, maphash.MakeSeed()
 	}
@@ -394,13 +397,13 @@ func (m *skipMerger) add(s Skip) {
 	i, ok := m.best[key]
 	if !ok {
 		m.best[key] = len(m.out)
-		m.out = append(m.out, s)
+		m.out, m.roots = append(m.out, s), append(m.roots, root)
 		return
 	}
 	kept := &m.out[i]
 	switch r, k := skipRank(s), skipRank(*kept); {
 	case r < k:
-		*kept = s
+		*kept, m.roots[i] = s, root
 		delete(m.others, i)
 		delete(m.elsewhere, i)
 	case r > k:
@@ -410,7 +413,7 @@ func (m *skipMerger) add(s Skip) {
 		// words of the first.
 		instances := addInstance(kept.Instances, kept.Address, s.Address)
 		if addressLess(s.Address, kept.Address) {
-			*kept = s
+			*kept, m.roots[i] = s, root
 		}
 		kept.Instances = instances
 	case moduleLocal(s.Reason) == moduleLocal(kept.Reason):
@@ -419,13 +422,14 @@ func (m *skipMerger) add(s Skip) {
 		// module's own words.
 		instances := addInstance(kept.Instances, kept.Address, s.Address)
 		if len(s.Reason) < len(kept.Reason) {
-			*kept = s
+			*kept, m.roots[i] = s, root
 		}
 		kept.Instances = instances
 	default:
 		if len(s.Reason) < len(kept.Reason) {
 			instances := addInstance(kept.Instances, kept.Address, s.Address)
 			s, *kept = *kept, s
+			root, m.roots[i] = m.roots[i], root
 			kept.Instances = instances
 		} else {
 			kept.Instances = addInstance(kept.Instances, kept.Address, s.Address)
@@ -434,7 +438,7 @@ func (m *skipMerger) add(s Skip) {
 			m.others[i] = map[uint64]struct{}{}
 		}
 		m.others[i][maphash.String(m.seed, s.Reason)] = struct{}{}
-		if s.root != kept.root {
+		if root != m.roots[i] {
 			m.elsewhere[i] = true
 		}
 	}
@@ -496,7 +500,7 @@ type rootResult struct {
 	config        *Config  // the configuration the root read
 	queueAddrs    []string // the queues modeled
 	fleetAddrs    []string
-	issues        []Issue
+	issues        []placedIssue
 	skips         []Skip
 	errors        []ErrorEntry
 	configMatched map[string]bool
@@ -562,15 +566,16 @@ func lintRoot(l *loader, dir string, opts Options, flags []assignment, active []
 		for _, s := range subjects {
 			from, fromSkip := len(r.issues), len(r.skips)
 			a.rule.Check(s.model, r)
-			for i := from; i < len(r.issues); i++ {
-				r.issues[i].Address = b.addressAt(r.issues[i].Range, s.addr)
-				b.place(&r.issues[i], s.addr)
+			for _, is := range r.issues[from:] {
+				p := placedIssue{Issue: is}
+				p.Address = b.addressAt(is.Range, s.addr)
+				b.place(&p, s.addr)
+				out.issues = append(out.issues, p)
 			}
 			for i := fromSkip; i < len(r.skips); i++ {
 				r.skips[i].Address = b.addressAt(r.skips[i].Range, s.addr)
 			}
 		}
-		out.issues = append(out.issues, r.issues...)
 		for _, sk := range r.skips {
 			b.placeSkip(&sk)
 			out.skips = append(out.skips, sk)

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint/model"
+
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 )
@@ -115,15 +117,15 @@ func (l *linker) linkSNSProducers() {
 			sum.Via = "SNS topics " + strings.Join(names, " + ")
 			sum.From = "tags queuecap:arrival_rate of " + sum.Via
 		}
-		q.declared.add(rateProducers, Rates{ArrivalRate: sum})
+		q.Declared.Add(model.SourceProducers, Rates{ArrivalRate: sum})
 	}
 }
 
 // declaresArrival reports whether a queue declares its own arrival rate,
 // in its tags or its .queuecap.hcl block.
 func declaresArrival(q *Queue) bool {
-	for _, s := range []rateSource{rateTags, rateConfig} {
-		if r := q.declared[s]; r != nil && r.ArrivalRate.Set {
+	for _, s := range []model.Source{model.SourceTags, model.SourceConfig} {
+		if r := q.Declared[s]; r != nil && r.ArrivalRate.Set {
 			return true
 		}
 	}

@@ -142,7 +142,7 @@ func (l *linker) reportUnlinked() {
 	l.reportCoverage()
 	for _, f := range l.model.Fleets {
 		if f.QueueAddr != "" && l.queues[f.QueueAddr] == nil {
-			l.skip(f.Addr, f.queueTagRange, fmt.Sprintf("the queuecap:queue tag of %s names %s, which is no aws_sqs_queue in this configuration%s",
+			l.skip(f.Addr, f.QueueTagRange, fmt.Sprintf("the queuecap:queue tag of %s names %s, which is no aws_sqs_queue in this configuration%s",
 				f.Addr, f.QueueAddr, suggest(f.QueueAddr, sortedKeys(l.queues))))
 		}
 	}

@@ -12,6 +12,8 @@ import (
 	"os"
 	"time"
 
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint/model"
+
 	tfe "github.com/hashicorp/go-tfe"
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
@@ -152,4 +154,4 @@ func redact(raw string) string {
 	return u.String()
 }
 
-func userAgent() string { return "queuecap/" + lint.BuildVersion() }
+func userAgent() string { return "queuecap/" + model.BuildVersion() }

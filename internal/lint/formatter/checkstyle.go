@@ -9,7 +9,7 @@ import (
 	"encoding/xml"
 	"slices"
 
-	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint/model"
 )
 
 // checkstyleErrorSource is the source of entries that are run errors, not
@@ -40,7 +40,7 @@ type checkstyleError struct {
 // severities (error, warning, info). Run errors appear in their file with
 // source "queuecap"; those without a file go under <file name="">. Within a
 // file, entries are ordered by position.
-func renderCheckstyle(b *bytes.Buffer, r *lint.Result, _ Options) error {
+func renderCheckstyle(b *bytes.Buffer, r *model.Result, _ Options) error {
 	byFile := map[string][]checkstyleError{}
 	for _, is := range r.Issues {
 		byFile[is.Range.Filename] = append(byFile[is.Range.Filename], checkstyleError{
@@ -76,8 +76,8 @@ func renderCheckstyle(b *bytes.Buffer, r *lint.Result, _ Options) error {
 	return encodeXML(b, doc)
 }
 
-func checkstyleSeverity(s lint.Severity) string {
-	if s == lint.Notice {
+func checkstyleSeverity(s model.Severity) string {
+	if s == model.Notice {
 		return "info"
 	}
 	return s.String()

@@ -7,7 +7,7 @@ import (
 	"bytes"
 	"fmt"
 
-	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint/model"
 )
 
 // renderCompact writes one line per issue,
@@ -20,7 +20,7 @@ import (
 // format ends. Line breaks inside a message become spaces, as all text of
 // the configuration is escaped (format.write), so that every finding
 // stays on one line.
-func renderCompact(b *bytes.Buffer, r *lint.Result, _ Options) error {
+func renderCompact(b *bytes.Buffer, r *model.Result, _ Options) error {
 	for _, is := range r.Issues {
 		fmt.Fprintf(b, "%s: %s - %s (%s)\n", is.Range, severityTitle(is.Severity), compactText(is), is.Rule)
 	}
@@ -36,7 +36,7 @@ func renderCompact(b *bytes.Buffer, r *lint.Result, _ Options) error {
 
 // compactText is the instances, the summary, then the arithmetic, on one
 // line: the compact format's message, and GitLab's description.
-func compactText(is lint.Issue) string {
+func compactText(is model.Issue) string {
 	text := is.Message
 	if is.Summary != "" {
 		text = is.Summary + " — " + is.Message

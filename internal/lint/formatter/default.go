@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint/model"
 	"github.com/queuecap/terraform-provider-queuecap/internal/textfmt"
 )
 
@@ -31,12 +31,12 @@ func (p painter) paint(style, s string) string {
 	return style + s + ansiReset
 }
 
-func (p painter) severity(s lint.Severity) string {
+func (p painter) severity(s model.Severity) string {
 	style := ansiCyan
 	switch s {
-	case lint.Error:
+	case model.Error:
 		style = ansiRed
-	case lint.Warning:
+	case model.Warning:
 		style = ansiYellow
 	}
 	return p.paint(style, severityTitle(s))
@@ -57,7 +57,7 @@ func (p painter) severity(s lint.Severity) string {
 // then, with ShowSkipped, each skipped check, then a summary: the count of
 // issues and errors, and of skipped checks, and a line when no queue was
 // checked at all. A clean run that checked everything writes nothing.
-func renderDefault(b *bytes.Buffer, r *lint.Result, opts Options) error {
+func renderDefault(b *bytes.Buffer, r *model.Result, opts Options) error {
 	p := painter{on: !opts.NoColor}
 	src := newSourceCache(opts.ReadSource)
 
@@ -101,12 +101,12 @@ func renderDefault(b *bytes.Buffer, r *lint.Result, opts Options) error {
 		}
 	}
 	if n := len(r.Issues); n > 0 {
-		counts := map[lint.Severity]int{}
+		counts := map[model.Severity]int{}
 		for _, is := range r.Issues {
 			counts[is.Severity]++
 		}
 		var parts []string
-		for _, s := range []lint.Severity{lint.Error, lint.Warning, lint.Notice} {
+		for _, s := range []model.Severity{model.Error, model.Warning, model.Notice} {
 			if c := counts[s]; c > 0 {
 				parts = append(parts, textfmt.Plural(c, s.String()))
 			}
@@ -121,7 +121,7 @@ func renderDefault(b *bytes.Buffer, r *lint.Result, opts Options) error {
 }
 
 // shortRange is file:line,col-col, or file:line,col-line,col across lines.
-func shortRange(r lint.Range) string {
+func shortRange(r model.Range) string {
 	if r.End.Line == r.Start.Line {
 		return fmt.Sprintf("%s:%d,%d-%d", r.Filename, r.Start.Line, r.Start.Column, r.End.Column)
 	}
@@ -133,7 +133,7 @@ func shortRange(r lint.Range) string {
 // range itself highlighted when color is on, each line escaped and cut
 // to maxSnippetColumns around the range (snippet). The file's name comes
 // escaped with the rest of the result (format.write).
-func writeLocation(b *bytes.Buffer, p painter, src *sourceCache, rng lint.Range, instances string) {
+func writeLocation(b *bytes.Buffer, p painter, src *sourceCache, rng model.Range, instances string) {
 	in := ""
 	if instances != "" {
 		in = ", in " + instances

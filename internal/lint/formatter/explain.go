@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
-	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint/model"
 )
 
 // explainFormats render what `queuecap lint --explain` found, the result's
@@ -31,16 +31,16 @@ func ExplainNames() []string {
 
 // WriteExplanation renders result's Explanation in the named --explain
 // format to w. An unknown name is an error naming the valid formats.
-func WriteExplanation(w io.Writer, format string, result *lint.Result) error {
+func WriteExplanation(w io.Writer, format string, result *model.Result) error {
 	f, ok := formatNamed(explainFormats, format)
 	if !ok {
 		return fmt.Errorf("unknown --explain format %q: valid formats are %s", format, strings.Join(ExplainNames(), ", "))
 	}
 	if result == nil {
-		result = &lint.Result{}
+		result = &model.Result{}
 	}
 	if result.Explanation == nil {
-		result.Explanation = &lint.Explanation{}
+		result.Explanation = &model.Explanation{}
 	}
 	return f.write(w, result, Options{})
 }
@@ -55,7 +55,7 @@ func decimal(v *float64) string {
 }
 
 // sizeText is "max_size 12", "max_size unknown" or "max_size not set".
-func sizeText(s lint.SizeExplanation) string {
+func sizeText(s model.SizeExplanation) string {
 	if !s.Set {
 		return s.Attribute + " not set"
 	}
@@ -63,7 +63,7 @@ func sizeText(s lint.SizeExplanation) string {
 }
 
 // alarmText is what an alarm reads and when it fires.
-func alarmText(a lint.AlarmExplanation) string {
+func alarmText(a model.AlarmExplanation) string {
 	parts := []string{strings.Join(a.Metrics, ", ")}
 	if len(a.Metrics) == 0 {
 		parts[0] = "no known metric"
@@ -79,7 +79,7 @@ func alarmText(a lint.AlarmExplanation) string {
 
 // policyText is a policy's kind, what it tracks and whether it only
 // scales in.
-func policyText(p lint.PolicyExplanation) string {
+func policyText(p model.PolicyExplanation) string {
 	s := string(p.Kind)
 	if len(p.Metrics) > 0 {
 		s += " tracking " + strings.Join(p.Metrics, ", ")
@@ -91,4 +91,4 @@ func policyText(p lint.PolicyExplanation) string {
 }
 
 // lineOf is file:line.
-func lineOf(r lint.Range) string { return fmt.Sprintf("%s:%d", r.Filename, r.Start.Line) }
+func lineOf(r model.Range) string { return fmt.Sprintf("%s:%d", r.Filename, r.Start.Line) }

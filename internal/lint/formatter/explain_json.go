@@ -6,13 +6,13 @@ package formatter
 import (
 	"bytes"
 
-	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint/model"
 )
 
 type jsonExplanation struct {
-	Roots   []lint.RootExplanation `json:"roots"`
-	Skipped []lint.Skip            `json:"skipped"`
-	Errors  []jsonError            `json:"errors"`
+	Roots   []model.RootExplanation `json:"roots"`
+	Skipped []model.Skip            `json:"skipped"`
+	Errors  []jsonError             `json:"errors"`
 }
 
 // renderExplainJSON writes one line of JSON, the schema documented in
@@ -22,13 +22,13 @@ type jsonExplanation struct {
 //
 // Arrays are never null; a value that is unset or not known before apply
 // is null.
-func renderExplainJSON(b *bytes.Buffer, r *lint.Result, _ Options) error {
+func renderExplainJSON(b *bytes.Buffer, r *model.Result, _ Options) error {
 	out := jsonExplanation{Roots: r.Explanation.Roots, Skipped: r.Explanation.Skipped, Errors: jsonErrors(r.Errors)}
 	if out.Roots == nil {
-		out.Roots = []lint.RootExplanation{}
+		out.Roots = []model.RootExplanation{}
 	}
 	if out.Skipped == nil {
-		out.Skipped = []lint.Skip{}
+		out.Skipped = []model.Skip{}
 	}
 	return encodeJSON(b, out, "")
 }

@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint/model"
 )
 
 // renderExplainMermaid writes Markdown for a pull-request comment: per
@@ -20,7 +20,7 @@ import (
 // go from a queue to its consumers (labelled with the per-consumer rate),
 // its dead-letter queue and its alarms, from an alarm to the policies it
 // triggers and from a policy to the fleet it scales.
-func renderExplainMermaid(b *bytes.Buffer, r *lint.Result, _ Options) error {
+func renderExplainMermaid(b *bytes.Buffer, r *model.Result, _ Options) error {
 	e := r.Explanation
 	for i, root := range e.Roots {
 		if i > 0 {
@@ -51,7 +51,7 @@ type flowchart struct {
 	edges map[string]bool
 }
 
-func writeFlowchart(b *bytes.Buffer, root lint.RootExplanation) {
+func writeFlowchart(b *bytes.Buffer, root model.RootExplanation) {
 	g := &flowchart{b: b, ids: map[string]string{}, count: map[byte]int{}, edges: map[string]bool{}}
 	b.WriteString("flowchart LR\n")
 	if len(root.Queues) == 0 {
@@ -60,7 +60,7 @@ func writeFlowchart(b *bytes.Buffer, root lint.RootExplanation) {
 	for _, q := range root.Queues {
 		lines := []string{q.Address}
 		for _, rate := range q.Rates {
-			if rate.Source != lint.RateDefault {
+			if rate.Source != model.RateDefault {
 				lines = append(lines, rate.Name+" "+decimal(rate.Value))
 			}
 		}
@@ -99,7 +99,7 @@ func writeFlowchart(b *bytes.Buffer, root lint.RootExplanation) {
 	}
 }
 
-func (g *flowchart) alarm(a lint.AlarmExplanation) string {
+func (g *flowchart) alarm(a model.AlarmExplanation) string {
 	return g.node('a', a.Address, "([", "])", []string{a.Address, alarmText(a)})
 }
 
@@ -135,7 +135,7 @@ var mermaidText = strings.NewReplacer("#", "#35;", `"`, "#quot;", "<", "#lt;", "
 // markdownText keeps text from being read as HTML in a comment.
 var markdownText = strings.NewReplacer("<", "&lt;", ">", "&gt;").Replace
 
-func writeSkipsMarkdown(b *bytes.Buffer, title string, skips []lint.Skip) {
+func writeSkipsMarkdown(b *bytes.Buffer, title string, skips []model.Skip) {
 	if len(skips) == 0 {
 		return
 	}
@@ -147,7 +147,7 @@ func writeSkipsMarkdown(b *bytes.Buffer, title string, skips []lint.Skip) {
 
 // writeIgnoredMarkdown lists the fleets left out of a queue's consumers,
 // and why.
-func writeIgnoredMarkdown(b *bytes.Buffer, root lint.RootExplanation) {
+func writeIgnoredMarkdown(b *bytes.Buffer, root model.RootExplanation) {
 	first := true
 	for _, q := range root.Queues {
 		for _, c := range q.IgnoredConsumers {

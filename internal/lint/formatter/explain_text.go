@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint/model"
 )
 
 // renderExplainText writes the explanation as an indented tree, per root
@@ -32,7 +32,7 @@ import (
 //	    <file>:<line>: <reason> (<rule>)
 //
 // then the configuration blocks that match no root module and the errors.
-func renderExplainText(b *bytes.Buffer, r *lint.Result, _ Options) error {
+func renderExplainText(b *bytes.Buffer, r *model.Result, _ Options) error {
 	e := r.Explanation
 	for i, root := range e.Roots {
 		if i > 0 {
@@ -63,15 +63,15 @@ func renderExplainText(b *bytes.Buffer, r *lint.Result, _ Options) error {
 	return nil
 }
 
-func writeQueueText(b *bytes.Buffer, q lint.QueueExplanation) {
+func writeQueueText(b *bytes.Buffer, q model.QueueExplanation) {
 	fmt.Fprintf(b, "  queue %s (%s)\n", named(q.Address, q.Name), lineOf(q.Range))
 	redrive := "none"
 	switch {
-	case q.Redrive == lint.RedriveUnknown:
+	case q.Redrive == model.RedriveUnknown:
 		redrive = "not known before apply"
 	case q.DeadLetterQueue != "":
 		redrive = "to " + q.DeadLetterQueue
-	case q.Redrive == lint.RedriveSet:
+	case q.Redrive == model.RedriveSet:
 		redrive = "to no queue of this configuration"
 	}
 	if q.IsDeadLetter {
@@ -124,7 +124,7 @@ func writeQueueText(b *bytes.Buffer, q lint.QueueExplanation) {
 }
 
 // rateText is "<name> = <value>: <source>, <from> at <file>:<line>".
-func rateText(r lint.RateExplanation) string {
+func rateText(r model.RateExplanation) string {
 	s := fmt.Sprintf("%s = %s: %s", r.Name, decimal(r.Value), r.Source)
 	if r.From != "" {
 		s += ", " + r.From
@@ -142,7 +142,7 @@ func named(addr, name string) string {
 	return fmt.Sprintf("%s %q", addr, name)
 }
 
-func writeSkipsText(b *bytes.Buffer, title string, skips []lint.Skip) {
+func writeSkipsText(b *bytes.Buffer, title string, skips []model.Skip) {
 	if len(skips) == 0 {
 		return
 	}

@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint/model"
 )
 
 // fingerprintKey names the fingerprint recipe in SARIF's
@@ -32,7 +32,7 @@ const fingerprintKey = "queuecap/v1"
 // findings that share the rest (one module called twice with different
 // results), at the price that fixing the first gives the second its
 // fingerprint, as code scanning's own line hashes do.
-func fingerprints(r *lint.Result, workDir string) []string {
+func fingerprints(r *model.Result, workDir string) []string {
 	keys := make([][]string, len(r.Issues))
 	for i, is := range r.Issues {
 		subject := is.Address
@@ -63,7 +63,7 @@ func rankedDigests(keys [][]string) []string {
 // GitLab wants it (relative to the repository, where CI jobs run); a name
 // already relative is only cleaned, one outside workDir stays absolute, and
 // a plan's resource address stays as it is.
-func repoPath(rng lint.Range, workDir string) string {
+func repoPath(rng model.Range, workDir string) string {
 	name := rng.Filename
 	if rng.AddressOnly() {
 		return name

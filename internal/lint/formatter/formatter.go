@@ -1,7 +1,7 @@
 // Copyright (c) The queuecap Authors
 // SPDX-License-Identifier: MPL-2.0
 
-// Package formatter renders a lint.Result for people and for tools: a
+// Package formatter renders a model.Result for people and for tools: a
 // readable default with source snippets, one-line compact, JSON, SARIF,
 // Checkstyle, JUnit, GitHub Actions workflow commands and a GitLab Code
 // Quality report.
@@ -20,7 +20,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint/model"
 	"github.com/queuecap/terraform-provider-queuecap/internal/textfmt"
 )
 
@@ -29,7 +29,7 @@ type Options struct {
 	// NoColor turns off ANSI colors in the default format.
 	NoColor bool
 	// ReadSource returns a file's bytes for source snippets; nil means
-	// the result's own (lint.Result.ReadSource), which reads only what
+	// the result's own (model.Result.ReadSource), which reads only what
 	// the run could.
 	ReadSource func(filename string) ([]byte, error)
 	// ShowSkipped lists each skipped check in the default format.
@@ -46,7 +46,7 @@ type Options struct {
 // summaryTail is the end of the default and compact formats: how many
 // checks were skipped, and a word when no queue was checked at all, so a
 // clean run is never mistaken for a checked one.
-func summaryTail(r *lint.Result, showSkipped bool) string {
+func summaryTail(r *model.Result, showSkipped bool) string {
 	var lines []string
 	if r.Queues == 0 && len(r.Issues) == 0 {
 		lines = append(lines, "No aws_sqs_queue was checked: the linted configuration declares none the linter could read")
@@ -64,7 +64,7 @@ func summaryTail(r *lint.Result, showSkipped bool) string {
 	return strings.Join(lines, "\n") + "\n"
 }
 
-type renderFunc func(b *bytes.Buffer, r *lint.Result, opts Options) error
+type renderFunc func(b *bytes.Buffer, r *model.Result, opts Options) error
 
 type format struct {
 	name   string
@@ -89,10 +89,10 @@ var formats = []format{
 }
 
 // write renders result in f to w, escaped and guarded.
-func (f format) write(w io.Writer, result *lint.Result, opts Options) error {
+func (f format) write(w io.Writer, result *model.Result, opts Options) error {
 	if f.text {
 		// A file whose name had to be escaped shows no source lines.
-		result = escaped(reflect.ValueOf(result)).Interface().(*lint.Result) //nolint:forcetypeassert // escaped keeps the type
+		result = escaped(reflect.ValueOf(result)).Interface().(*model.Result) //nolint:forcetypeassert // escaped keeps the type
 	}
 	var b bytes.Buffer
 	if err := f.render(&b, result, opts); err != nil {
@@ -118,13 +118,13 @@ func Names() []string {
 
 // Write renders result in the named format to w. An unknown name is an
 // error naming the valid formats. A nil result is rendered as an empty one.
-func Write(w io.Writer, format string, result *lint.Result, opts Options) error {
+func Write(w io.Writer, format string, result *model.Result, opts Options) error {
 	f, ok := formatNamed(formats, format)
 	if !ok {
 		return fmt.Errorf("unknown output format %q: valid formats are %s", format, strings.Join(Names(), ", "))
 	}
 	if result == nil {
-		result = &lint.Result{}
+		result = &model.Result{}
 	}
 	if opts.ReadSource == nil {
 		opts.ReadSource = result.ReadSource
@@ -145,16 +145,16 @@ func formatNamed(list []format, name string) (format, bool) {
 }
 
 // errorSeverity is an error entry's severity, Error when unset.
-func errorSeverity(e lint.ErrorEntry) lint.Severity {
+func errorSeverity(e model.ErrorEntry) model.Severity {
 	switch e.Severity {
-	case lint.Notice, lint.Warning, lint.Error:
+	case model.Notice, model.Warning, model.Error:
 		return e.Severity
 	}
-	return lint.Error
+	return model.Error
 }
 
 // severityTitle is "Error", "Warning" or "Notice".
-func severityTitle(s lint.Severity) string {
+func severityTitle(s model.Severity) string {
 	name := s.String()
 	return strings.ToUpper(name[:1]) + name[1:]
 }
@@ -180,7 +180,7 @@ func instancesText(address string, instances []string) string {
 
 // issueInstances is instancesText for an issue, "" when its place already
 // is its one address (a plan's finding located by address alone).
-func issueInstances(rng lint.Range, address string, instances []string) string {
+func issueInstances(rng model.Range, address string, instances []string) string {
 	if len(instances) < 2 && rng.AddressOnly() && rng.Filename == address {
 		return ""
 	}
@@ -189,7 +189,7 @@ func issueInstances(rng lint.Range, address string, instances []string) string {
 
 // addressed is a one-line format's text prefixed with the instances it is
 // about: "in aws_autoscaling_group.audit[1]: <text>".
-func addressed(rng lint.Range, address string, instances []string, text string) string {
+func addressed(rng model.Range, address string, instances []string, text string) string {
 	if in := issueInstances(rng, address, instances); in != "" {
 		return "in " + in + ": " + text
 	}

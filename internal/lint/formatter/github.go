@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint/model"
 )
 
 // renderGitHub writes GitHub Actions workflow commands, one per issue:
@@ -19,7 +19,7 @@ import (
 // (::warning, ::notice by severity) and one per run error, with file and
 // line when the error has a place. Columns are given only for ranges on a
 // single line, as GitHub ignores them on ranges that span lines.
-func renderGitHub(b *bytes.Buffer, r *lint.Result, _ Options) error {
+func renderGitHub(b *bytes.Buffer, r *model.Result, _ Options) error {
 	for _, is := range r.Issues {
 		writeGitHubCommand(b, is.Severity, &is.Range, is.Rule, addressed(is.Range, is.Address, is.Instances, is.Text()))
 	}
@@ -29,12 +29,12 @@ func renderGitHub(b *bytes.Buffer, r *lint.Result, _ Options) error {
 	return nil
 }
 
-func writeGitHubCommand(b *bytes.Buffer, sev lint.Severity, rng *lint.Range, title, message string) {
+func writeGitHubCommand(b *bytes.Buffer, sev model.Severity, rng *model.Range, title, message string) {
 	cmd := "warning"
 	switch sev {
-	case lint.Error:
+	case model.Error:
 		cmd = "error"
-	case lint.Notice:
+	case model.Notice:
 		cmd = "notice"
 	}
 	var props []string

@@ -6,7 +6,7 @@ package formatter
 import (
 	"bytes"
 
-	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint/model"
 )
 
 // gitlabIssue is one entry of a GitLab Code Quality report: the fields
@@ -38,7 +38,7 @@ type gitlabLines struct {
 // its path, and one without a line is at line 1. Errors without a file are
 // left out; the exit code still reports them. Skipped checks are not
 // findings and are not listed. An empty report is [].
-func renderGitLab(b *bytes.Buffer, r *lint.Result, opts Options) error {
+func renderGitLab(b *bytes.Buffer, r *model.Result, opts Options) error {
 	out := make([]gitlabIssue, 0, len(r.Issues)+len(r.Errors))
 	for i, fp := range fingerprints(r, opts.WorkDir) {
 		is := r.Issues[i]
@@ -50,7 +50,7 @@ func renderGitLab(b *bytes.Buffer, r *lint.Result, opts Options) error {
 			Location:    gitlabAt(is.Range, opts.WorkDir),
 		})
 	}
-	var errs []lint.ErrorEntry
+	var errs []model.ErrorEntry
 	var keys [][]string
 	for _, e := range r.Errors {
 		if e.Range != nil && e.Range.Filename != "" {
@@ -75,16 +75,16 @@ func renderGitLab(b *bytes.Buffer, r *lint.Result, opts Options) error {
 // backlog, must be fixed (critical); a warning should be (major); a notice
 // is information (info, the name queuecap also accepts for notice). An
 // unknown severity is a warning's. Blocker is kept for a run error.
-func gitlabSeverity(s lint.Severity) string {
+func gitlabSeverity(s model.Severity) string {
 	switch s {
-	case lint.Error:
+	case model.Error:
 		return "critical"
-	case lint.Notice:
+	case model.Notice:
 		return "info"
 	}
 	return "major"
 }
 
-func gitlabAt(rng lint.Range, workDir string) gitlabLocation {
+func gitlabAt(rng model.Range, workDir string) gitlabLocation {
 	return gitlabLocation{Path: repoPath(rng, workDir), Lines: gitlabLines{Begin: max(rng.Start.Line, 1)}}
 }

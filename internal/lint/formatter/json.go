@@ -8,7 +8,7 @@ import (
 	"encoding/json"
 	"math"
 
-	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint/model"
 )
 
 type jsonIssue struct {
@@ -16,11 +16,11 @@ type jsonIssue struct {
 	Severity string `json:"severity"`
 	// Summary is the first line, the problem and the fix; Message the
 	// arithmetic in full.
-	Summary string     `json:"summary"`
-	Message string     `json:"message"`
-	Range   lint.Range `json:"range"`
-	Facts   factObject `json:"facts"`
-	Link    string     `json:"link"`
+	Summary string      `json:"summary"`
+	Message string      `json:"message"`
+	Range   model.Range `json:"range"`
+	Facts   factObject  `json:"facts"`
+	Link    string      `json:"link"`
 	// Address is the resource instance at the finding's place;
 	// Instances, every instance it stands for when there are several.
 	Address   string   `json:"address,omitempty"`
@@ -28,20 +28,20 @@ type jsonIssue struct {
 	// Callers are the module calls that reach the finding, as tflint's
 	// JSON lists them; ModuleRange is where inside an installed remote
 	// module a finding moved to its call lies.
-	Callers     []lint.Range `json:"callers,omitempty"`
-	ModuleRange *lint.Range  `json:"module_range,omitempty"`
+	Callers     []model.Range `json:"callers,omitempty"`
+	ModuleRange *model.Range  `json:"module_range,omitempty"`
 }
 
 type jsonError struct {
-	Message  string      `json:"message"`
-	Severity string      `json:"severity"`
-	Range    *lint.Range `json:"range,omitempty"`
+	Message  string       `json:"message"`
+	Severity string       `json:"severity"`
+	Range    *model.Range `json:"range,omitempty"`
 }
 
 type jsonOutput struct {
-	Issues  []jsonIssue `json:"issues"`
-	Errors  []jsonError `json:"errors"`
-	Skipped []lint.Skip `json:"skipped"`
+	Issues  []jsonIssue  `json:"issues"`
+	Errors  []jsonError  `json:"errors"`
+	Skipped []model.Skip `json:"skipped"`
 }
 
 // renderJSON writes one line of JSON:
@@ -50,10 +50,10 @@ type jsonOutput struct {
 //
 // The arrays are never null. Facts are an object of numbers in the order
 // the issue lists them.
-func renderJSON(b *bytes.Buffer, r *lint.Result, _ Options) error {
+func renderJSON(b *bytes.Buffer, r *model.Result, _ Options) error {
 	out := jsonOutput{
 		Issues:  make([]jsonIssue, 0, len(r.Issues)),
-		Skipped: make([]lint.Skip, 0, len(r.Skipped)),
+		Skipped: make([]model.Skip, 0, len(r.Skipped)),
 	}
 	for _, is := range r.Issues {
 		out.Issues = append(out.Issues, jsonIssue{
@@ -76,7 +76,7 @@ func renderJSON(b *bytes.Buffer, r *lint.Result, _ Options) error {
 }
 
 // jsonErrors are the error entries as JSON writes them, never null.
-func jsonErrors(errs []lint.ErrorEntry) []jsonError {
+func jsonErrors(errs []model.ErrorEntry) []jsonError {
 	out := make([]jsonError, 0, len(errs))
 	for _, e := range errs {
 		out = append(out, jsonError{
@@ -101,7 +101,7 @@ func encodeJSON(b *bytes.Buffer, v any, indent string) error {
 // factObject encodes facts as a JSON object, keys in the order given (the
 // last value wins when a name repeats). Values that JSON cannot carry
 // (NaN, ±Inf) are written as null.
-type factObject []lint.Fact
+type factObject []model.Fact
 
 func (f factObject) MarshalJSON() ([]byte, error) {
 	var order []string

@@ -8,7 +8,7 @@ import (
 	"encoding/xml"
 	"fmt"
 
-	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint/model"
 )
 
 type junitSuites struct {
@@ -49,7 +49,7 @@ type junitSkipped struct {
 // issue (classed by file) holding a <failure> whose type is the severity; a
 // case per run error holding an <error>; and a case per skipped check
 // holding <skipped>. Every case has a name of its own (see junitNames).
-func renderJUnit(b *bytes.Buffer, r *lint.Result, _ Options) error {
+func renderJUnit(b *bytes.Buffer, r *model.Result, _ Options) error {
 	suite := junitSuite{
 		Name:     toolName,
 		Tests:    len(r.Issues) + len(r.Errors) + len(r.Skipped),
@@ -113,7 +113,7 @@ func renderJUnit(b *bytes.Buffer, r *lint.Result, _ Options) error {
 // run error) and where it lies, if anywhere.
 type junitPlace struct {
 	rule string
-	rng  *lint.Range
+	rng  *model.Range
 }
 
 // junitNames names test cases "rule file:line", as reports and CI views

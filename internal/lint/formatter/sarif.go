@@ -11,7 +11,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint/model"
 )
 
 const (
@@ -138,7 +138,7 @@ type sarifRuleRef struct {
 // executionSuccessful; skipped checks are note-level notifications tied to
 // their rule. Columns are counted in Unicode code points, as HCL counts
 // them (ignoring grapheme clusters).
-func renderSARIF(b *bytes.Buffer, r *lint.Result, opts Options) error {
+func renderSARIF(b *bytes.Buffer, r *model.Result, opts Options) error {
 	driver := sarifDriver{Name: toolName, Version: opts.Version, InformationURI: toolURI, Rules: []sarifRule{}}
 	index := map[string]int{}
 	addRule := func(rule sarifRule) int {
@@ -210,13 +210,13 @@ func renderSARIF(b *bytes.Buffer, r *lint.Result, opts Options) error {
 
 // sarifLevel maps a severity to a SARIF level; false for an unknown one,
 // which is reported as SARIF's default, "warning".
-func sarifLevel(s lint.Severity) (string, bool) {
+func sarifLevel(s model.Severity) (string, bool) {
 	switch s {
-	case lint.Error:
+	case model.Error:
 		return "error", true
-	case lint.Warning:
+	case model.Warning:
 		return "warning", true
-	case lint.Notice:
+	case model.Notice:
 		return "note", true
 	}
 	return "warning", false
@@ -224,9 +224,9 @@ func sarifLevel(s lint.Severity) (string, bool) {
 
 // sarifLocations is the location of rng, none when rng names no file.
 // sarifRelated are an issue's callers and module location, numbered.
-func sarifRelated(is lint.Issue) []sarifLocation {
+func sarifRelated(is model.Issue) []sarifLocation {
 	var out []sarifLocation
-	add := func(rng lint.Range, text string) {
+	add := func(rng model.Range, text string) {
 		for _, loc := range sarifLocations(&rng) {
 			id := len(out)
 			loc.ID, loc.Message = &id, &sarifMessage{Text: text}
@@ -245,13 +245,13 @@ func sarifRelated(is lint.Issue) []sarifLocation {
 // sarifIssueLocations is where an issue lies, with the resource instances
 // it is about as logical locations beside the physical one (a plan's
 // finding without the configuration directory has only those).
-func sarifIssueLocations(is lint.Issue) []sarifLocation {
+func sarifIssueLocations(is model.Issue) []sarifLocation {
 	return sarifInstanceLocations(is.Range, is.Address, is.Instances)
 }
 
 // sarifInstanceLocations is sarifLocations with each instance's address a
 // logical location of kind "resource".
-func sarifInstanceLocations(rng lint.Range, address string, instances []string) []sarifLocation {
+func sarifInstanceLocations(rng model.Range, address string, instances []string) []sarifLocation {
 	locs := sarifLocations(&rng)
 	if len(locs) != 1 {
 		return locs
@@ -267,7 +267,7 @@ func sarifInstanceLocations(rng lint.Range, address string, instances []string) 
 	return locs
 }
 
-func sarifLocations(rng *lint.Range) []sarifLocation {
+func sarifLocations(rng *model.Range) []sarifLocation {
 	if rng == nil || rng.Filename == "" {
 		return nil
 	}

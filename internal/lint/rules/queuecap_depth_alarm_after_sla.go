@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
-	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint/model"
 )
 
 // depthAlarmAfterSLA flags a depth alarm whose threshold exceeds the SLA
@@ -17,17 +17,17 @@ import (
 // only once the SLA is breached.
 type depthAlarmAfterSLA struct{ meta }
 
-func newDepthAlarmAfterSLA() lint.Rule {
+func newDepthAlarmAfterSLA() model.Rule {
 	return depthAlarmAfterSLA{meta{
 		name:     "queuecap_depth_alarm_after_sla",
-		severity: lint.Warning,
+		severity: model.Warning,
 		summary:  "A depth alarm on a queue with a declared SLA has a threshold above arrival_rate × sla_seconds (with retries, the effective arrival rate), so it fires only after the SLA is already breached.",
 	}}
 }
 
-func (depthAlarmAfterSLA) Check(m *lint.Model, r lint.Reporter) {
+func (depthAlarmAfterSLA) Check(m *model.Model, r model.Reporter) {
 	for _, a := range m.Alarms {
-		if !a.Simple || !a.Metrics.Reads(lint.MetricVisible) || len(a.Queues) != 1 || !strings.HasPrefix(a.Comparison, "GreaterThan") {
+		if !a.Simple || !a.Metrics.Reads(model.MetricVisible) || len(a.Queues) != 1 || !strings.HasPrefix(a.Comparison, "GreaterThan") {
 			continue
 		}
 		q := a.Queues[0]
@@ -64,7 +64,7 @@ func (depthAlarmAfterSLA) Check(m *lint.Model, r lint.Reporter) {
 		summary := fmt.Sprintf("threshold %s fires after the %s s SLA is already missed: lower it to %s, the SLA depth", n(a.Threshold.V), n(sla.V), n(depth))
 		r.Report(a.Threshold.Range, summary, fmt.Sprintf("threshold %s exceeds the SLA depth %s msg/s × %s s = %s (Little's law): when it fires, a message arriving behind %s already waits %s / %s = %s s, over the %s s SLA",
 			num(a.Threshold.V), terms, num(sla.V), messages(depth), messages(a.Threshold.V), num(a.Threshold.V), num(rate), num(wait), num(sla.V)),
-			append(append([]lint.Fact{fact("threshold", a.Threshold.V), fact("arrival_rate", lambda.V)}, retryFacts...),
+			append(append([]model.Fact{fact("threshold", a.Threshold.V), fact("arrival_rate", lambda.V)}, retryFacts...),
 				fact("sla_seconds", sla.V), fact("sla_max_depth", depth), fact("wait_seconds", wait))...)
 	}
 }
@@ -74,7 +74,7 @@ func (depthAlarmAfterSLA) Check(m *lint.Model, r lint.Reporter) {
 // the queuecap call the threshold came from (alarm_plan with retry_rate).
 // It says how it was formed, and returns false (with a skip) when a
 // declared retry rate is not known.
-func slaArrival(q *lint.Queue, a *lint.Alarm, r lint.Reporter) (float64, string, []lint.Fact, bool) {
+func slaArrival(q *model.Queue, a *model.Alarm, r model.Reporter) (float64, string, []model.Fact, bool) {
 	lambda := q.Rates.ArrivalRate.V
 	rate, average := q.Rates.RetryRate, q.Rates.AvgRetries
 	if !rate.Set && !average.Set {
@@ -92,5 +92,5 @@ func slaArrival(q *lint.Queue, a *lint.Alarm, r lint.Reporter) (float64, string,
 		return 0, "", nil, false
 	}
 	return eff, fmt.Sprintf("%s × (1 + %s × %s) = %s", num(lambda), num(retries.Rate), num(retries.Average), num(eff)),
-		[]lint.Fact{fact("retry_rate", retries.Rate), fact("avg_retries", retries.Average), fact("effective_arrival_rate", eff)}, true
+		[]model.Fact{fact("retry_rate", retries.Rate), fact("avg_retries", retries.Average), fact("effective_arrival_rate", eff)}, true
 }

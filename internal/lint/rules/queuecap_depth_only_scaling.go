@@ -12,7 +12,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
-	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint/model"
 )
 
 // depthOnlyScaling flags a fleet whose every scale-out trigger is a fixed
@@ -23,10 +23,10 @@ import (
 // too late by construction.
 type depthOnlyScaling struct{ meta }
 
-func newDepthOnlyScaling() lint.Rule {
+func newDepthOnlyScaling() model.Rule {
 	return depthOnlyScaling{meta{
 		name:     "queuecap_depth_only_scaling",
-		severity: lint.Warning,
+		severity: model.Warning,
 		summary:  "Every scale-out trigger of a fleet is a fixed response to the absolute depth of its queue, with no backlog-per-instance, age or rate-of-change signal.",
 	}}
 }
@@ -36,8 +36,8 @@ func newDepthOnlyScaling() lint.Rule {
 type trigger struct {
 	addr      string
 	rng       hcl.Range
-	metrics   lint.MetricSet
-	threshold lint.Num
+	metrics   model.MetricSet
+	threshold model.Num
 	describe  string
 	// followsDepth is true for an ExactCapacity ladder that sets capacity
 	// in proportion to depth up to the fleet's maximum size: it scales
@@ -53,7 +53,7 @@ type trigger struct {
 // sizes it to the backlog.
 func (t trigger) keepsUp() bool { return t.followsDepth || !depthOnly(t.metrics) }
 
-func (depthOnlyScaling) Check(m *lint.Model, r lint.Reporter) {
+func (depthOnlyScaling) Check(m *model.Model, r model.Reporter) {
 	for _, f := range m.Fleets {
 		triggers, unknown := scaleOutTriggers(f)
 		if len(triggers) == 0 && len(unknown) == 0 {
@@ -78,17 +78,17 @@ func (depthOnlyScaling) Check(m *lint.Model, r lint.Reporter) {
 // that cannot be judged (a metric known only after apply, a policy type
 // the rule does not know, ExactCapacity steps it cannot place), each with
 // the reason in describe.
-func scaleOutTriggers(f *lint.Fleet) (triggers, unknown []trigger) {
+func scaleOutTriggers(f *model.Fleet) (triggers, unknown []trigger) {
 	for _, p := range f.Policies {
 		if !p.ScaleOut {
 			continue
 		}
 		switch p.Kind {
-		case lint.PolicyTargetTracking:
+		case model.PolicyTargetTracking:
 			if p.Predefined != "" {
 				// CPU, request count or another predefined metric: not a
 				// depth signal at all.
-				triggers = append(triggers, trigger{addr: p.Addr, rng: p.DefRange, metrics: lint.MetricSet{Known: true, Names: []string{p.Predefined}}})
+				triggers = append(triggers, trigger{addr: p.Addr, rng: p.DefRange, metrics: model.MetricSet{Known: true, Names: []string{p.Predefined}}})
 				continue
 			}
 			if !p.Metrics.Known && !p.Metrics.ReadsNoDepth() {
@@ -96,7 +96,7 @@ func scaleOutTriggers(f *lint.Fleet) (triggers, unknown []trigger) {
 				continue
 			}
 			triggers = append(triggers, trigger{addr: p.Addr, rng: p.DefRange, metrics: p.Metrics, describe: "target tracking on " + strings.Join(p.Metrics.Names, ", ")})
-		case lint.PolicyStep, lint.PolicySimple:
+		case model.PolicyStep, model.PolicySimple:
 			for _, a := range p.Alarms {
 				if !strings.HasPrefix(a.Comparison, "GreaterThan") && a.Comparison != "" {
 					continue // a scale-in alarm
@@ -110,7 +110,7 @@ func scaleOutTriggers(f *lint.Fleet) (triggers, unknown []trigger) {
 					desc += " " + comparisonSymbol(a.Comparison) + " " + num(a.Threshold.V)
 				}
 				t := trigger{addr: a.Addr, rng: a.DefRange, metrics: a.Metrics, threshold: a.Threshold, describe: desc}
-				if p.Kind == lint.PolicyStep && depthOnly(a.Metrics) {
+				if p.Kind == model.PolicyStep && depthOnly(a.Metrics) {
 					var why string
 					if t, why = judgeSteps(f, p, a, t); why != "" {
 						unknown = append(unknown, trigger{addr: a.Addr, rng: a.DefRange, describe: why})
@@ -131,7 +131,7 @@ func scaleOutTriggers(f *lint.Fleet) (triggers, unknown []trigger) {
 // that reaches the fleet's maximum size follows the backlog; one that stops
 // below it, or steps of any other kind, are a fixed response. why is the
 // reason the steps cannot be judged.
-func judgeSteps(f *lint.Fleet, p *lint.Policy, a *lint.Alarm, t trigger) (judged trigger, why string) {
+func judgeSteps(f *model.Fleet, p *model.Policy, a *model.Alarm, t trigger) (judged trigger, why string) {
 	switch p.AdjustmentType {
 	case "unknown":
 		return t, "the adjustment type of " + p.Addr + " is not known before apply"
@@ -186,7 +186,7 @@ func consumerCount(v float64) string {
 }
 
 // openBound is a step bound, or ±Inf where it is unset.
-func openBound(b lint.Num, sign int) float64 {
+func openBound(b model.Num, sign int) float64 {
 	if !b.Set {
 		return math.Inf(sign)
 	}
@@ -195,12 +195,12 @@ func openBound(b lint.Num, sign int) float64 {
 
 // depthOnly reports whether a metric set reads the queue's depth and
 // nothing that says whether the fleet keeps up.
-func depthOnly(ms lint.MetricSet) bool {
+func depthOnly(ms model.MetricSet) bool {
 	if len(ms.Names) == 0 || ms.UsesRate() {
 		return false
 	}
 	for _, n := range ms.Names {
-		if n != lint.MetricVisible && n != lint.MetricNotVisible {
+		if n != model.MetricVisible && n != model.MetricNotVisible {
 			return false // age, per-instance counts, custom or predefined metrics
 		}
 	}
@@ -222,14 +222,14 @@ func comparisonSymbol(op string) string {
 	return op
 }
 
-func reportDepthOnly(f *lint.Fleet, triggers []trigger, r lint.Reporter) {
+func reportDepthOnly(f *model.Fleet, triggers []trigger, r model.Reporter) {
 	first := triggers[0]
 	names := make([]string, len(triggers))
 	for i, t := range triggers {
 		names[i] = t.addr + " (" + t.describe + ")"
 	}
 	msg := fmt.Sprintf("every scale-out trigger of %s reads only the absolute depth of its queue: %s", f.Addr, strings.Join(names, "; "))
-	facts := []lint.Fact{fact("triggers", float64(len(triggers)))}
+	facts := []model.Fact{fact("triggers", float64(len(triggers)))}
 	if first.ladder != nil {
 		facts = append(facts, fact("ladder_top_depth", first.ladder.TopDepth),
 			fact("ladder_top_consumers", first.ladder.TopCapacity), fact("max_consumers", f.MaxSize.V))
@@ -265,17 +265,17 @@ func reportDepthOnly(f *lint.Fleet, triggers []trigger, r lint.Reporter) {
 // zero) and target tracking on it never starts the first consumer: a fleet
 // that may reach 0 is told how to start one, as AWS does for endpoints
 // that scale to zero (a step policy on an alarm).
-func adviceFor(f *lint.Fleet) (string, []lint.Fact) {
-	consumers, minAttr := lint.MetricInServiceEC2, "min_size"
-	if f.Kind == lint.FleetECS {
-		consumers, minAttr = lint.MetricRunningTaskCount, "min_capacity"
+func adviceFor(f *model.Fleet) (string, []model.Fact) {
+	consumers, minAttr := model.MetricInServiceEC2, "min_size"
+	if f.Kind == model.FleetECS {
+		consumers, minAttr = model.MetricRunningTaskCount, "min_capacity"
 	}
-	backlog := lint.MetricVisible + " / " + consumers
-	var facts []lint.Fact
+	backlog := model.MetricVisible + " / " + consumers
+	var facts []model.Fact
 	if f.MinSize.Known {
 		facts = append(facts, fact("min_consumers", f.MinSize.V))
 		if f.MinSize.V >= 1 {
-			return fmt.Sprintf(": scale on backlog per consumer (%s), the age of the oldest message (%s) or the depth's RATE() instead", backlog, lint.MetricAgeOfOldest), facts
+			return fmt.Sprintf(": scale on backlog per consumer (%s), the age of the oldest message (%s) or the depth's RATE() instead", backlog, model.MetricAgeOfOldest), facts
 		}
 	}
 	var lead string
@@ -288,5 +288,5 @@ func adviceFor(f *lint.Fleet) (string, []lint.Fact) {
 		lead = "with no " + minAttr + " in the configuration it may reach 0 consumers"
 	}
 	return fmt.Sprintf(": %s, where backlog per consumer (%s) has no data, so start the first consumer with a step policy on %s > 0 while %s is 0, then scale on %s, the age of the oldest message (%s) or the depth's RATE()",
-		lead, backlog, lint.MetricVisible, consumers, backlog, lint.MetricAgeOfOldest), facts
+		lead, backlog, model.MetricVisible, consumers, backlog, model.MetricAgeOfOldest), facts
 }

@@ -7,7 +7,7 @@ import (
 	"fmt"
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
-	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint/model"
 )
 
 // insufficientHeadroom flags a fleet that drains, but too slowly: below the
@@ -15,15 +15,15 @@ import (
 // rto_seconds, or with less spare capacity than min_headroom.
 type insufficientHeadroom struct{ meta }
 
-func newInsufficientHeadroom() lint.Rule {
+func newInsufficientHeadroom() model.Rule {
 	return insufficientHeadroom{meta{
 		name:     "queuecap_insufficient_headroom",
-		severity: lint.Warning,
+		severity: model.Warning,
 		summary:  "The consumer fleet at its maximum size has a surplus, but too little to clear the declared max_backlog within rto_seconds, or less spare capacity than min_headroom.",
 	}}
 }
 
-func (insufficientHeadroom) Check(m *lint.Model, r lint.Reporter) {
+func (insufficientHeadroom) Check(m *model.Model, r model.Reporter) {
 	for _, q := range m.Queues {
 		s, ok := supplyOf(q, r)
 		if !ok || s.Surplus <= 0 {
@@ -38,7 +38,7 @@ func (insufficientHeadroom) Check(m *lint.Model, r lint.Reporter) {
 
 // checkBacklogWithinRTO reports a fleet that clears max_backlog only after
 // rto_seconds. It returns true when it reported.
-func checkBacklogWithinRTO(s *supply, r lint.Reporter) bool {
+func checkBacklogWithinRTO(s *supply, r model.Reporter) bool {
 	b, rto := s.queue.Rates.MaxBacklog, s.queue.Rates.RTOSeconds
 	switch {
 	case !b.Set || (b.Known && b.V == 0):
@@ -65,7 +65,7 @@ func checkBacklogWithinRTO(s *supply, r lint.Reporter) bool {
 	needed := fmt.Sprintf("it needs a surplus of %s / %s = %s msg/s", num(b.V), num(rto.V), num(required))
 	late := " max_backlog " + n(b.V) + " in " + n(drain) + " s, over rto_seconds " + n(rto.V)
 	summary := "the consumers clear" + late + ": raise the surplus to " + n(required) + " msg/s"
-	facts := []lint.Fact{fact("max_backlog", b.V), fact("rto_seconds", rto.V), fact("drain_seconds", drain)}
+	facts := []model.Fact{fact("max_backlog", b.V), fact("rto_seconds", rto.V), fact("drain_seconds", drain)}
 	if len(s.Fleets) == 1 {
 		mu := s.Fleets[0].Rate
 		sized, err := capacity.Size(capacity.SizingInput{ArrivalRate: s.Arrival, PerConsumerRate: mu, MaxBacklog: b.V, RTOSeconds: rto.V, Retries: s.Retries})
@@ -87,11 +87,11 @@ func checkBacklogWithinRTO(s *supply, r lint.Reporter) bool {
 // is the catalog's default (capacity.DefaultMinHeadroom, 0), as in the
 // provider, its functions and the CLI: a fleet sized exactly by
 // queuecap_consumers is never reported for headroom it was not asked for.
-func checkMinHeadroom(s *supply, r lint.Reporter) {
+func checkMinHeadroom(s *supply, r model.Reporter) {
 	h := s.queue.Rates.MinHeadroom
 	switch {
 	case !h.Set:
-		h = lint.Num{V: capacity.DefaultMinHeadroom, Set: true, Known: true}
+		h = model.Num{V: capacity.DefaultMinHeadroom, Set: true, Known: true}
 	case !h.Known:
 		r.Skip(h.Range, "min_headroom of "+s.queue.Addr+" "+h.Unknown())
 		return
@@ -114,7 +114,7 @@ func checkMinHeadroom(s *supply, r lint.Reporter) {
 	needed := fmt.Sprintf("%s × (1 + %s) = %s msg/s of capacity gives it", num(s.Effective), num(h.V), num(target))
 	short := "leaves " + n(headroom*100) + " % headroom, under min_headroom " + n(h.V*100) + " %"
 	summary := "the consumers " + short + ": raise their capacity to " + n(target) + " msg/s"
-	facts := []lint.Fact{fact("headroom", headroom), fact("min_headroom", h.V)}
+	facts := []model.Fact{fact("headroom", headroom), fact("min_headroom", h.V)}
 	if len(s.Fleets) == 1 {
 		mu := s.Fleets[0].Rate
 		if sized, err := capacity.Size(capacity.SizingInput{ArrivalRate: s.Arrival, PerConsumerRate: mu, Retries: s.Retries, MinHeadroom: h.V}); err == nil {

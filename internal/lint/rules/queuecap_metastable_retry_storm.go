@@ -9,7 +9,7 @@ import (
 	"strconv"
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
-	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint/model"
 )
 
 // metastableRetryStorm flags a fleet that drains the declared max_backlog
@@ -20,10 +20,10 @@ import (
 // one-second simulation, over its default horizon of 36,000 s.
 type metastableRetryStorm struct{ meta }
 
-func newMetastableRetryStorm() lint.Rule {
+func newMetastableRetryStorm() model.Rule {
 	return metastableRetryStorm{meta{
 		name:     "queuecap_metastable_retry_storm",
-		severity: lint.Warning,
+		severity: model.Warning,
 		summary:  "The consumer fleet at its maximum size drains the declared max_backlog without retries, but not when producers retry timed-out messages retries_per_timeout times: the retry storm keeps the backlog growing.",
 	}}
 }
@@ -34,7 +34,7 @@ func newMetastableRetryStorm() lint.Rule {
 // is queuecap_insufficient_headroom's finding.
 const stormSeconds = capacity.DefaultStormMaxSeconds
 
-func (metastableRetryStorm) Check(m *lint.Model, r lint.Reporter) {
+func (metastableRetryStorm) Check(m *model.Model, r model.Reporter) {
 	for _, q := range m.Queues {
 		k := q.Rates.RetriesPerTimeout
 		if !k.Set || (k.Known && k.V == 0) {
@@ -58,7 +58,7 @@ func (metastableRetryStorm) Check(m *lint.Model, r lint.Reporter) {
 		case b.V == 0:
 			continue
 		case !w.Set:
-			w = lint.Num{V: capacity.DefaultTimeoutWindowSeconds, Set: true, Known: true}
+			w = model.Num{V: capacity.DefaultTimeoutWindowSeconds, Set: true, Known: true}
 		case !w.Known:
 			r.Skip(w.Range, "timeout_window_seconds of "+q.Addr+" "+w.Unknown())
 			continue
@@ -70,7 +70,7 @@ func (metastableRetryStorm) Check(m *lint.Model, r lint.Reporter) {
 // checkRetryStorm reports a fleet that drains the backlog without timeout
 // retries, in the queue's drain time, but not in the simulation with the
 // declared retries.
-func checkRetryStorm(s *supply, backlog, retries, window float64, r lint.Reporter) {
+func checkRetryStorm(s *supply, backlog, retries, window float64, r model.Reporter) {
 	// Without timeout retries the simulation is the fluid model in whole
 	// seconds: the drain time is the one every finding on the queue states.
 	if s.Drain == nil || !s.Drain.Drains || s.Drain.Seconds > stormSeconds {
@@ -94,7 +94,7 @@ func checkRetryStorm(s *supply, backlog, retries, window float64, r lint.Reporte
 	msg := fmt.Sprintf("%s drains max_backlog %s in %s s at %s without timeout retries, but not within %s s when each timed-out message (wait over %s s) is retried %s: arrivals climb to %s msg/s and the depth to %s messages",
 		s.capacityTerms(), num(backlog), num(s.Drain.Seconds), s.arrivalTerms(), num(stormSeconds), num(window), times(retries),
 		num(storm.PeakEffectiveArrivalRate), approx(storm.PeakDepth))
-	facts := []lint.Fact{fact("max_backlog", backlog), fact("retries_per_timeout", retries), fact("timeout_window_seconds", window),
+	facts := []model.Fact{fact("max_backlog", backlog), fact("retries_per_timeout", retries), fact("timeout_window_seconds", window),
 		fact("max_seconds", stormSeconds), fact("drain_seconds_without_retries", s.Drain.Seconds),
 		fact("peak_depth", storm.PeakDepth), fact("peak_effective_arrival_rate", storm.PeakEffectiveArrivalRate)}
 	summary := fmt.Sprintf("timeout retries keep max_backlog %s from draining within %s s: add capacity or retry less", n(backlog), n(stormSeconds))

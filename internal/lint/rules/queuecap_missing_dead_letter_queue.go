@@ -7,7 +7,7 @@ import (
 	"fmt"
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
-	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint/model"
 )
 
 // missingDeadLetterQueue flags a consumed queue without a redrive policy: a
@@ -15,15 +15,15 @@ import (
 // forever.
 type missingDeadLetterQueue struct{ meta }
 
-func newMissingDeadLetterQueue() lint.Rule {
+func newMissingDeadLetterQueue() model.Rule {
 	return missingDeadLetterQueue{meta{
 		name:     "queuecap_missing_dead_letter_queue",
-		severity: lint.Warning,
+		severity: model.Warning,
 		summary:  "A queue with a consumer has no redrive policy, inline or as aws_sqs_queue_redrive_policy, so poison messages are retried forever.",
 	}}
 }
 
-func (missingDeadLetterQueue) Check(m *lint.Model, r lint.Reporter) {
+func (missingDeadLetterQueue) Check(m *model.Model, r model.Reporter) {
 	for _, q := range m.Queues {
 		if q.HasRedrive || q.IsDeadLetter || len(q.Consumers) == 0 {
 			continue

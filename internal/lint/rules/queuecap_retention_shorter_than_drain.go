@@ -7,22 +7,22 @@ import (
 	"fmt"
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
-	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint/model"
 )
 
 // retentionShorterThanDrain flags a queue whose messages expire before the
 // fleet at its maximum size can drain the declared max_backlog.
 type retentionShorterThanDrain struct{ meta }
 
-func newRetentionShorterThanDrain() lint.Rule {
+func newRetentionShorterThanDrain() model.Rule {
 	return retentionShorterThanDrain{meta{
 		name:     "queuecap_retention_shorter_than_drain",
-		severity: lint.Warning,
+		severity: model.Warning,
 		summary:  "message_retention_seconds is shorter than the time the fleet at its maximum size needs to drain the declared max_backlog, or the backlog never drains: messages expire during recovery.",
 	}}
 }
 
-func (retentionShorterThanDrain) Check(m *lint.Model, r lint.Reporter) {
+func (retentionShorterThanDrain) Check(m *model.Model, r model.Reporter) {
 	for _, q := range m.Queues {
 		b := q.Rates.MaxBacklog
 		if !b.Set || (b.Known && b.V == 0) {

@@ -7,7 +7,7 @@ import (
 	"fmt"
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
-	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint/model"
 )
 
 // visibilityTimeoutTooShort flags a queue consumed by a Lambda event source
@@ -15,15 +15,15 @@ import (
 // timeout: messages still in flight reappear and are delivered again.
 type visibilityTimeoutTooShort struct{ meta }
 
-func newVisibilityTimeoutTooShort() lint.Rule {
+func newVisibilityTimeoutTooShort() model.Rule {
 	return visibilityTimeoutTooShort{meta{
 		name:     "queuecap_visibility_timeout_too_short",
-		severity: lint.Warning,
+		severity: model.Warning,
 		summary:  "A queue consumed by a Lambda event source mapping has a visibility timeout under six times the function's timeout, so redelivery manufactures extra arrivals.",
 	}}
 }
 
-func (visibilityTimeoutTooShort) Check(m *lint.Model, r lint.Reporter) {
+func (visibilityTimeoutTooShort) Check(m *model.Model, r model.Reporter) {
 	for _, esm := range m.Mappings {
 		q, f := esm.Queue, esm.Function
 		if q == nil || f == nil {

@@ -3,21 +3,21 @@
 
 package rules
 
-import "github.com/queuecap/terraform-provider-queuecap/internal/lint"
+import "github.com/queuecap/terraform-provider-queuecap/internal/lint/model"
 
 // zeroSurplus flags a fleet that at its maximum size cannot complete more
 // than arrives: c_max · μ ≤ λ_eff. Any backlog then never drains.
 type zeroSurplus struct{ meta }
 
-func newZeroSurplus() lint.Rule {
+func newZeroSurplus() model.Rule {
 	return zeroSurplus{meta{
 		name:     "queuecap_zero_surplus",
-		severity: lint.Error,
+		severity: model.Error,
 		summary:  "The consumer fleet at its maximum size cannot complete more than the declared arrival rate, so any backlog never drains.",
 	}}
 }
 
-func (zeroSurplus) Check(m *lint.Model, r lint.Reporter) {
+func (zeroSurplus) Check(m *model.Model, r model.Reporter) {
 	for _, q := range m.Queues {
 		s, ok := supplyOf(q, r)
 		if !ok || s.Surplus > 0 {

@@ -12,7 +12,7 @@ import (
 
 	"github.com/queuecap/terraform-provider-queuecap/docs"
 	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
-	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint/model"
 	"github.com/queuecap/terraform-provider-queuecap/internal/textfmt"
 )
 
@@ -25,7 +25,7 @@ func docBase(version string) string {
 // docURL is a path of the repository as a version has it: in the
 // release's tag for a release, on main for any other build.
 func docURL(version, path string) string {
-	ref := lint.ReleaseTag(version)
+	ref := model.ReleaseTag(version)
 	if ref == "" {
 		ref = "main"
 	}
@@ -34,11 +34,11 @@ func docURL(version, path string) string {
 
 // DocLink is a page of the repository's docs, such as docs/tflint.md, as
 // this build's rule links point at them.
-func DocLink(path string) string { return docURL(lint.BuildVersion(), path) }
+func DocLink(path string) string { return docURL(model.BuildVersion(), path) }
 
 // All returns every rule, in the order they are documented.
-func All() []lint.Rule {
-	return []lint.Rule{
+func All() []model.Rule {
+	return []model.Rule{
 		newZeroSurplus(),
 		newInsufficientHeadroom(),
 		newDepthOnlyScaling(),
@@ -50,19 +50,19 @@ func All() []lint.Rule {
 	}
 }
 
-// meta implements the descriptive half of lint.Rule.
+// meta implements the descriptive half of model.Rule.
 type meta struct {
 	name     string
-	severity lint.Severity
+	severity model.Severity
 	summary  string
 }
 
-func (m meta) Name() string                   { return m.name }
-func (m meta) DefaultSeverity() lint.Severity { return m.severity }
-func (m meta) EnabledByDefault() bool         { return true }
-func (m meta) Link() string                   { return docBase(lint.BuildVersion()) + m.name + ".md" }
-func (m meta) Summary() string                { return m.summary }
-func (m meta) Doc() string                    { return docs.RulePage(m.name) }
+func (m meta) Name() string                    { return m.name }
+func (m meta) DefaultSeverity() model.Severity { return m.severity }
+func (m meta) EnabledByDefault() bool          { return true }
+func (m meta) Link() string                    { return docBase(model.BuildVersion()) + m.name + ".md" }
+func (m meta) Summary() string                 { return m.summary }
+func (m meta) Doc() string                     { return docs.RulePage(m.name) }
 
 // num prints a number of a finding's arithmetic, n one of its first line:
 // textfmt's printers, the one way queuecap writes a number a user reads.
@@ -83,20 +83,20 @@ func percent(v float64) string { return num(v*100) + " %" }
 
 // fact is where every fact is made, decimal-clean: 0.1 + 0.2 is the 0.3 a
 // message states, not 0.30000000000000004.
-func fact(name string, v float64) lint.Fact { return lint.Fact{Name: name, Value: capacity.Clean(v)} }
+func fact(name string, v float64) model.Fact { return model.Fact{Name: name, Value: capacity.Clean(v)} }
 
 // supply is a queue's supply, which the linker computed, as the capacity
 // rules word it.
 type supply struct {
-	*lint.Supply
-	queue *lint.Queue
+	*model.Supply
+	queue *model.Queue
 }
 
 // supplyOf is q's supply, or false when there is nothing to check (no
 // consumer, no declared arrival rate) or a value it needs is unknown
 // before apply or undeclared: that is skipped, so that a user sees what
 // was not checked.
-func supplyOf(q *lint.Queue, r lint.Reporter) (*supply, bool) {
+func supplyOf(q *model.Queue, r model.Reporter) (*supply, bool) {
 	if g := q.SupplyGap; g != nil {
 		r.Skip(g.Range, g.Reason)
 		return nil, false
@@ -107,9 +107,9 @@ func supplyOf(q *lint.Queue, r lint.Reporter) (*supply, bool) {
 	return &supply{Supply: q.Supply, queue: q}, true
 }
 
-// knownRetries are lint.KnownRetries, skipped when not known.
-func knownRetries(q *lint.Queue, rate, average lint.Num, r lint.Reporter) (capacity.Retries, bool) {
-	retries, gap := lint.KnownRetries(q, rate, average)
+// knownRetries are model.KnownRetries, skipped when not known.
+func knownRetries(q *model.Queue, rate, average model.Num, r model.Reporter) (capacity.Retries, bool) {
+	retries, gap := model.KnownRetries(q, rate, average)
 	if gap != nil {
 		r.Skip(gap.Range, gap.Reason)
 		return capacity.Retries{}, false
@@ -117,9 +117,9 @@ func knownRetries(q *lint.Queue, rate, average lint.Num, r lint.Reporter) (capac
 	return retries, true
 }
 
-// effectiveArrival is lint.EffectiveArrival, skipped when invalid.
-func effectiveArrival(q *lint.Queue, lambda float64, retries capacity.Retries, r lint.Reporter) (float64, bool) {
-	eff, gap := lint.EffectiveArrival(q, lambda, retries)
+// effectiveArrival is model.EffectiveArrival, skipped when invalid.
+func effectiveArrival(q *model.Queue, lambda float64, retries capacity.Retries, r model.Reporter) (float64, bool) {
+	eff, gap := model.EffectiveArrival(q, lambda, retries)
 	if gap != nil {
 		r.Skip(gap.Range, gap.Reason)
 		return 0, false
@@ -140,8 +140,8 @@ func (s *supply) capacityTerms() string {
 	return strings.Join(terms, " + ") + " = " + num(s.Capacity) + " msg/s"
 }
 
-// consumer names a consumer of q (lint.Queue.ConsumerName).
-func consumer(q *lint.Queue, f *lint.Fleet) string { return q.ConsumerName(f) }
+// consumer names a consumer of q (model.Queue.ConsumerName).
+func consumer(q *model.Queue, f *model.Fleet) string { return q.ConsumerName(f) }
 
 // arrivalTerms says where the effective arrival rate comes from.
 func (s *supply) arrivalTerms() string {
@@ -159,7 +159,7 @@ func (s *supply) arrivalTerms() string {
 // that a first line can name it and its fix: not for several fleets, nor
 // for a pipe, one poller that no attribute scales.
 func (s *supply) resizable() bool {
-	return len(s.Fleets) == 1 && s.Fleets[0].Fleet.Kind != lint.FleetPipe
+	return len(s.Fleets) == 1 && s.Fleets[0].Fleet.Kind != model.FleetPipe
 }
 
 // size is the one fleet's maximum size as a first line names it,
@@ -206,8 +206,8 @@ func (s *supply) consumers() float64 {
 func (s *supply) fromRetries() bool { return s.Retries.Rate > 0 && s.Retries.Average > 0 }
 
 // facts are the numbers every capacity finding carries.
-func (s *supply) facts(extra ...lint.Fact) []lint.Fact {
-	out := []lint.Fact{fact("arrival_rate", s.Arrival), fact("effective_arrival_rate", s.Effective)}
+func (s *supply) facts(extra ...model.Fact) []model.Fact {
+	out := []model.Fact{fact("arrival_rate", s.Arrival), fact("effective_arrival_rate", s.Effective)}
 	if len(s.Fleets) == 1 {
 		out = append(out, fact("per_consumer_rate", s.Fleets[0].Rate))
 	}

@@ -1,7 +1,7 @@
 // Copyright (c) The queuecap Authors
 // SPDX-License-Identifier: MPL-2.0
 
-package lint
+package model
 
 import (
 	"fmt"
@@ -63,17 +63,12 @@ func (q *Queue) ConsumerName(f *Fleet) string {
 	return f.Addr
 }
 
-// computeSupply settles each queue's supply once its consumers and rates
-// are linked: a queue with a consumer and a declared arrival rate has a
-// Supply, or an Unchecked saying which value it needs is unknown or
-// undeclared; any other queue has neither, nothing to check.
-func (l *linker) computeSupply() {
-	for _, q := range l.model.Queues {
-		q.Supply, q.SupplyGap = supplyOf(q, l.model.ConfigFileName())
-	}
-}
-
-func supplyOf(q *Queue, configFile string) (*Supply, *Unchecked) {
+// SupplyOf is q's supply once its consumers and rates are linked: a queue
+// with a consumer and a declared arrival rate has a Supply, or an
+// Unchecked saying which value it needs is unknown or undeclared (and
+// where); any other queue has neither, nothing to check. configFile names
+// the file queue blocks are written in, for that reason.
+func SupplyOf(q *Queue, configFile string) (*Supply, *Unchecked) {
 	if len(q.Consumers) == 0 || !q.Rates.ArrivalRate.Set {
 		return nil, nil
 	}

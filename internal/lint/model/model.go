@@ -1,14 +1,20 @@
 // Copyright (c) The queuecap Authors
 // SPDX-License-Identifier: MPL-2.0
 
-package lint
+// Package model is what `queuecap lint` knows about a configuration once
+// it is linked: queues, consumer fleets, scaling policies, alarms and
+// event source mappings, the rates declared for them and where each came
+// from, and each queue's supply; and what a run reports: findings, skipped
+// checks and errors. It is a leaf: the front ends (HCL, plan) and the
+// linker in package lint build it, and the rules and the formatters read
+// it and nothing else of the engine.
+package model
 
 import (
 	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/zclconf/go-cty/cty"
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
 )
@@ -21,9 +27,9 @@ type Num struct {
 	Known bool
 	Range hcl.Range
 	From  string
-	// origins are the resources and data sources the value was derived
+	// Origins are the resources and data sources the value was derived
 	// from: a size computed by a queuecap data source declares its rates.
-	origins []string
+	Origins []string
 	// Via names what declared a queue's rate when it is not the queue
 	// itself: "SNS topic aws_sns_topic.orders", for messages.
 	Via string
@@ -42,7 +48,8 @@ func (n Num) Unknown() string {
 	return "is not known before apply"
 }
 
-func knownNum(v float64, rng hcl.Range, from string) Num {
+// KnownNum is a value known before apply, read at rng from from.
+func KnownNum(v float64, rng hcl.Range, from string) Num {
 	return Num{V: v, Set: true, Known: true, Range: rng, From: from}
 }
 
@@ -63,15 +70,15 @@ type Rates struct {
 	TimeoutWindowSeconds Num
 }
 
-// rateFields are the declared rates by the names they have in queuecap:*
+// RateFields are the declared rates by the names they have in queuecap:*
 // tags, .queuecap.hcl queue blocks and queuecap data sources, in the order
 // of the fields of Rates: a new rate is a field there and one line here.
-var rateFields = []struct {
-	name string
-	of   func(*Rates) *Num
-	// def is what the rules take when the rate is not declared, nil when
-	// they need it declared; --explain shows it.
-	def *float64
+var RateFields = []struct {
+	Name string
+	Of   func(*Rates) *Num
+	// Default is what the rules take when the rate is not declared, nil
+	// when they need it declared; --explain shows it.
+	Default *float64
 }{
 	{"arrival_rate", func(r *Rates) *Num { return &r.ArrivalRate }, nil},
 	{"per_consumer_rate", func(r *Rates) *Num { return &r.PerConsumerRate }, nil},
@@ -85,20 +92,20 @@ var rateFields = []struct {
 	{"timeout_window_seconds", func(r *Rates) *Num { return &r.TimeoutWindowSeconds }, new(float64(capacity.DefaultTimeoutWindowSeconds))},
 }
 
-// field is the rate of that name, or nil for a name that is not a rate.
-func (r *Rates) field(name string) *Num {
-	for _, f := range rateFields {
-		if f.name == name {
-			return f.of(r)
+// Field is the rate of that name, or nil for a name that is not a rate.
+func (r *Rates) Field(name string) *Num {
+	for _, f := range RateFields {
+		if f.Name == name {
+			return f.Of(r)
 		}
 	}
 	return nil
 }
 
-// merge fills rates not yet set from other.
-func (r *Rates) merge(other Rates) {
-	for _, f := range rateFields {
-		if dst, src := f.of(r), f.of(&other); !dst.Set && src.Set {
+// Merge fills rates not yet set from other.
+func (r *Rates) Merge(other Rates) {
+	for _, f := range RateFields {
+		if dst, src := f.Of(r), f.Of(&other); !dst.Set && src.Set {
 			*dst = *src
 		}
 	}
@@ -110,8 +117,9 @@ type Queue struct {
 	DefRange hcl.Range
 	Name     string // known name, or ""
 	// Rates are the queue's declared rates, resolved by ratePrecedence.
-	Rates    Rates
-	declared declaredRates
+	Rates Rates
+	// Declared are its rates as each source declares them.
+	Declared DeclaredRates
 	// Retention and Visibility are the configured values, or AWS's
 	// defaults (345,600 s and 30 s) when the attribute is absent.
 	Retention  Num
@@ -188,11 +196,13 @@ type Fleet struct {
 	MinSize Num
 	// Rates holds per_consumer_rate (and anything else) declared for the
 	// fleet, resolved by ratePrecedence; RatesFor adds a queue's.
-	Rates    Rates
-	declared declaredRates
-	// QueueAddr is the queuecap:queue tag, made absolute.
+	Rates Rates
+	// Declared are its rates as each source declares them.
+	Declared DeclaredRates
+	// QueueAddr is the queuecap:queue tag, made absolute, written at
+	// QueueTagRange.
 	QueueAddr     string
-	queueTagRange hcl.Range
+	QueueTagRange hcl.Range
 	Queues        []*Queue
 	Policies      []*Policy
 	// TimeoutSeconds is a Lambda function's timeout (default 3 s).
@@ -205,18 +215,6 @@ type Fleet struct {
 // maximum_concurrency replaces it).
 func (f *Fleet) Unreserved() bool {
 	return f.Kind == FleetLambda && f.SizeAttr == "reserved_concurrent_executions" && f.MaxSize.Set && !f.MaxSize.Known && f.MaxSize.V < 0
-}
-
-// scalingTarget is an aws_appautoscaling_target.
-type scalingTarget struct {
-	rng        hcl.Range
-	namespace  string // service_namespace when known
-	addr       string
-	maxCap     Num
-	minCap     Num
-	rates      Rates
-	resourceID cty.Value
-	queue      string // queuecap:queue tag, made absolute
 }
 
 // PolicyKind says how a scaling policy decides.
@@ -338,6 +336,10 @@ type Model struct {
 	// .queuecap.hcl, or .tflint.hcl under tflint; see ConfigFileName.
 	ConfigFile string
 }
+
+// DefaultConfigFile is the file queue blocks are written in, in the
+// working directory or above a root module.
+const DefaultConfigFile = ".queuecap.hcl"
 
 // ConfigFileName is the file queue blocks are written in: ConfigFile, or
 // DefaultConfigFile for a model built without one.

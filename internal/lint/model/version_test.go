@@ -1,7 +1,7 @@
 // Copyright (c) The queuecap Authors
 // SPDX-License-Identifier: MPL-2.0
 
-package lint
+package model
 
 import (
 	"runtime/debug"

@@ -1,14 +1,14 @@
 // Copyright (c) The queuecap Authors
 // SPDX-License-Identifier: MPL-2.0
 
-package lint
+package model
 
 import (
 	"github.com/hashicorp/hcl/v2"
 )
 
 // Rule is one check over the linked model. Rules live in package rules,
-// one file each, and are passed to Run.
+// one file each, and are passed to lint.Run.
 type Rule interface {
 	// Name is the rule ID, queuecap_<problem>.
 	Name() string
@@ -43,27 +43,4 @@ type Reporter interface {
 	Report(rng hcl.Range, summary, message string, facts ...Fact)
 	// Skip records a check that could not be made, and why.
 	Skip(rng hcl.Range, reason string)
-}
-
-// reporter collects one rule's output for one root module.
-type reporter struct {
-	rule     Rule
-	severity Severity
-	issues   []Issue
-	skips    []Skip
-}
-
-func (r *reporter) Report(rng hcl.Range, summary, message string, facts ...Fact) {
-	r.issues = append(r.issues, Issue{Rule: r.rule.Name(), Severity: r.severity, Summary: summary, Message: message,
-		Range: toRange(rng), Facts: facts, Link: r.rule.Link()})
-}
-
-func (r *reporter) Skip(rng hcl.Range, reason string) {
-	r.skips = append(r.skips, Skip{Rule: r.rule.Name(), Range: toRange(rng), Reason: reason})
-}
-
-func toRange(r hcl.Range) Range {
-	return Range{Filename: r.Filename,
-		Start: Pos{Line: r.Start.Line, Column: r.Start.Column},
-		End:   Pos{Line: r.End.Line, Column: r.End.Column}}
 }

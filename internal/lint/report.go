@@ -1,0 +1,29 @@
+// Copyright (c) The queuecap Authors
+// SPDX-License-Identifier: MPL-2.0
+
+package lint
+
+import "github.com/hashicorp/hcl/v2"
+
+// reporter collects one rule's output for one root module.
+type reporter struct {
+	rule     Rule
+	severity Severity
+	issues   []Issue
+	skips    []Skip
+}
+
+func (r *reporter) Report(rng hcl.Range, summary, message string, facts ...Fact) {
+	r.issues = append(r.issues, Issue{Rule: r.rule.Name(), Severity: r.severity, Summary: summary, Message: message,
+		Range: toRange(rng), Facts: facts, Link: r.rule.Link()})
+}
+
+func (r *reporter) Skip(rng hcl.Range, reason string) {
+	r.skips = append(r.skips, Skip{Rule: r.rule.Name(), Range: toRange(rng), Reason: reason})
+}
+
+func toRange(r hcl.Range) Range {
+	return Range{Filename: r.Filename,
+		Start: Pos{Line: r.Start.Line, Column: r.Start.Column},
+		End:   Pos{Line: r.End.Line, Column: r.End.Column}}
+}
