@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint/model"
 )
 
 // place finds the module instance a finding lies in and records the module
@@ -96,11 +97,11 @@ func issueKey(is *Issue, message string) string {
 	return fmt.Sprintf("%s\x00%s:%d:%d\x00%s", is.Rule, is.Range.Filename, is.Range.Start.Line, is.Range.Start.Column, message)
 }
 
-// subject is a model holding one object for the rules to check, and that
-// object's address.
+// subject is one object of the model for the rules to check: check hands
+// it to a rule that judges its kind.
 type subject struct {
-	model *Model
 	addr  string
+	check func(Rule, Reporter)
 }
 
 // subjects are the model's objects one by one, in model order.
@@ -108,19 +109,39 @@ func (b *builder) subjects() []subject {
 	m := b.model
 	out := make([]subject, 0, len(m.Queues)+len(m.Fleets)+len(m.Alarms)+len(m.Mappings)+len(m.Policies))
 	for _, q := range m.Queues {
-		out = append(out, subject{&Model{Queues: []*Queue{q}, Dir: m.Dir, ConfigFile: m.ConfigFile}, q.Addr})
+		out = append(out, subject{q.Addr, func(rule Rule, r Reporter) {
+			if c, ok := rule.(model.QueueRule); ok {
+				c.CheckQueue(q, r)
+			}
+		}})
 	}
 	for _, f := range m.Fleets {
-		out = append(out, subject{&Model{Fleets: []*Fleet{f}, Dir: m.Dir, ConfigFile: m.ConfigFile}, f.Addr})
+		out = append(out, subject{f.Addr, func(rule Rule, r Reporter) {
+			if c, ok := rule.(model.FleetRule); ok {
+				c.CheckFleet(f, r)
+			}
+		}})
 	}
 	for _, p := range m.Policies {
-		out = append(out, subject{&Model{Policies: []*Policy{p}, Dir: m.Dir, ConfigFile: m.ConfigFile}, p.Addr})
+		out = append(out, subject{p.Addr, func(rule Rule, r Reporter) {
+			if c, ok := rule.(model.PolicyRule); ok {
+				c.CheckPolicy(p, r)
+			}
+		}})
 	}
 	for _, a := range m.Alarms {
-		out = append(out, subject{&Model{Alarms: []*Alarm{a}, Dir: m.Dir, ConfigFile: m.ConfigFile}, a.Addr})
+		out = append(out, subject{a.Addr, func(rule Rule, r Reporter) {
+			if c, ok := rule.(model.AlarmRule); ok {
+				c.CheckAlarm(a, r)
+			}
+		}})
 	}
 	for _, mp := range m.Mappings {
-		out = append(out, subject{&Model{Mappings: []*EventSourceMapping{mp}, Dir: m.Dir, ConfigFile: m.ConfigFile}, mp.Addr})
+		out = append(out, subject{mp.Addr, func(rule Rule, r Reporter) {
+			if c, ok := rule.(model.MappingRule); ok {
+				c.CheckMapping(mp, r)
+			}
+		}})
 	}
 	return out
 }

@@ -19,16 +19,22 @@ func (*modelSpy) EnabledByDefault() bool         { return true }
 func (*modelSpy) Link() string                   { return "" }
 func (*modelSpy) Summary() string                { return "" }
 
-// Check gathers the model: rules are shown one object at a time.
-func (s *modelSpy) Check(m *lint.Model, _ lint.Reporter) {
+// The spy judges every kind of object, gathering the model: rules are
+// shown one object at a time.
+func (s *modelSpy) m() *lint.Model {
 	if s.model == nil {
-		s.model = &lint.Model{Dir: m.Dir}
+		s.model = &lint.Model{}
 	}
-	s.model.Queues = append(s.model.Queues, m.Queues...)
-	s.model.Fleets = append(s.model.Fleets, m.Fleets...)
-	s.model.Policies = append(s.model.Policies, m.Policies...)
-	s.model.Alarms = append(s.model.Alarms, m.Alarms...)
-	s.model.Mappings = append(s.model.Mappings, m.Mappings...)
+	return s.model
+}
+func (s *modelSpy) CheckQueue(q *lint.Queue, _ lint.Reporter) { s.m().Queues = append(s.m().Queues, q) }
+func (s *modelSpy) CheckFleet(f *lint.Fleet, _ lint.Reporter) { s.m().Fleets = append(s.m().Fleets, f) }
+func (s *modelSpy) CheckPolicy(p *lint.Policy, _ lint.Reporter) {
+	s.m().Policies = append(s.m().Policies, p)
+}
+func (s *modelSpy) CheckAlarm(a *lint.Alarm, _ lint.Reporter) { s.m().Alarms = append(s.m().Alarms, a) }
+func (s *modelSpy) CheckMapping(mp *lint.EventSourceMapping, _ lint.Reporter) {
+	s.m().Mappings = append(s.m().Mappings, mp)
 }
 
 // linkedModel lints files with .queuecap.hcl content config and returns

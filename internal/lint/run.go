@@ -18,6 +18,7 @@ import (
 	"sync/atomic"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint/model"
 )
 
 // Options are one run's inputs. The command line and .queuecap.hcl are
@@ -565,7 +566,7 @@ func lintRoot(l *loader, dir string, opts Options, flags []assignment, active []
 		r := &reporter{rule: a.rule, severity: a.severity}
 		for _, s := range subjects {
 			from, fromSkip := len(r.issues), len(r.skips)
-			a.rule.Check(s.model, r)
+			s.check(a.rule, r)
 			for _, is := range r.issues[from:] {
 				p := placedIssue{Issue: is}
 				p.Address = b.addressAt(is.Range, s.addr)
@@ -646,6 +647,9 @@ func buildPlanRoot(l *loader, dir string, opts Options) *builder {
 func activeRules(opts Options) ([]activeRule, error) {
 	byName := map[string]Rule{}
 	for _, r := range opts.Rules {
+		if !model.Judges(r) {
+			return nil, fmt.Errorf("rule %s judges nothing: it must be a QueueRule, FleetRule, PolicyRule, AlarmRule or MappingRule", r.Name())
+		}
 		byName[r.Name()] = r
 	}
 	unknown := func(id, where string) error {

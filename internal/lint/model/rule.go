@@ -8,7 +8,11 @@ import (
 )
 
 // Rule is one check over the linked model. Rules live in package rules,
-// one file each, and are passed to lint.Run.
+// one file each, and are passed to lint.Run. A rule judges one kind of
+// object, and says which by being one of QueueRule, FleetRule,
+// PolicyRule, AlarmRule and MappingRule: the engine hands it each object
+// of that kind (its subject, linked to everything else as usual) in turn,
+// so that every finding is about one object and one module instance.
 type Rule interface {
 	// Name is the rule ID, queuecap_<problem>.
 	Name() string
@@ -18,12 +22,46 @@ type Rule interface {
 	Link() string
 	// Summary is one sentence on what the rule flags.
 	Summary() string
-	// Check reports on the model. It is called once per object of the
-	// model (each queue, fleet, policy, alarm and mapping in a model of
-	// its own, linked to everything else as usual), so that every finding
-	// is about one object and one module instance: a rule iterates the one
-	// kind of object it judges.
-	Check(m *Model, r Reporter)
+}
+
+// QueueRule judges each aws_sqs_queue.
+type QueueRule interface {
+	Rule
+	CheckQueue(q *Queue, r Reporter)
+}
+
+// FleetRule judges each consumer fleet.
+type FleetRule interface {
+	Rule
+	CheckFleet(f *Fleet, r Reporter)
+}
+
+// PolicyRule judges each scaling policy.
+type PolicyRule interface {
+	Rule
+	CheckPolicy(p *Policy, r Reporter)
+}
+
+// AlarmRule judges each CloudWatch alarm.
+type AlarmRule interface {
+	Rule
+	CheckAlarm(a *Alarm, r Reporter)
+}
+
+// MappingRule judges each Lambda event source mapping.
+type MappingRule interface {
+	Rule
+	CheckMapping(m *EventSourceMapping, r Reporter)
+}
+
+// Judges reports whether a rule judges some kind of object: it is one of
+// QueueRule, FleetRule, PolicyRule, AlarmRule or MappingRule.
+func Judges(r Rule) bool {
+	switch r.(type) {
+	case QueueRule, FleetRule, PolicyRule, AlarmRule, MappingRule:
+		return true
+	}
+	return false
 }
 
 // DocumentedRule is a Rule that carries its documentation page, for the

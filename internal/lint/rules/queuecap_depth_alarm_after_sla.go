@@ -25,48 +25,46 @@ func newDepthAlarmAfterSLA() model.Rule {
 	}}
 }
 
-func (depthAlarmAfterSLA) Check(m *model.Model, r model.Reporter) {
-	for _, a := range m.Alarms {
-		if !a.Simple || !a.Metrics.Reads(model.MetricVisible) || len(a.Queues) != 1 || !strings.HasPrefix(a.Comparison, "GreaterThan") {
-			continue
-		}
-		q := a.Queues[0]
-		lambda, sla := q.Rates.ArrivalRate, q.Rates.SLASeconds
-		if !lambda.Set || !sla.Set {
-			continue
-		}
-		switch {
-		case !lambda.Known:
-			r.Skip(lambda.Range, "arrival_rate of "+q.Addr+" "+lambda.Unknown())
-			continue
-		case !sla.Known:
-			r.Skip(sla.Range, "sla_seconds of "+q.Addr+" "+sla.Unknown())
-			continue
-		case !a.Threshold.Known:
-			if a.Threshold.Set {
-				r.Skip(a.Threshold.Range, "threshold of "+a.Addr+" "+a.Threshold.Unknown())
-			}
-			continue
-		}
-		rate, terms, retryFacts, ok := slaArrival(q, a, r)
-		if !ok {
-			continue
-		}
-		depth, err := capacity.SLAMaxDepth(rate, sla.V)
-		depth = capacity.Clean(depth) // judged as stated: 0.7 × 3 is 2.1, not 2.0999999999999996
-		if err != nil || a.Threshold.V <= depth || rate == 0 {
-			continue
-		}
-		wait, _, err := capacity.WaitSeconds(a.Threshold.V, rate)
-		if err != nil {
-			continue
-		}
-		summary := fmt.Sprintf("threshold %s fires after the %s s SLA is already missed: lower it to %s, the SLA depth", n(a.Threshold.V), n(sla.V), n(depth))
-		r.Report(a.Threshold.Range, summary, fmt.Sprintf("threshold %s exceeds the SLA depth %s msg/s × %s s = %s (Little's law): when it fires, a message arriving behind %s already waits %s / %s = %s s, over the %s s SLA",
-			num(a.Threshold.V), terms, num(sla.V), messages(depth), messages(a.Threshold.V), num(a.Threshold.V), num(rate), num(wait), num(sla.V)),
-			append(append([]model.Fact{fact("threshold", a.Threshold.V), fact("arrival_rate", lambda.V)}, retryFacts...),
-				fact("sla_seconds", sla.V), fact("sla_max_depth", depth), fact("wait_seconds", wait))...)
+func (depthAlarmAfterSLA) CheckAlarm(a *model.Alarm, r model.Reporter) {
+	if !a.Simple || !a.Metrics.Reads(model.MetricVisible) || len(a.Queues) != 1 || !strings.HasPrefix(a.Comparison, "GreaterThan") {
+		return
 	}
+	q := a.Queues[0]
+	lambda, sla := q.Rates.ArrivalRate, q.Rates.SLASeconds
+	if !lambda.Set || !sla.Set {
+		return
+	}
+	switch {
+	case !lambda.Known:
+		r.Skip(lambda.Range, "arrival_rate of "+q.Addr+" "+lambda.Unknown())
+		return
+	case !sla.Known:
+		r.Skip(sla.Range, "sla_seconds of "+q.Addr+" "+sla.Unknown())
+		return
+	case !a.Threshold.Known:
+		if a.Threshold.Set {
+			r.Skip(a.Threshold.Range, "threshold of "+a.Addr+" "+a.Threshold.Unknown())
+		}
+		return
+	}
+	rate, terms, retryFacts, ok := slaArrival(q, a, r)
+	if !ok {
+		return
+	}
+	depth, err := capacity.SLAMaxDepth(rate, sla.V)
+	depth = capacity.Clean(depth) // judged as stated: 0.7 × 3 is 2.1, not 2.0999999999999996
+	if err != nil || a.Threshold.V <= depth || rate == 0 {
+		return
+	}
+	wait, _, err := capacity.WaitSeconds(a.Threshold.V, rate)
+	if err != nil {
+		return
+	}
+	summary := fmt.Sprintf("threshold %s fires after the %s s SLA is already missed: lower it to %s, the SLA depth", n(a.Threshold.V), n(sla.V), n(depth))
+	r.Report(a.Threshold.Range, summary, fmt.Sprintf("threshold %s exceeds the SLA depth %s msg/s × %s s = %s (Little's law): when it fires, a message arriving behind %s already waits %s / %s = %s s, over the %s s SLA",
+		num(a.Threshold.V), terms, num(sla.V), messages(depth), messages(a.Threshold.V), num(a.Threshold.V), num(rate), num(wait), num(sla.V)),
+		append(append([]model.Fact{fact("threshold", a.Threshold.V), fact("arrival_rate", lambda.V)}, retryFacts...),
+			fact("sla_seconds", sla.V), fact("sla_max_depth", depth), fact("wait_seconds", wait))...)
 }
 
 // slaArrival is the arrival rate the SLA depth counts: the declared one,

@@ -53,25 +53,23 @@ type trigger struct {
 // sizes it to the backlog.
 func (t trigger) keepsUp() bool { return t.followsDepth || !depthOnly(t.metrics) }
 
-func (depthOnlyScaling) Check(m *model.Model, r model.Reporter) {
-	for _, f := range m.Fleets {
-		triggers, unknown := scaleOutTriggers(f)
-		if len(triggers) == 0 && len(unknown) == 0 {
-			continue
-		}
-		if slices.ContainsFunc(triggers, trigger.keepsUp) {
-			continue
-		}
-		if len(unknown) > 0 {
-			// The finding would hinge on a trigger that cannot be judged:
-			// never flag on a guess.
-			for _, u := range unknown {
-				r.Skip(u.rng, u.describe)
-			}
-			continue
-		}
-		reportDepthOnly(f, triggers, r)
+func (depthOnlyScaling) CheckFleet(f *model.Fleet, r model.Reporter) {
+	triggers, unknown := scaleOutTriggers(f)
+	if len(triggers) == 0 && len(unknown) == 0 {
+		return
 	}
+	if slices.ContainsFunc(triggers, trigger.keepsUp) {
+		return
+	}
+	if len(unknown) > 0 {
+		// The finding would hinge on a trigger that cannot be judged:
+		// never flag on a guess.
+		for _, u := range unknown {
+			r.Skip(u.rng, u.describe)
+		}
+		return
+	}
+	reportDepthOnly(f, triggers, r)
 }
 
 // scaleOutTriggers lists what scales a fleet out, and apart the triggers

@@ -23,17 +23,15 @@ func newInsufficientHeadroom() model.Rule {
 	}}
 }
 
-func (insufficientHeadroom) Check(m *model.Model, r model.Reporter) {
-	for _, q := range m.Queues {
-		s, ok := supplyOf(q, r)
-		if !ok || s.Surplus <= 0 {
-			continue // no surplus at all is queuecap_zero_surplus
-		}
-		if checkBacklogWithinRTO(s, r) {
-			continue
-		}
-		checkMinHeadroom(s, r)
+func (insufficientHeadroom) CheckQueue(q *model.Queue, r model.Reporter) {
+	s, ok := supplyOf(q, r)
+	if !ok || s.Surplus <= 0 {
+		return // no surplus at all is queuecap_zero_surplus
 	}
+	if checkBacklogWithinRTO(s, r) {
+		return
+	}
+	checkMinHeadroom(s, r)
 }
 
 // checkBacklogWithinRTO reports a fleet that clears max_backlog only after

@@ -34,37 +34,35 @@ func newMetastableRetryStorm() model.Rule {
 // is queuecap_insufficient_headroom's finding.
 const stormSeconds = capacity.DefaultStormMaxSeconds
 
-func (metastableRetryStorm) Check(m *model.Model, r model.Reporter) {
-	for _, q := range m.Queues {
-		k := q.Rates.RetriesPerTimeout
-		if !k.Set || (k.Known && k.V == 0) {
-			continue // no retry storm declared
-		}
-		s, ok := supplyOf(q, r)
-		if !ok || s.Surplus <= 0 {
-			continue // no surplus even without retries: queuecap_zero_surplus
-		}
-		b, w := s.queue.Rates.MaxBacklog, s.queue.Rates.TimeoutWindowSeconds
-		switch {
-		case !k.Known:
-			r.Skip(k.Range, "retries_per_timeout of "+q.Addr+" "+k.Unknown())
-			continue
-		case !b.Set:
-			r.Skip(k.Range, "retries_per_timeout of "+q.Addr+" is declared without max_backlog, the backlog the retry storm starts from")
-			continue
-		case !b.Known:
-			r.Skip(b.Range, "max_backlog of "+q.Addr+" "+b.Unknown())
-			continue
-		case b.V == 0:
-			continue
-		case !w.Set:
-			w = model.Num{V: capacity.DefaultTimeoutWindowSeconds, Set: true, Known: true}
-		case !w.Known:
-			r.Skip(w.Range, "timeout_window_seconds of "+q.Addr+" "+w.Unknown())
-			continue
-		}
-		checkRetryStorm(s, b.V, k.V, w.V, r)
+func (metastableRetryStorm) CheckQueue(q *model.Queue, r model.Reporter) {
+	k := q.Rates.RetriesPerTimeout
+	if !k.Set || (k.Known && k.V == 0) {
+		return // no retry storm declared
 	}
+	s, ok := supplyOf(q, r)
+	if !ok || s.Surplus <= 0 {
+		return // no surplus even without retries: queuecap_zero_surplus
+	}
+	b, w := s.queue.Rates.MaxBacklog, s.queue.Rates.TimeoutWindowSeconds
+	switch {
+	case !k.Known:
+		r.Skip(k.Range, "retries_per_timeout of "+q.Addr+" "+k.Unknown())
+		return
+	case !b.Set:
+		r.Skip(k.Range, "retries_per_timeout of "+q.Addr+" is declared without max_backlog, the backlog the retry storm starts from")
+		return
+	case !b.Known:
+		r.Skip(b.Range, "max_backlog of "+q.Addr+" "+b.Unknown())
+		return
+	case b.V == 0:
+		return
+	case !w.Set:
+		w = model.Num{V: capacity.DefaultTimeoutWindowSeconds, Set: true, Known: true}
+	case !w.Known:
+		r.Skip(w.Range, "timeout_window_seconds of "+q.Addr+" "+w.Unknown())
+		return
+	}
+	checkRetryStorm(s, b.V, k.V, w.V, r)
 }
 
 // checkRetryStorm reports a fleet that drains the backlog without timeout

@@ -23,33 +23,31 @@ func newMissingDeadLetterQueue() model.Rule {
 	}}
 }
 
-func (missingDeadLetterQueue) Check(m *model.Model, r model.Reporter) {
-	for _, q := range m.Queues {
-		if q.HasRedrive || q.IsDeadLetter || len(q.Consumers) == 0 {
-			continue
-		}
-		if q.RedriveUnknown {
-			r.Skip(q.RedriveRange, "redrive_policy of "+q.Addr+" is not known before apply")
-			continue
-		}
-		consumer := q.Consumers[0].Addr
-		if len(q.Consumers) > 1 {
-			consumer += fmt.Sprintf(" and %d more", len(q.Consumers)-1)
-		}
-		vis := q.Visibility
-		perDay, err := capacity.ReceivesPerDay(vis.V)
-		if !vis.Known || err != nil {
-			r.Report(q.DefRange, "no redrive_policy: a message that always fails is received forever; add a dead-letter queue",
-				fmt.Sprintf("%s is consumed by %s but has no redrive_policy: a message that always fails is received again after every visibility timeout, forever", q.Addr, consumer))
-			continue
-		}
-		visText := "visibility_timeout_seconds"
-		if vis.From != "visibility_timeout_seconds" {
-			visText += ", the default"
-		}
-		r.Report(q.DefRange, "no redrive_policy: a message that always fails is received "+n(perDay)+" times a day; add a dead-letter queue",
-			fmt.Sprintf("%s is consumed by %s but has no redrive_policy: a message that always fails is received again every %s s (%s), %s / %s = %s times a day, until retention drops it",
-				q.Addr, consumer, num(vis.V), visText, num(capacity.SecondsPerDay), num(vis.V), num(perDay)),
-			fact("visibility_timeout_seconds", vis.V), fact("receives_per_day", perDay))
+func (missingDeadLetterQueue) CheckQueue(q *model.Queue, r model.Reporter) {
+	if q.HasRedrive || q.IsDeadLetter || len(q.Consumers) == 0 {
+		return
 	}
+	if q.RedriveUnknown {
+		r.Skip(q.RedriveRange, "redrive_policy of "+q.Addr+" is not known before apply")
+		return
+	}
+	consumer := q.Consumers[0].Addr
+	if len(q.Consumers) > 1 {
+		consumer += fmt.Sprintf(" and %d more", len(q.Consumers)-1)
+	}
+	vis := q.Visibility
+	perDay, err := capacity.ReceivesPerDay(vis.V)
+	if !vis.Known || err != nil {
+		r.Report(q.DefRange, "no redrive_policy: a message that always fails is received forever; add a dead-letter queue",
+			fmt.Sprintf("%s is consumed by %s but has no redrive_policy: a message that always fails is received again after every visibility timeout, forever", q.Addr, consumer))
+		return
+	}
+	visText := "visibility_timeout_seconds"
+	if vis.From != "visibility_timeout_seconds" {
+		visText += ", the default"
+	}
+	r.Report(q.DefRange, "no redrive_policy: a message that always fails is received "+n(perDay)+" times a day; add a dead-letter queue",
+		fmt.Sprintf("%s is consumed by %s but has no redrive_policy: a message that always fails is received again every %s s (%s), %s / %s = %s times a day, until retention drops it",
+			q.Addr, consumer, num(vis.V), visText, num(capacity.SecondsPerDay), num(vis.V), num(perDay)),
+		fact("visibility_timeout_seconds", vis.V), fact("receives_per_day", perDay))
 }

@@ -23,39 +23,37 @@ func newVisibilityTimeoutTooShort() model.Rule {
 	}}
 }
 
-func (visibilityTimeoutTooShort) Check(m *model.Model, r model.Reporter) {
-	for _, esm := range m.Mappings {
-		q, f := esm.Queue, esm.Function
-		if q == nil || f == nil {
-			continue
-		}
-		vis, timeout := q.Visibility, f.TimeoutSeconds
-		if !vis.Known {
-			r.Skip(vis.Range, "visibility_timeout_seconds of "+q.Addr+" "+vis.Unknown())
-			continue
-		}
-		if !timeout.Known {
-			r.Skip(timeout.Range, "timeout of "+f.Addr+" "+timeout.Unknown())
-			continue
-		}
-		need, err := capacity.MinVisibilityTimeout(timeout.V)
-		if err != nil {
-			r.Skip(timeout.Range, "timeout of "+f.Addr+" is invalid: "+err.Error())
-			continue
-		}
-		if vis.V >= need {
-			continue
-		}
-		visText, timeoutText := "visibility_timeout_seconds "+num(vis.V), "timeout "+num(timeout.V)+" s"
-		if vis.From != "visibility_timeout_seconds" {
-			visText += " (the default)"
-		}
-		if timeout.From != "timeout" {
-			timeoutText += " (the default)"
-		}
-		summary := fmt.Sprintf("visibility_timeout_seconds %s is under %d × the function's %s s timeout: raise it to %s", n(vis.V), capacity.LambdaVisibilityFactor, n(timeout.V), n(need))
-		r.Report(vis.Range, summary, fmt.Sprintf("%s is under %d × the %s of %s = %s s: a message still being processed becomes visible again and is delivered a second time, raising the effective arrival rate",
-			visText, capacity.LambdaVisibilityFactor, timeoutText, f.Addr, num(need)),
-			fact("visibility_timeout_seconds", vis.V), fact("function_timeout_seconds", timeout.V), fact("required_visibility_timeout_seconds", need))
+func (visibilityTimeoutTooShort) CheckMapping(esm *model.EventSourceMapping, r model.Reporter) {
+	q, f := esm.Queue, esm.Function
+	if q == nil || f == nil {
+		return
 	}
+	vis, timeout := q.Visibility, f.TimeoutSeconds
+	if !vis.Known {
+		r.Skip(vis.Range, "visibility_timeout_seconds of "+q.Addr+" "+vis.Unknown())
+		return
+	}
+	if !timeout.Known {
+		r.Skip(timeout.Range, "timeout of "+f.Addr+" "+timeout.Unknown())
+		return
+	}
+	need, err := capacity.MinVisibilityTimeout(timeout.V)
+	if err != nil {
+		r.Skip(timeout.Range, "timeout of "+f.Addr+" is invalid: "+err.Error())
+		return
+	}
+	if vis.V >= need {
+		return
+	}
+	visText, timeoutText := "visibility_timeout_seconds "+num(vis.V), "timeout "+num(timeout.V)+" s"
+	if vis.From != "visibility_timeout_seconds" {
+		visText += " (the default)"
+	}
+	if timeout.From != "timeout" {
+		timeoutText += " (the default)"
+	}
+	summary := fmt.Sprintf("visibility_timeout_seconds %s is under %d × the function's %s s timeout: raise it to %s", n(vis.V), capacity.LambdaVisibilityFactor, n(timeout.V), n(need))
+	r.Report(vis.Range, summary, fmt.Sprintf("%s is under %d × the %s of %s = %s s: a message still being processed becomes visible again and is delivered a second time, raising the effective arrival rate",
+		visText, capacity.LambdaVisibilityFactor, timeoutText, f.Addr, num(need)),
+		fact("visibility_timeout_seconds", vis.V), fact("function_timeout_seconds", timeout.V), fact("required_visibility_timeout_seconds", need))
 }

@@ -17,17 +17,15 @@ func newZeroSurplus() model.Rule {
 	}}
 }
 
-func (zeroSurplus) Check(m *model.Model, r model.Reporter) {
-	for _, q := range m.Queues {
-		s, ok := supplyOf(q, r)
-		if !ok || s.Surplus > 0 {
-			continue
-		}
-		summary := "the consumers' " + n(s.Capacity) + " msg/s cannot drain any backlog: raise their capacity above " + n(s.Effective) + " msg/s"
-		if fix, ok := s.sizeFix(); ok {
-			summary = s.size() + " cannot drain any backlog: raise it to " + n(float64(fix))
-		}
-		r.Report(s.At, summary, s.capacityTerms()+" does not exceed "+s.arrivalTerms()+": surplus "+num(s.Surplus)+" msg/s, any backlog never drains",
-			s.facts()...)
+func (zeroSurplus) CheckQueue(q *model.Queue, r model.Reporter) {
+	s, ok := supplyOf(q, r)
+	if !ok || s.Surplus > 0 {
+		return
 	}
+	summary := "the consumers' " + n(s.Capacity) + " msg/s cannot drain any backlog: raise their capacity above " + n(s.Effective) + " msg/s"
+	if fix, ok := s.sizeFix(); ok {
+		summary = s.size() + " cannot drain any backlog: raise it to " + n(float64(fix))
+	}
+	r.Report(s.At, summary, s.capacityTerms()+" does not exceed "+s.arrivalTerms()+": surplus "+num(s.Surplus)+" msg/s, any backlog never drains",
+		s.facts()...)
 }

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint/model"
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint/rules"
 )
 
@@ -102,3 +103,21 @@ func TestNoRuleComputesSupply(t *testing.T) {
 		t.Errorf("checked %d files, fewer than the %d rules", checked, len(rules.All()))
 	}
 }
+
+// TestRulesJudgeOneKind: each rule receives its subject, one kind of
+// object, rather than a model to search.
+func TestRulesJudgeOneKind(t *testing.T) {
+	for _, r := range rules.All() {
+		kinds := 0
+		for _, ok := range []bool{is[model.QueueRule](r), is[model.FleetRule](r), is[model.PolicyRule](r), is[model.AlarmRule](r), is[model.MappingRule](r)} {
+			if ok {
+				kinds++
+			}
+		}
+		if kinds != 1 {
+			t.Errorf("%s judges %d kinds of object, want 1", r.Name(), kinds)
+		}
+	}
+}
+
+func is[T any](r model.Rule) bool { _, ok := r.(T); return ok }
