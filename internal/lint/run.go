@@ -4,13 +4,7 @@
 package lint
 
 import (
-	"errors"
 	"fmt"
-	"hash/maphash"
-	"io/fs"
-	"os"
-	"path/filepath"
-	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -66,581 +60,9 @@ type UsageError struct{ Msg string }
 
 func (e *UsageError) Error() string { return e.Msg }
 
-// rootsToLint lists the root modules that paths name. A directory is a root
-// module, or with recursive every folder below it that holds configuration
-// files. A .tf, .tofu or .tfvars file stands for its folder's root module,
-// linted once however many of its files are given (pre-commit passes each
-// changed file) and not again when a directory given reaches it; it reads
-// the nearest .queuecap.hcl up to the working directory, as --recursive
-// from there would. A .queuecap.hcl stands for the roots it governs
-// (configFinder.governed), linted as if a file of each were given.
-//
-// It also returns the terragrunt.hcl of each directory given or walked
-// that holds no configuration but a Terragrunt unit (terragruntSkip).
-func rootsToLint(paths []string, recursive bool, listed func(dir string, files []string), configs *configFinder) ([]rootAt, []ErrorEntry, []string) {
-	var roots, fileRoots []rootAt
-	var errs []ErrorEntry
-	var units []string
-	unit := func(p string) { units = append(units, p) }
-	unreadable := func(path string, err error) {
-		errs = append(errs, ErrorEntry{Message: fmt.Sprintf("cannot read %s: %v", path, err), Severity: Error})
-	}
-	for _, path := range paths {
-		info, err := os.Stat(path)
-		if err == nil {
-			err = CheckPath(path)
-		}
-		switch {
-		case err != nil:
-			errs = append(errs, ErrorEntry{Message: err.Error(), Severity: Error})
-		case !info.IsDir() && isConfigFile(path):
-			fileRoots = append(fileRoots, configs.governed(path, unreadable, listed)...)
-		case info.IsDir() && recursive:
-			for _, r := range walkRoots(path, unreadable, listed, unit) {
-				roots = append(roots, rootAt{dir: r, top: path})
-			}
-		case info.IsDir():
-			roots = append(roots, rootAt{dir: path, top: path})
-			// Listed once, for its loader as for a walked root.
-			if entries, err := os.ReadDir(path); err == nil {
-				noteDir(path, entries, listed, unit)
-			}
-		default:
-			fileRoots = append(fileRoots, rootAt{dir: filepath.Dir(path), top: workingDirAbove(filepath.Dir(path))})
-		}
-	}
-	seen := map[string]bool{}
-	for _, r := range roots {
-		seen[filepath.Clean(r.dir)] = true
-	}
-	for _, r := range fileRoots {
-		if !seen[r.dir] {
-			seen[r.dir] = true
-			roots = append(roots, r)
-		}
-	}
-	return roots, errs, units
-}
-
-// CheckPath reports why path, given to lint, cannot be: it does not exist,
-// or is a file that is neither configuration nor variables.
-func CheckPath(path string) error {
-	info, err := os.Stat(path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return fmt.Errorf("%s: no such file or directory", path)
-	case err != nil:
-		return err
-	case !info.IsDir() && configExt(filepath.Base(path)) == "" && !isVarsFile(path) && !isConfigFile(path):
-		return errors.New(path + " is neither a directory nor a .tf, .tofu, .tfvars or " + DefaultConfigFile + " file")
-	}
-	return nil
-}
-
-// isConfigFile is whether path names a .queuecap.hcl.
-func isConfigFile(path string) bool {
-	return filepath.Base(path) == DefaultConfigFile
-}
-
-func isVarsFile(path string) bool {
-	return strings.HasSuffix(path, ".tfvars") || strings.HasSuffix(path, ".tfvars.json")
-}
-
-// workingDirAbove is the working directory, spelled as dir is (relative or
-// absolute), when dir is within it; else dir itself.
-func workingDirAbove(dir string) string {
-	wd := "."
-	if filepath.IsAbs(dir) {
-		var err error
-		if wd, err = os.Getwd(); err != nil {
-			return dir
-		}
-	}
-	if within(dir, wd) {
-		return wd
-	}
-	return dir
-}
-
 type activeRule struct {
 	rule     Rule
 	severity Severity
-}
-
-// Run lints every root module the options name. Problems with individual
-// files or directories are collected in Result.Errors and the run goes on;
-// the error return is for usage errors only.
-func Run(opts Options) (*Result, error) {
-	if opts.Config == nil {
-		opts.Config = &Config{}
-	}
-	active, err := activeRules(opts)
-	if err != nil {
-		return nil, err
-	}
-	bound := opts.Boundary
-	if bound == nil {
-		if bound, err = NewBoundary("", opts.Dirs); err != nil {
-			return nil, err
-		}
-	}
-	flags, flagDiags, err := parseVarFlags(bound, opts.Vars)
-	if err != nil {
-		return nil, err
-	}
-	res := &Result{Issues: []Issue{}, Errors: []ErrorEntry{}, Skipped: []Skip{},
-		Source: func(path string) ([]byte, error) { return bound.readFile(path, maxFileBytes, "a configuration file") }}
-	for _, d := range flagDiags {
-		res.Errors = append(res.Errors, diagEntry(d))
-	}
-	for _, a := range active {
-		info := RuleInfo{Name: a.rule.Name(), Severity: a.severity, Link: a.rule.Link(), Summary: a.rule.Summary()}
-		if d, ok := a.rule.(DocumentedRule); ok {
-			info.Doc = d.Doc()
-		}
-		res.Rules = append(res.Rules, info)
-	}
-
-	l := newLoader(bound)
-	l.host = opts.Host
-	l.sources.tflint = opts.Host != nil && opts.Host.Name() == "tflint"
-	finder := newConfigFinder(opts.Config, bound)
-	roots, errs, units := rootsToLint(opts.Dirs, opts.Recursive, l.listed, finder)
-	res.Errors = append(res.Errors, errs...)
-	configs := make([]*Config, len(roots))
-	for i, r := range roots {
-		configs[i] = opts.Config
-		if opts.DiscoverConfig {
-			configs[i] = finder.forRoot(r)
-		}
-	}
-	res.Errors = append(res.Errors, finder.errs...)
-
-	// Root modules are independent: lint them in parallel, sharing the
-	// parsed-file cache, and merge in root order so output is stable.
-	// Each module directory stays in the cache while a root still to
-	// finish may read it.
-	rootDirs := make([]string, len(roots))
-	for i, r := range roots {
-		rootDirs[i] = r.dir
-	}
-	reads := l.predictReads(rootDirs)
-	// Each root's findings and skips are folded into the run's as soon as
-	// it and every root before it are done, in root order (so that which
-	// of two reasons for one place stands does not depend on timing), and
-	// then dropped: what a run holds is the roots in flight and the merged
-	// results, not every root's until the end.
-	outs := make([]rootResult, len(roots))
-	done := make([]bool, len(roots))
-	keepAddrs := make([]bool, len(roots)) // for unmatchedConfig's suggestions
-	for i := range roots {
-		keepAddrs[i] = len(configs[i].Queues) > 0 || opts.Explain
-	}
-	var issues issueMerger
-	var skips skipMerger
-	var declared []map[string]bool
-	var mu sync.Mutex
-	next := 0
-	fold := func(i int, out rootResult) {
-		mu.Lock()
-		defer mu.Unlock()
-		outs[i], done[i] = out, true
-		for ; next < len(outs) && done[next]; next++ {
-			o := &outs[next]
-			res.Errors = append(res.Errors, o.errors...)
-			for _, is := range o.issues {
-				issues.add(is)
-			}
-			for _, sk := range o.skips {
-				skips.add(sk, roots[next].dir)
-			}
-			res.Queues += len(o.queueAddrs)
-			if o.variables != nil && len(flags) > 0 {
-				declared = append(declared, o.variables)
-			}
-			o.errors, o.issues, o.skips, o.variables = nil, nil, nil, nil
-			if !keepAddrs[next] {
-				o.queueAddrs, o.fleetAddrs = nil, nil
-			}
-		}
-	}
-	var wg sync.WaitGroup
-	// Twice as many roots in flight as processors: a root that needs a
-	// module another root is still reading waits for it (moduleDecl reads
-	// each directory once), and with one root per processor that
-	// processor would sit idle. On the 20,000-file benchmark tree this
-	// took the wall time from 9.7 s to 7.3 s on 2 CPUs, for 10 MiB more
-	// at the peak; more roots in flight bought nothing more.
-	// They are long-lived workers taking roots in order, not a goroutine
-	// per root: the parser recurses deeply, and a new goroutine's stack
-	// grows by copying, again for each root.
-	l.startSpare(runtime.GOMAXPROCS(0))
-	defer l.stopSpare()
-	var nextRoot atomic.Int64
-	for range min(2*runtime.GOMAXPROCS(0), len(roots)) {
-		wg.Go(func() {
-			for {
-				i := int(nextRoot.Add(1)) - 1
-				if i >= len(roots) {
-					return
-				}
-				rootOpts := opts
-				rootOpts.Config = configs[i]
-				out := lintRoot(l, roots[i].dir, rootOpts, flags, active)
-				out.config = configs[i]
-				l.release(reads[i])
-				fold(i, out)
-			}
-		})
-	}
-	wg.Wait()
-	flagSkips, err := undeclaredFlags(flags, declared)
-	if err != nil {
-		return nil, err
-	}
-	for _, sk := range flagSkips {
-		skips.add(sk, "")
-	}
-	for _, u := range units {
-		if sk, ok := terragruntSkip(bound, u); ok {
-			skips.add(sk, "")
-		}
-	}
-
-	anns := map[string][]annotation{}
-	ignored := func(rule string, rng Range) bool {
-		a, ok := anns[rng.Filename]
-		if !ok {
-			a = annotations(l.sources.lookup(rng.Filename), l.sources.tflint)
-			anns[rng.Filename] = a
-		}
-		return ignores(a, rule, rng.Start.Line)
-	}
-	// A module reached from two root modules, or through two calls, with
-	// the same result is one finding.
-	for _, p := range issues.out {
-		is := p.Issue
-		if !ignored(is.Rule, is.Range) && (is.ModuleRange == nil || !ignored(is.Rule, *is.ModuleRange)) {
-			res.Issues = append(res.Issues, is)
-		}
-	}
-	res.Skipped = append(res.Skipped, skips.result()...)
-	// A queue block is unmatched when no root reading its file has it.
-	seenConfig := map[*Config]bool{}
-	for _, cfg := range configs {
-		if seenConfig[cfg] {
-			continue
-		}
-		seenConfig[cfg] = true
-		var readers []rootResult
-		for i := range outs {
-			if outs[i].config == cfg {
-				readers = append(readers, outs[i])
-			}
-		}
-		res.Skipped = append(res.Skipped, unmatchedConfig(cfg, readers)...)
-	}
-	if opts.Explain {
-		res.Explanation = explanation(outs, res.Skipped)
-	}
-	for _, d := range l.errs {
-		res.Errors = append(res.Errors, diagEntry(d))
-	}
-	res.Errors = dedupeErrors(res.Errors)
-	res.Sort()
-	res.Skipped = mergeRules(res.Skipped)
-	return res, nil
-}
-
-// dedupeSkips keeps one skip per rule and place: a module reached from
-// several root modules (or calls) is not checked once, whatever reached it.
-// The most telling reason stands (a queue that has a consumer but no rate
-// over the same queue with no consumer in the module's own root), then
-// the shortest, which names the module-local address.
-func dedupeSkips(skips []Skip) []Skip {
-	var m skipMerger
-	for _, s := range skips {
-		m.add(s, "")
-	}
-	return m.result()
-}
-
-// skipMerger is dedupeSkips one skip at a time. A large tree has tens of
-// thousands of skips, many of them the same place reached again, so what
-// it keeps of the others is their count: each distinct other reason as a
-// hash, not the text.
-type skipMerger struct {
-	best map[skipPlace]int
-	out  []Skip
-	// roots are the root modules each kept skip was found linting.
-	roots []string
-	// others are the other reasons of the same rank merged into each kept
-	// skip: the other instances a place stands for (of a resource or a
-	// module with count or for_each, or of a module several roots call).
-	others map[int]map[uint64]struct{}
-	// elsewhere are the kept skips some of whose other reasons come from
-	// another root module than theirs.
-	elsewhere map[int]bool
-	seed      maphash.Seed
-}
-
-// skipPlace is what dedupeSkips keeps one skip of.
-type skipPlace struct {
-	rule, file   string
-	line, column int
-}
-
-func (m *skipMerger) add(s Skip, root string) {
-	if m.best == nil {
-		m.best, m.others, m.elsewhere, m.seed = map[skipPlace]int{}, map[int]map[uint64]struct{}{}, map[int]bool{}, maphash.MakeSeed()
-	}
-	key := skipPlace{s.Rule, s.Range.Filename, s.Range.Start.Line, s.Range.Start.Column}
-	i, ok := m.best[key]
-	if !ok {
-		m.best[key] = len(m.out)
-		m.out, m.roots = append(m.out, s), append(m.roots, root)
-		return
-	}
-	kept := &m.out[i]
-	switch r, k := skipRank(s), skipRank(*kept); {
-	case r < k:
-		*kept, m.roots[i] = s, root
-		delete(m.others, i)
-		delete(m.elsewhere, i)
-	case r > k:
-	case sameVerdict(s, *kept):
-		// Another instance (count, for_each, a module called twice)
-		// skipped for the same reason: one skip listing them, in the
-		// words of the first.
-		instances := addInstance(kept.Instances, kept.Address, s.Address)
-		if addressLess(s.Address, kept.Address) {
-			*kept, m.roots[i] = s, root
-		}
-		kept.Instances = instances
-	case moduleLocal(s.Reason) == moduleLocal(kept.Reason):
-		// One module instance seen from two roots (a root, and an
-		// example calling it as a module): the same reason, in the
-		// module's own words.
-		instances := addInstance(kept.Instances, kept.Address, s.Address)
-		if len(s.Reason) < len(kept.Reason) {
-			*kept, m.roots[i] = s, root
-		}
-		kept.Instances = instances
-	default:
-		if len(s.Reason) < len(kept.Reason) {
-			instances := addInstance(kept.Instances, kept.Address, s.Address)
-			s, *kept = *kept, s
-			root, m.roots[i] = m.roots[i], root
-			kept.Instances = instances
-		} else {
-			kept.Instances = addInstance(kept.Instances, kept.Address, s.Address)
-		}
-		if m.others[i] == nil {
-			m.others[i] = map[uint64]struct{}{}
-		}
-		m.others[i][maphash.String(m.seed, s.Reason)] = struct{}{}
-		if root != m.roots[i] {
-			m.elsewhere[i] = true
-		}
-	}
-}
-
-// sameVerdict reports whether two skips at one place give one reason, but
-// for the instance each names: "max_size of aws_autoscaling_group.w[0] is
-// not known before apply" and the same of w[1].
-func sameVerdict(s, kept Skip) bool {
-	if s.Reason == kept.Reason {
-		return true
-	}
-	return s.Address != "" && kept.Address != "" && strings.Contains(s.Reason, s.Address) &&
-		strings.ReplaceAll(s.Reason, s.Address, kept.Address) == kept.Reason
-}
-
-func (m *skipMerger) result() []Skip {
-	for i, o := range m.others {
-		switch n := len(o); {
-		case n > 0 && m.elsewhere[i]:
-			// The module's own root and a root calling it (an example)
-			// give different reasons.
-			m.out[i].Reason += fmt.Sprintf(" (and %d more like it at this place, where another root module calls this one)", n)
-		case n > 0:
-			m.out[i].Reason += fmt.Sprintf(" (and %d more like it at this place, for other instances)", n)
-		}
-	}
-	m.others, m.elsewhere = nil, nil
-	return m.out
-}
-
-// moduleAddress is the part of an address that names a module call with
-// neither count nor for_each: one instance, whichever root reaches it.
-var moduleAddress = regexp.MustCompile(`\bmodule\.[A-Za-z0-9_-]+\.`)
-
-// moduleLocal is a reason with the calls of single module instances taken
-// out of the addresses it names, as a finding's key takes its module
-// instance out of its message; the keys of count and for_each instances
-// stay, so that those are still counted apart. Most reasons name no
-// module, and are not handed to the regular expression.
-func moduleLocal(reason string) string {
-	if !strings.Contains(reason, "module.") {
-		return reason
-	}
-	return moduleAddress.ReplaceAllString(reason, "")
-}
-
-// skipRank orders the reasons for one place, lower first: a coverage skip
-// that names the queue's consumer says what to declare, where the same
-// module linted as its own root has no consumer to name.
-func skipRank(s Skip) int {
-	if s.Rule == skipCoverage && !strings.HasPrefix(s.Reason, "no consumer of ") {
-		return 0
-	}
-	return 1
-}
-
-type rootResult struct {
-	config        *Config  // the configuration the root read
-	queueAddrs    []string // the queues modeled
-	fleetAddrs    []string
-	issues        []placedIssue
-	skips         []Skip
-	errors        []ErrorEntry
-	configMatched map[string]bool
-	// variables are the names of the root module's variables; nil when
-	// the root could not be read.
-	variables map[string]bool
-	explained *RootExplanation // with Options.Explain
-}
-
-func lintRoot(l *loader, dir string, opts Options, flags []assignment, active []activeRule) (out rootResult) {
-	// A bug must not take the other root modules down with it (a panic in
-	// this goroutine would end the process): report it and go on.
-	defer func() {
-		if p := recover(); p != nil {
-			out = rootResult{errors: []ErrorEntry{{Message: fmt.Sprintf("internal error while linting %s: %v", dir, p), Severity: Error}}}
-		}
-	}()
-	var b *builder
-	var built rootBuild
-	if opts.Plan != nil {
-		b = buildPlanRoot(l, dir, opts)
-	} else {
-		b, built = buildRoot(l, dir, opts, flags)
-	}
-	out.errors, out.skips, out.variables = built.errors, built.skips, built.variables
-	if b == nil {
-		return out
-	}
-	// A root module whose evaluation ran out of a budget is that error
-	// alone: what was evaluated of it is incomplete.
-	if d := b.limits.exceeded; d != nil {
-		return rootResult{errors: append(out.errors, diagEntry(d)), variables: out.variables}
-	}
-	// What Terraform rejects is an error; a plan was made, so there is
-	// none in a plan's configuration.
-	if opts.Plan == nil {
-		for _, d := range b.limits.rejected {
-			out.errors = append(out.errors, diagEntry(d))
-		}
-	}
-	// A queuecap tag that declares no valid rate is an error, in a plan's
-	// values too.
-	for _, d := range b.badTags {
-		out.errors = append(out.errors, diagEntry(d))
-	}
-	out.configMatched = b.configMatched
-	// The skips of the model and of the rules are placed as findings are.
-	for _, sk := range b.skips {
-		b.placeSkip(&sk)
-		out.skips = append(out.skips, sk)
-	}
-	out.queueAddrs, out.fleetAddrs = sortedKeys(b.queues), sortedKeys(b.fleets)
-	if opts.Explain {
-		out.explained = explainRoot(b, out.skips)
-		return out
-	}
-	// Each rule runs over one subject at a time (every rule iterates one
-	// kind of object), so each finding is known to be about one queue,
-	// fleet, alarm or mapping, and so about one module instance.
-	subjects := b.subjects()
-	for _, a := range active {
-		r := &reporter{rule: a.rule, severity: a.severity}
-		for _, s := range subjects {
-			from, fromSkip := len(r.issues), len(r.skips)
-			s.check(a.rule, r)
-			for _, is := range r.issues[from:] {
-				p := placedIssue{Issue: is}
-				p.Address = b.addressAt(is.Range, s.addr)
-				b.place(&p, s.addr)
-				out.issues = append(out.issues, p)
-			}
-			for i := fromSkip; i < len(r.skips); i++ {
-				r.skips[i].Address = b.addressAt(r.skips[i].Range, s.addr)
-			}
-		}
-		for _, sk := range r.skips {
-			b.placeSkip(&sk)
-			out.skips = append(out.skips, sk)
-		}
-	}
-	return out
-}
-
-// rootBuild is what reading a root module's configuration and variables
-// produced besides the model.
-type rootBuild struct {
-	errors []ErrorEntry
-	skips  []Skip
-	// variables are the names of the root module's variables (the
-	// declarations stay with the module, which is dropped once no root
-	// may read it); nil when the root could not be read.
-	variables map[string]bool
-}
-
-// buildRoot loads a root module and the modules it calls, sets its
-// variables, and evaluates and links them into the model the rules read.
-// A nil builder means the root could not be read at all, or a variable's
-// value does not fit its type (Terraform stops there too).
-func buildRoot(l *loader, dir string, opts Options, flags []assignment) (*builder, rootBuild) {
-	var out rootBuild
-	manifest := l.readModuleManifest(dir)
-	if d := manifest.diag(); d != nil {
-		out.errors = append(out.errors, diagEntry(d))
-	}
-	mod, err := l.loadModule(dir, dir, "", nil, manifest)
-	if err != nil {
-		out.errors = append(out.errors, ErrorEntry{Message: fmt.Sprintf("cannot read %s: %v", dir, err), Severity: Error})
-		return nil, out
-	}
-	out.variables = make(map[string]bool, len(mod.Variables))
-	for name := range mod.Variables {
-		out.variables[name] = true
-	}
-	assigned, diags := rootAssignments(l.bound, dir, opts.Environ, flags)
-	vars, varDiags, varSkips, fits := rootVariables(mod, assigned)
-	for _, d := range append(diags, varDiags...) {
-		out.errors = append(out.errors, diagEntry(d))
-	}
-	out.skips = append(out.skips, varSkips...)
-	if !fits {
-		return nil, out
-	}
-	b := newBuilder(dir, opts.Config)
-	root := newInstance(mod, "", nil, vars)
-	root.host = opts.Host
-	b.dataArgs, b.limits = root.dataArgs, root.limits
-	b.walk(root)
-	b.link()
-	return b, out
-}
-
-// buildPlanRoot builds the model of opts.Plan, its findings pointing into
-// dir's configuration where it holds the plan's resources.
-func buildPlanRoot(l *loader, dir string, opts Options) *builder {
-	mod, err := l.loadModule(dir, dir, "", nil, l.readModuleManifest(dir))
-	if err != nil {
-		mod = nil // findings carry resource addresses instead
-	}
-	return buildPlan(opts.Plan, dir, mod, opts.Config)
 }
 
 // activeRules applies defaults, then the config file, then the flags.
@@ -755,4 +177,292 @@ func unmatchedConfig(cfg *Config, outs []rootResult) []Skip {
 		skips = append(skips, Skip{Rule: "config", Range: toRange(qc.Range), Reason: reason, Address: addr})
 	}
 	return skips
+}
+
+// Run lints every root module the options name. Problems with individual
+// files or directories are collected in Result.Errors and the run goes on;
+// the error return is for usage errors only.
+//
+// It is a list of stages, each a method of run: prepare the run from the
+// options, discover the root modules, lint them (each built, linked and
+// checked on a worker, and folded into the run's results in root order),
+// add what the run as a whole skipped, and post-process.
+func Run(opts Options) (*Result, error) {
+	r, err := prepare(opts)
+	if err != nil {
+		return nil, err
+	}
+	r.discoverRoots()
+	r.lintRoots()
+	if err := r.skipRunInputs(); err != nil {
+		return nil, err
+	}
+	r.postProcess()
+	return r.res, nil
+}
+
+// run is one Run's state, stage to stage.
+type run struct {
+	opts   Options
+	active []activeRule
+	bound  *Boundary
+	flags  []assignment
+	res    *Result
+	loader *loader
+	// roots, their configurations and the Terragrunt units found
+	// (discoverRoots).
+	roots   []rootAt
+	configs []*Config
+	units   []string
+	// outs are what each root left once folded (lintRoots): what the
+	// post-process still needs of it.
+	outs     []rootResult
+	issues   issueMerger
+	skips    skipMerger
+	declared []map[string]bool // each root's variables, for --var
+}
+
+// prepare checks the options (rules, --var flags, the boundary) and
+// starts the result with the rules that run.
+func prepare(opts Options) (*run, error) {
+	if opts.Config == nil {
+		opts.Config = &Config{}
+	}
+	active, err := activeRules(opts)
+	if err != nil {
+		return nil, err
+	}
+	bound := opts.Boundary
+	if bound == nil {
+		if bound, err = NewBoundary("", opts.Dirs); err != nil {
+			return nil, err
+		}
+	}
+	flags, flagDiags, err := parseVarFlags(bound, opts.Vars)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Issues: []Issue{}, Errors: []ErrorEntry{}, Skipped: []Skip{}, Rules: ruleInfos(active),
+		Source: func(path string) ([]byte, error) { return bound.readFile(path, maxFileBytes, "a configuration file") }}
+	for _, d := range flagDiags {
+		res.Errors = append(res.Errors, diagEntry(d))
+	}
+	return &run{opts: opts, active: active, bound: bound, flags: flags, res: res}, nil
+}
+
+// ruleInfos describe the rules that run, for the formats.
+func ruleInfos(active []activeRule) []RuleInfo {
+	var out []RuleInfo
+	for _, a := range active {
+		info := RuleInfo{Name: a.rule.Name(), Severity: a.severity, Link: a.rule.Link(), Summary: a.rule.Summary()}
+		if d, ok := a.rule.(DocumentedRule); ok {
+			info.Doc = d.Doc()
+		}
+		out = append(out, info)
+	}
+	return out
+}
+
+// discoverRoots finds the root modules to lint (rootsToLint) and the
+// configuration each reads.
+func (r *run) discoverRoots() {
+	l := newLoader(r.bound)
+	l.host = r.opts.Host
+	l.sources.tflint = r.opts.Host != nil && r.opts.Host.Name() == "tflint"
+	finder := newConfigFinder(r.opts.Config, r.bound)
+	var errs []ErrorEntry
+	r.roots, errs, r.units = rootsToLint(r.opts.Dirs, r.opts.Recursive, l.listed, finder)
+	r.res.Errors = append(r.res.Errors, errs...)
+	r.configs = make([]*Config, len(r.roots))
+	for i, root := range r.roots {
+		r.configs[i] = r.opts.Config
+		if r.opts.DiscoverConfig {
+			r.configs[i] = finder.forRoot(root)
+		}
+	}
+	r.res.Errors = append(r.res.Errors, finder.errs...)
+	r.loader = l
+}
+
+// lintRoots lints the roots in parallel, sharing the parsed-file cache
+// (each module directory stays in it while a root still to finish may
+// read it), and folds each root's results into the run's as soon as it
+// and every root before it are done: in root order, so that which of two
+// reasons for one place stands does not depend on timing, and then drops
+// them, so that a run holds the roots in flight and the merged results,
+// not every root's until the end.
+func (r *run) lintRoots() {
+	reads := r.loader.predictReads(r.rootDirs())
+	r.outs = make([]rootResult, len(r.roots))
+	fold := inOrder(len(r.roots), r.fold)
+	r.loader.startSpare(runtime.GOMAXPROCS(0))
+	defer r.loader.stopSpare()
+	schedule(len(r.roots), 2*runtime.GOMAXPROCS(0), func(i int) {
+		opts := r.opts
+		opts.Config = r.configs[i]
+		out := lintRoot(r.loader, r.roots[i].dir, opts, r.flags, r.active)
+		out.config = r.configs[i]
+		r.loader.release(reads[i])
+		fold(i, out)
+	})
+}
+
+func (r *run) rootDirs() []string {
+	dirs := make([]string, len(r.roots))
+	for i, root := range r.roots {
+		dirs[i] = root.dir
+	}
+	return dirs
+}
+
+// schedule calls work for each of 0..n-1 on at most workers goroutines,
+// and returns when every call has. Twice as many roots in flight as
+// processors: a root that needs a module another root is still reading
+// waits for it (moduleDecl reads each directory once), and with one root
+// per processor that processor would sit idle. On the 20,000-file
+// benchmark tree this took the wall time from 9.7 s to 7.3 s on 2 CPUs,
+// for 10 MiB more at the peak; more roots in flight bought nothing more.
+// They are long-lived workers taking roots in order, not a goroutine per
+// root: the parser recurses deeply, and a new goroutine's stack grows by
+// copying, again for each root.
+func schedule(n, workers int, work func(i int)) {
+	var wg sync.WaitGroup
+	var next atomic.Int64
+	for range min(workers, n) {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= n {
+					return
+				}
+				work(i)
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// inOrder returns a function that takes the results of 0..n-1 in any
+// order, from any goroutine, and hands them to fold in order, each as soon
+// as it and every one before it have come.
+func inOrder[T any](n int, fold func(i int, v T)) func(i int, v T) {
+	var mu sync.Mutex
+	pending := make(map[int]T)
+	next := 0
+	return func(i int, v T) {
+		mu.Lock()
+		defer mu.Unlock()
+		pending[i] = v
+		for {
+			v, ok := pending[next]
+			if !ok {
+				return
+			}
+			delete(pending, next)
+			fold(next, v)
+			next++
+		}
+	}
+}
+
+// fold merges root i's results into the run's, keeping of them only
+// what the post-process needs: the configuration it read, what it
+// matched, and (for unmatchedConfig's suggestions, or --explain) the
+// addresses it modeled.
+func (r *run) fold(i int, out rootResult) {
+	r.res.Errors = append(r.res.Errors, out.errors...)
+	for _, is := range out.issues {
+		r.issues.add(is)
+	}
+	for _, sk := range out.skips {
+		r.skips.add(sk, r.roots[i].dir)
+	}
+	r.res.Queues += len(out.queueAddrs)
+	if out.variables != nil && len(r.flags) > 0 {
+		r.declared = append(r.declared, out.variables)
+	}
+	out.errors, out.issues, out.skips, out.variables = nil, nil, nil, nil
+	if len(r.configs[i].Queues) == 0 && !r.opts.Explain {
+		out.queueAddrs, out.fleetAddrs = nil, nil
+	}
+	r.outs[i] = out
+}
+
+// skipRunInputs adds what the run as a whole did not check: --var values
+// no root declares (an error when none declares any), and Terragrunt
+// units found instead of configuration.
+func (r *run) skipRunInputs() error {
+	flagSkips, err := undeclaredFlags(r.flags, r.declared)
+	if err != nil {
+		return err
+	}
+	for _, sk := range flagSkips {
+		r.skips.add(sk, "")
+	}
+	for _, u := range r.units {
+		if sk, ok := terragruntSkip(r.bound, u); ok {
+			r.skips.add(sk, "")
+		}
+	}
+	return nil
+}
+
+// postProcess turns the merged findings and skips into the result: ignore
+// comments applied, the queue blocks no root matched, the explanation,
+// the loader's errors, one order, and one skip per place and reason.
+func (r *run) postProcess() {
+	r.res.Issues = append(r.res.Issues, r.unignored(r.issues.out)...)
+	r.res.Skipped = append(r.res.Skipped, r.skips.result()...)
+	r.res.Skipped = append(r.res.Skipped, r.unmatchedConfigs()...)
+	if r.opts.Explain {
+		r.res.Explanation = explanation(r.outs, r.res.Skipped)
+	}
+	for _, d := range r.loader.errs {
+		r.res.Errors = append(r.res.Errors, diagEntry(d))
+	}
+	r.res.Errors = dedupeErrors(r.res.Errors)
+	r.res.Sort()
+	r.res.Skipped = mergeRules(r.res.Skipped)
+}
+
+// unignored are the findings no ignore comment covers, at their place or,
+// for a finding moved out of an installed module, inside the module.
+func (r *run) unignored(issues []placedIssue) []Issue {
+	anns := map[string][]annotation{}
+	ignored := func(rule string, rng Range) bool {
+		a, ok := anns[rng.Filename]
+		if !ok {
+			a = annotations(r.loader.sources.lookup(rng.Filename), r.loader.sources.tflint)
+			anns[rng.Filename] = a
+		}
+		return ignores(a, rule, rng.Start.Line)
+	}
+	var out []Issue
+	for _, p := range issues {
+		if !ignored(p.Rule, p.Range) && (p.ModuleRange == nil || !ignored(p.Rule, *p.ModuleRange)) {
+			out = append(out, p.Issue)
+		}
+	}
+	return out
+}
+
+// unmatchedConfigs are the queue blocks of each configuration file that no
+// root reading it has.
+func (r *run) unmatchedConfigs() []Skip {
+	var out []Skip
+	seen := map[*Config]bool{}
+	for _, cfg := range r.configs {
+		if seen[cfg] {
+			continue
+		}
+		seen[cfg] = true
+		var readers []rootResult
+		for i := range r.outs {
+			if r.outs[i].config == cfg {
+				readers = append(readers, r.outs[i])
+			}
+		}
+		out = append(out, unmatchedConfig(cfg, readers)...)
+	}
+	return out
 }

@@ -1,0 +1,16 @@
+// Copyright (c) The queuecap Authors
+// SPDX-License-Identifier: MPL-2.0
+
+// Package lint is the engine of `queuecap lint`: it loads Terraform
+// configurations, evaluates what can be known before apply, links queues to
+// the fleets that consume them and to the scaling policies and alarms around
+// them into the model (package model), and runs the rules over it.
+//
+// Run is a list of stages, each in a file of its own: discover the root
+// modules (roots.go), schedule them on workers (run.go), build each one's
+// model from its HCL or its plan and link it (root.go, build.go, link.go,
+// plan.go), run the rules over each subject (root.go), then post-process
+// the run's findings and skips: placing them at the module calls that reach
+// them, merging what several roots and instances found alike, ignore
+// comments, sorting (callers.go, merge.go, run.go).
+package lint
