@@ -39,6 +39,20 @@ func plainNumber(v float64) string {
 	return strconv.FormatFloat(r, 'f', -1, 64)
 }
 
+// Approx prints a count to three significant digits: 4.43e8 for a depth
+// that grew to 442,787,800.5, whole numbers (as Number) below a million.
+func Approx(v float64) string {
+	if math.Abs(v) < 1e6 {
+		return Number(math.Round(v))
+	}
+	exp := math.Floor(math.Log10(math.Abs(v)))
+	m := math.Round(capacity.Clean(v/math.Pow(10, exp)*100)) / 100 // half up, as Number rounds
+	if math.Abs(m) >= 10 {
+		m, exp = m/10, exp+1
+	}
+	return strconv.FormatFloat(m, 'f', -1, 64) + "e" + strconv.Itoa(int(exp))
+}
+
 // Short prints a number for a finding's first line, as `queuecap size`
 // prints it: 10,000, 0.33 (Grouped, decimal-clean).
 func Short(v float64) string { return Grouped(capacity.Clean(v)) }

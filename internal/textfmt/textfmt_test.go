@@ -106,3 +106,15 @@ func TestNumber(t *testing.T) {
 		}
 	}
 }
+
+// TestApprox: counts to three significant digits from a million, as the
+// retry storm's peak depth is written.
+func TestApprox(t *testing.T) {
+	for v, want := range map[float64]string{
+		0: "0", 999999.4: "999,999", 1e6: "1e6", 10800000: "1.08e7", 442787800.5: "4.43e8", 9995000: "1e7", -2500000: "-2.5e6",
+	} {
+		if got := Approx(v); got != want {
+			t.Errorf("Approx(%v) = %q, want %q", v, got, want)
+		}
+	}
+}

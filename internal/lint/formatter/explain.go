@@ -8,8 +8,8 @@ import (
 	"io"
 	"strings"
 
-	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint/model"
+	"github.com/queuecap/terraform-provider-queuecap/internal/textfmt"
 )
 
 // explainFormats render what `queuecap lint --explain` found, the result's
@@ -45,13 +45,13 @@ func WriteExplanation(w io.Writer, format string, result *model.Result) error {
 	return f.write(w, result, Options{})
 }
 
-// decimal is a number as findings write it, or "unknown" for a value not
-// known before apply.
+// decimal is a number as findings write it (textfmt.Number), or
+// "unknown" for a value not known before apply.
 func decimal(v *float64) string {
 	if v == nil {
 		return "unknown"
 	}
-	return capacity.Decimal(*v)
+	return textfmt.Number(*v)
 }
 
 // sizeText is "max_size 12", "max_size unknown" or "max_size not set".

@@ -5,8 +5,6 @@ package rules
 
 import (
 	"fmt"
-	"math"
-	"strconv"
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint/model"
@@ -115,18 +113,4 @@ func times(v float64) string {
 		return "once"
 	}
 	return num(v) + " times"
-}
-
-// approx writes a count of messages to three significant digits: 4.43e8
-// for a depth that grew to 442,787,800.5, whole numbers below a million.
-func approx(v float64) string {
-	if math.Abs(v) < 1e6 {
-		return num(math.Round(v))
-	}
-	exp := math.Floor(math.Log10(math.Abs(v)))
-	m := math.Round(capacity.Clean(v/math.Pow(10, exp)*100)) / 100 // half up, as num rounds
-	if math.Abs(m) >= 10 {
-		m, exp = m/10, exp+1
-	}
-	return strconv.FormatFloat(m, 'f', -1, 64) + "e" + strconv.Itoa(int(exp))
 }

@@ -64,11 +64,13 @@ func (m meta) Link() string                    { return docBase(model.BuildVersi
 func (m meta) Summary() string                 { return m.summary }
 func (m meta) Doc() string                     { return docs.RulePage(m.name) }
 
-// num prints a number of a finding's arithmetic, n one of its first line:
-// textfmt's printers, the one way queuecap writes a number a user reads.
+// num prints a number of a finding's arithmetic, n one of its first line,
+// approx a count to three significant digits: textfmt's printers, the one
+// way queuecap writes a number a user reads.
 var (
-	num = textfmt.Number
-	n   = textfmt.Short
+	num    = textfmt.Number
+	n      = textfmt.Short
+	approx = textfmt.Approx
 )
 
 // messages is a count of messages with its noun: "1 message", "5000 messages".
