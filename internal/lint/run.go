@@ -407,22 +407,39 @@ func (r *run) skipRunInputs() error {
 	return nil
 }
 
-// postProcess turns the merged findings and skips into the result: ignore
-// comments applied, the queue blocks no root matched, the explanation,
-// the loader's errors, one order, and one skip per place and reason.
+// postProcess turns the merged findings and skips into the result, one
+// processor after another, each one's place in the order said beside it.
 func (r *run) postProcess() {
-	r.res.Issues = append(r.res.Issues, r.unignored(r.issues.out)...)
-	r.res.Skipped = append(r.res.Skipped, r.skips.result()...)
-	r.res.Skipped = append(r.res.Skipped, r.unmatchedConfigs()...)
-	if r.opts.Explain {
-		r.res.Explanation = explanation(r.outs, r.res.Skipped)
+	for _, p := range []struct {
+		name string
+		run  func()
+	}{
+		// Findings were merged across roots and instances as they were
+		// folded, so an ignore comment drops the one finding at its place.
+		{"ignores", func() { r.res.Issues = append(r.res.Issues, r.unignored(r.issues.out)...) }},
+		{"skips", func() { r.res.Skipped = append(r.res.Skipped, r.skips.result()...) }},
+		// After every root is folded: a block is unmatched only when no
+		// root reading its file matched it.
+		{"unmatched config", func() { r.res.Skipped = append(r.res.Skipped, r.unmatchedConfigs()...) }},
+		// After the skips are complete, whose run-wide ones it lists.
+		{"explain", func() {
+			if r.opts.Explain {
+				r.res.Explanation = explanation(r.outs, r.res.Skipped)
+			}
+		}},
+		{"loader errors", func() {
+			for _, d := range r.loader.errs {
+				r.res.Errors = append(r.res.Errors, diagEntry(d))
+			}
+			r.res.Errors = dedupeErrors(r.res.Errors)
+		}},
+		{"sort", r.res.Sort},
+		// After sorting: the skips of several rules at one place for one
+		// reason become one, named for the first rule in sorted order.
+		{"merge rules", func() { r.res.Skipped = mergeRules(r.res.Skipped) }},
+	} {
+		p.run()
 	}
-	for _, d := range r.loader.errs {
-		r.res.Errors = append(r.res.Errors, diagEntry(d))
-	}
-	r.res.Errors = dedupeErrors(r.res.Errors)
-	r.res.Sort()
-	r.res.Skipped = mergeRules(r.res.Skipped)
 }
 
 // unignored are the findings no ignore comment covers, at their place or,
