@@ -408,7 +408,11 @@ func (fr *fileReader) render(src, filename string, vars cty.Value) (cty.Value, e
 	if ty := vars.Type(); !ty.IsMapType() && !ty.IsObjectType() {
 		return cty.NilVal, function.NewArgErrorf(1, "vars must be a map or an object")
 	}
-	if d := checkNesting([]byte(src), filepath.Join(fr.root.mod.Dir, filename), templateSyntax); d != nil {
+	at := filepath.FromSlash(filename) // where the file is, as the read found it
+	if !filepath.IsAbs(at) {
+		at = filepath.Join(fr.base, at)
+	}
+	if d := checkNesting([]byte(src), at, templateSyntax); d != nil {
 		if filename == templateStringName {
 			d.Subject = fr.root.limits.at.Ptr() // the call: the string has no file
 		}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/textfmt"
 )
@@ -303,9 +304,94 @@ func (in *instance) unknownBecauseWithin(expr hcl.Expression, hops int) string {
 			if typ, ok := attrName(t, 1); ok && !isQueuecapData(typ) {
 				return fmt.Sprintf("comes from data.%s, which the linter does not read (Terraform reads it when it plans: lint the plan to check it)", typ)
 			}
+		default:
+			if hops == 0 {
+				continue
+			}
+			if why := in.resourceAttrUnknown(expr, t, hops); why != "" {
+				return why
+			}
 		}
 	}
 	return ""
+}
+
+// resourceAttrUnknown explains a reference to an attribute of a resource
+// of this module (aws_appautoscaling_target.t[count.index].resource_id)
+// by what its configuration sets it from: "comes from
+// aws_appautoscaling_target.t.resource_id, which comes from var.cluster,
+// which has no value here"; "" when that explains nothing.
+func (in *instance) resourceAttrUnknown(expr hcl.Expression, t hcl.Traversal, hops int) string {
+	name, ok := attrName(t, 1)
+	if !ok {
+		return ""
+	}
+	r, ok := in.mod.resource(t.RootName() + "." + name)
+	if !ok || r.Body == nil {
+		return ""
+	}
+	// The attribute after any index (t[0].resource_id), else the one read
+	// after a dynamic index, where the traversal stops.
+	attr := ""
+	for _, step := range t[2:] {
+		if a, ok := step.(hcl.TraverseAttr); ok {
+			attr = a.Name
+			break
+		}
+	}
+	if attr == "" {
+		attr = referencedAttr(expr, t)
+	}
+	if attr == "" {
+		return ""
+	}
+	content, _, _ := r.Body.PartialContent(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: attr}}})
+	a := content.Attributes[attr]
+	if a == nil {
+		return ""
+	}
+	why := in.unknownBecauseWithin(a.Expr, hops-1)
+	if why == "" {
+		return ""
+	}
+	return fmt.Sprintf("comes from %s.%s, which %s", r.LocalAddr(), attr, why)
+}
+
+// sameResource reports whether two traversals start with the same
+// resource type and name.
+func sameResource(a, b hcl.Traversal) bool {
+	na, oka := attrName(a, 1)
+	nb, okb := attrName(b, 1)
+	return a.RootName() == b.RootName() && oka && okb && na == nb
+}
+
+// referencedAttr is the attribute read from the resource t names when expr
+// indexes it first: in `aws_appautoscaling_target.t[count.index].resource_id`
+// the traversal stops at the index, and the attribute is the relative
+// traversal's.
+func referencedAttr(expr hcl.Expression, t hcl.Traversal) string {
+	sx, ok := expr.(hclsyntax.Expression)
+	if !ok {
+		return ""
+	}
+	var found string
+	hclsyntax.VisitAll(sx, func(n hclsyntax.Node) hcl.Diagnostics {
+		rel, ok := n.(*hclsyntax.RelativeTraversalExpr)
+		if !ok || found != "" || len(rel.Traversal) == 0 {
+			return nil
+		}
+		idx, ok := rel.Source.(*hclsyntax.IndexExpr)
+		if !ok {
+			return nil
+		}
+		if src, ok := idx.Collection.(*hclsyntax.ScopeTraversalExpr); ok && sameResource(src.Traversal, t) {
+			if a, ok := rel.Traversal[0].(hcl.TraverseAttr); ok {
+				found = a.Name
+			}
+		}
+		return nil
+	})
+	return found
 }
 
 // reportCoverage names each queue the capacity rules (zero surplus,

@@ -98,8 +98,32 @@ resource "aws_cloudwatch_metric_alarm" "cpu" {
 `},
 			want: map[int]string{
 				6:  `aws_appautoscaling_target aws_appautoscaling_target.t: its resource_id comes from var.cluster, which has no value here (set it with --var, a tfvars file or TF_VAR_cluster), so its max_capacity sizes no fleet here`,
-				11: `scaling policy aws_appautoscaling_policy.p: the fleet it scales is not known before apply and names no fleet of this configuration, so it is not checked`,
+				11: `scaling policy aws_appautoscaling_policy.p: the fleet it scales comes from aws_appautoscaling_target.t.resource_id, which comes from var.cluster, which has no value here (set it with --var, a tfvars file or TF_VAR_cluster), so it is not checked`,
 				23: `alarm aws_cloudwatch_metric_alarm.depth reads SQS metrics, but its queue is "orders", which matches no aws_sqs_queue in the linted configuration (is it defined elsewhere?), so it is not checked against the queue`,
+			},
+		},
+		{
+			// Found on keng000/sqs-based-fargate-autoscaling: the policy
+			// names the target through count.index.
+			name: "policy on a counted target whose resource_id has no value",
+			files: map[string]string{"main.tf": `variable "cluster" {}
+
+resource "aws_appautoscaling_target" "t" {
+  count              = 1
+  service_namespace  = "ecs"
+  scalable_dimension = "ecs:service:DesiredCount"
+  resource_id        = "service/${var.cluster.name}/job"
+  max_capacity       = 10
+}
+
+resource "aws_appautoscaling_policy" "p" {
+  count       = 1
+  resource_id = aws_appautoscaling_target.t[count.index].resource_id
+}
+`},
+			want: map[int]string{
+				7:  `aws_appautoscaling_target aws_appautoscaling_target.t[0]: its resource_id comes from var.cluster, which has no value here (set it with --var, a tfvars file or TF_VAR_cluster), so its max_capacity sizes no fleet here`,
+				13: `scaling policy aws_appautoscaling_policy.p[0]: the fleet it scales comes from aws_appautoscaling_target.t.resource_id, which comes from var.cluster, which has no value here (set it with --var, a tfvars file or TF_VAR_cluster), so it is not checked`,
 			},
 		},
 		{
