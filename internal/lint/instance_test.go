@@ -106,3 +106,39 @@ func TestFindingsNameTheirInstance(t *testing.T) {
 		}
 	})
 }
+
+// TestSkipInstancesStartWithItsOwn: a skip standing for instances whose
+// reasons differ (a module's own root and an example calling it) gives one
+// instance's reason, and lists that instance first.
+func TestSkipInstancesStartWithItsOwn(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"main.tf": `variable "cluster" {}
+
+resource "aws_appautoscaling_target" "t" {
+  service_namespace  = "ecs"
+  scalable_dimension = "ecs:service:DesiredCount"
+  resource_id        = "service/${var.cluster}/workers"
+  max_capacity       = 10
+}
+`,
+		"examples/a/main.tf": "module \"example\" {\n  source = \"../..\"\n}\n",
+	})
+	res := lintDir(t, lint.Options{Dirs: []string{dir}, Recursive: true})
+	var got []lint.Skip
+	for _, s := range res.Skipped {
+		if s.Rule == "link" {
+			got = append(got, s)
+		}
+	}
+	if len(got) != 1 {
+		t.Fatalf("link skips %+v, want one for the target", got)
+	}
+	s := got[0]
+	if len(s.Instances) != 2 || s.Instances[0] != s.Address || !strings.Contains(s.Reason, "more like it at this place, where another root module calls this one") {
+		t.Errorf("skip %q at %s listing %v: want its own instance first, and the other root said", s.Reason, s.Address, s.Instances)
+	}
+	if strings.HasPrefix(s.Address, "module.example.") != strings.Contains(s.Reason, "module.example does not set") {
+		t.Errorf("skip at %s gives the reason of another instance: %s", s.Address, s.Reason)
+	}
+}

@@ -126,6 +126,16 @@ func (m *skipMerger) result() []Skip {
 			m.out[i].Reason += fmt.Sprintf(" (and %d more like it at this place, for other instances)", n)
 		}
 	}
+	// The instance whose reason a skip gives comes first; the others
+	// follow in addressLess order.
+	for i := range m.out {
+		if is := m.out[i].Instances; len(is) > 1 && is[0] != m.out[i].Address {
+			if k := slices.Index(is, m.out[i].Address); k > 0 {
+				copy(is[1:k+1], is[:k])
+				is[0] = m.out[i].Address
+			}
+		}
+	}
 	m.others, m.elsewhere = nil, nil
 	return m.out
 }
