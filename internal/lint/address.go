@@ -26,14 +26,14 @@ type instanceIndex struct {
 }
 
 // addressAt is the address of the instance at rng for a finding or skip
-// about subject (see instanceIndex.at), else, with a plan, the resource
-// instance whose planned values hold rng, else subject. The index is made
-// on first use, once the model is linked.
-func (b *builder) addressAt(rng Range, subject string) string {
+// about subject whose text is text (see instanceIndex.at), else, with a
+// plan, the resource instance whose planned values hold rng, else subject.
+// The index is made on first use, once the model is linked.
+func (b *builder) addressAt(rng Range, subject, text string) string {
 	if b.addrIndex == nil {
 		b.addrIndex = newInstanceIndex(b.model)
 	}
-	if a := b.addrIndex.at(rng, subject); a != "" {
+	if a := b.addrIndex.at(rng, subject, text); a != "" {
 		return a
 	}
 	if a, ok := b.planAddrs[rng.String()]; ok {
@@ -118,12 +118,13 @@ func newInstanceIndex(m *Model) *instanceIndex {
 	return x
 }
 
-// at is the address of the instance at rng for a finding about subject:
-// subject itself when it lies there, else the instance there nearest it
-// along the links, else the one instance there; "" when no object of the
-// model lies there (a rate declared in .queuecap.hcl or a variable), or
-// when several do and none is linked to subject.
-func (x *instanceIndex) at(rng Range, subject string) string {
+// at is the address of the instance at rng for a finding about subject,
+// whose text is text: subject itself when it lies there, else of the
+// instances there nearest it along the links the one the text names (the
+// longest such address), else the first of those; else the one instance
+// there; "" when no object of the model lies there (a rate declared in a
+// variable), or when several do and none is linked to subject.
+func (x *instanceIndex) at(rng Range, subject, text string) string {
 	owners := x.owners[rng]
 	switch {
 	case len(owners) == 0:
@@ -131,8 +132,17 @@ func (x *instanceIndex) at(rng Range, subject string) string {
 	case slices.Contains(owners, subject):
 		return subject
 	}
-	if a := x.nearest(subject, owners); a != "" {
-		return a
+	if near := x.nearest(subject, owners); len(near) > 0 {
+		best := ""
+		for _, a := range near {
+			if strings.Contains(text, a) && len(a) > len(best) {
+				best = a
+			}
+		}
+		if best != "" {
+			return best
+		}
+		return near[0]
 	}
 	if len(owners) == 1 {
 		return owners[0]
@@ -140,11 +150,11 @@ func (x *instanceIndex) at(rng Range, subject string) string {
 	return ""
 }
 
-// nearest is, of addrs, the one fewest links away from subject (the first
-// of those in model order), or "" when none is linked to it.
-func (x *instanceIndex) nearest(subject string, addrs []string) string {
+// nearest are, of addrs, those fewest links away from subject, in model
+// order; none when none is linked to it.
+func (x *instanceIndex) nearest(subject string, addrs []string) []string {
 	if subject == "" {
-		return ""
+		return nil
 	}
 	clear(x.seen)
 	if x.seen == nil {
@@ -153,14 +163,14 @@ func (x *instanceIndex) nearest(subject string, addrs []string) string {
 	level := []string{subject}
 	x.seen[subject] = struct{}{}
 	for len(level) > 0 {
-		best := -1
-		for _, a := range level {
-			if i := slices.Index(addrs, a); i >= 0 && (best < 0 || i < best) {
-				best = i
+		var found []string
+		for _, a := range addrs {
+			if slices.Contains(level, a) {
+				found = append(found, a)
 			}
 		}
-		if best >= 0 {
-			return addrs[best]
+		if len(found) > 0 {
+			return found
 		}
 		var next []string
 		for _, a := range level {
@@ -173,7 +183,7 @@ func (x *instanceIndex) nearest(subject string, addrs []string) string {
 		}
 		level = next
 	}
-	return ""
+	return nil
 }
 
 // addressLess orders resource addresses as people count: the runs of
@@ -191,6 +201,14 @@ func addressLess(a, b string) bool {
 }
 
 func compareAddresses(a, b string) int {
+	if c := compareNatural(a, b); c != 0 {
+		return c
+	}
+	// Equal by value (w["01"] and w["1"]) are still different addresses.
+	return strings.Compare(a, b)
+}
+
+func compareNatural(a, b string) int {
 	for a != "" && b != "" {
 		da, db := digitRun(a), digitRun(b)
 		if da > 0 && db > 0 {

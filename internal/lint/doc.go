@@ -6,8 +6,8 @@
 // the fleets that consume them and to the scaling policies and alarms around
 // them into the model (package model), and runs the rules over it.
 //
-// Run is a list of stages, each in a file of its own: discover the root
-// modules (roots.go), schedule them on workers (run.go), build each one's
+// Run is a list of stages (run.go): discover the root modules (roots.go),
+// schedule them on workers, build each one's
 // model from its HCL or its plan and link it (root.go, build.go, link.go,
 // plan.go), run the rules over each subject (root.go), then post-process
 // the run's findings and skips: placing them at the module calls that reach

@@ -408,9 +408,9 @@ func (fr *fileReader) render(src, filename string, vars cty.Value) (cty.Value, e
 	if ty := vars.Type(); !ty.IsMapType() && !ty.IsObjectType() {
 		return cty.NilVal, function.NewArgErrorf(1, "vars must be a map or an object")
 	}
-	at := filepath.FromSlash(filename) // where the file is, as the read found it
+	at := filepath.FromSlash(filename) // where the file is, named as the module's files are
 	if !filepath.IsAbs(at) {
-		at = filepath.Join(fr.base, at)
+		at = filepath.Join(fr.root.mod.Dir, at)
 	}
 	if d := checkNesting([]byte(src), at, templateSyntax); d != nil {
 		if filename == templateStringName {

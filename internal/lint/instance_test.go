@@ -142,3 +142,49 @@ resource "aws_appautoscaling_target" "t" {
 		t.Errorf("skip at %s gives the reason of another instance: %s", s.Address, s.Reason)
 	}
 }
+
+// forEachWorkers are for_each fleets consuming one queue of 100 msg/s,
+// each of the sizes given (HCL expressions) at 10 msg/s.
+func forEachWorkers(sizes string) string {
+	return `variable "x" {}
+
+resource "aws_sqs_queue" "q" {
+  tags = { "queuecap:arrival_rate" = 100 }
+}
+
+resource "aws_autoscaling_group" "w" {
+  for_each = ` + sizes + `
+  max_size = each.value
+  tag {
+    key                 = "queuecap:per_consumer_rate"
+    value               = "10"
+    propagate_at_launch = false
+  }
+  tag {
+    key                 = "queuecap:queue"
+    value               = "aws_sqs_queue.q"
+    propagate_at_launch = false
+  }
+}
+`
+}
+
+// TestInstanceNamedByItsText: of instances equally near the subject, the
+// one the finding or skip names is its address.
+func TestInstanceNamedByItsText(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"main.tf": forEachWorkers(`{ a = 10, b = var.x }`)})
+	res := lintDir(t, lint.Options{Dirs: []string{dir}})
+	found := false
+	for _, s := range res.Skipped {
+		if strings.Contains(s.Reason, `max_size of aws_autoscaling_group.w["b"]`) {
+			found = true
+			if s.Address != `aws_autoscaling_group.w["b"]` {
+				t.Errorf("skip %q at %s, want the instance it names", s.Reason, s.Address)
+			}
+		}
+	}
+	if !found {
+		t.Fatalf("no skip for w[\"b\"]'s max_size: %+v", res.Skipped)
+	}
+}

@@ -212,7 +212,7 @@ func (m *issueMerger) add(is placedIssue) {
 // stands for, listing first as well once there are two, in addressLess
 // order.
 func addInstance(instances []string, first, addr string) []string {
-	if addr == "" || addr == first && len(instances) == 0 {
+	if addr == "" || len(instances) == 0 && (first == "" || addr == first) {
 		return instances
 	}
 	if len(instances) == 0 {

@@ -103,12 +103,12 @@ func checkRules(b *builder, active []activeRule) ([]placedIssue, []Skip) {
 			s.check(a.rule, r)
 			for _, is := range r.issues[from:] {
 				p := placedIssue{Issue: is}
-				p.Address = b.addressAt(is.Range, s.addr)
+				p.Address = b.addressAt(is.Range, s.addr, is.Message)
 				b.place(&p, s.addr)
 				issues = append(issues, p)
 			}
 			for i := fromSkip; i < len(r.skips); i++ {
-				r.skips[i].Address = b.addressAt(r.skips[i].Range, s.addr)
+				r.skips[i].Address = b.addressAt(r.skips[i].Range, s.addr, r.skips[i].Reason)
 			}
 		}
 		for _, sk := range r.skips {

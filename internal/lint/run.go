@@ -174,7 +174,7 @@ func unmatchedConfig(cfg *Config, outs []rootResult) []Skip {
 		if slices.ContainsFunc(outs, func(o rootResult) bool { _, found := o.configMatched[addr]; return found }) {
 			reason = fmt.Sprintf("queue block %q names consumer %q, which matches no fleet in the linted configuration%s", addr, qc.Consumer, suggest(qc.Consumer, fleets))
 		}
-		skips = append(skips, Skip{Rule: "config", Range: toRange(qc.Range), Reason: reason, Address: addr})
+		skips = append(skips, Skip{Rule: "config", Range: toRange(qc.Range), Reason: reason})
 	}
 	return skips
 }
@@ -294,7 +294,7 @@ func (r *run) discoverRoots() {
 func (r *run) lintRoots() {
 	reads := r.loader.predictReads(r.rootDirs())
 	r.outs = make([]rootResult, len(r.roots))
-	fold := inOrder(len(r.roots), r.fold)
+	fold := inOrder(r.fold)
 	r.loader.startSpare(runtime.GOMAXPROCS(0))
 	defer r.loader.stopSpare()
 	schedule(len(r.roots), 2*runtime.GOMAXPROCS(0), func(i int) {
@@ -342,10 +342,10 @@ func schedule(n, workers int, work func(i int)) {
 	wg.Wait()
 }
 
-// inOrder returns a function that takes the results of 0..n-1 in any
+// inOrder returns a function that takes the results of 0, 1, 2, … in any
 // order, from any goroutine, and hands them to fold in order, each as soon
 // as it and every one before it have come.
-func inOrder[T any](n int, fold func(i int, v T)) func(i int, v T) {
+func inOrder[T any](fold func(i int, v T)) func(i int, v T) {
 	var mu sync.Mutex
 	pending := make(map[int]T)
 	next := 0

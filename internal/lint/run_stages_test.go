@@ -40,7 +40,7 @@ func TestSchedule(t *testing.T) {
 func TestInOrder(t *testing.T) {
 	const n = 200
 	var folded []int
-	fold := inOrder(n, func(i int, v int) {
+	fold := inOrder(func(i int, v int) {
 		if v != i*i {
 			t.Errorf("index %d folded with %d", i, v)
 		}
@@ -66,7 +66,7 @@ func TestInOrder(t *testing.T) {
 
 	// As soon as possible: 1 waits for 0, and 0 brings 1 with it.
 	var got []int
-	f := inOrder(3, func(i int, _ struct{}) { got = append(got, i) })
+	f := inOrder(func(i int, _ struct{}) { got = append(got, i) })
 	f(1, struct{}{})
 	if len(got) != 0 {
 		t.Fatalf("folded %v before 0 came", got)
@@ -74,5 +74,22 @@ func TestInOrder(t *testing.T) {
 	f(0, struct{}{})
 	if !slices.Equal(got, []int{0, 1}) {
 		t.Errorf("folded %v once 0 came, want [0 1]", got)
+	}
+}
+
+// TestAddInstance: instances are listed in addressLess order, once each;
+// keys equal by value ("01" and "1") are still two instances.
+func TestAddInstance(t *testing.T) {
+	var got []string
+	first := `w["2"]`
+	for _, a := range []string{`w["01"]`, `w["1"]`, `w["2"]`, `w["10"]`, `w["1"]`, ""} {
+		got = addInstance(got, first, a)
+	}
+	want := []string{`w["01"]`, `w["1"]`, `w["2"]`, `w["10"]`}
+	if !slices.Equal(got, want) {
+		t.Errorf("instances %q, want %q", got, want)
+	}
+	if got := addInstance(nil, "", "x"); len(got) != 0 {
+		t.Errorf("instances %q of a skip with no address, want none", got)
 	}
 }

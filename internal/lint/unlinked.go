@@ -375,7 +375,7 @@ func referencedAttr(expr hcl.Expression, t hcl.Traversal) string {
 		return ""
 	}
 	var found string
-	hclsyntax.VisitAll(sx, func(n hclsyntax.Node) hcl.Diagnostics {
+	_ = hclsyntax.VisitAll(sx, func(n hclsyntax.Node) hcl.Diagnostics {
 		rel, ok := n.(*hclsyntax.RelativeTraversalExpr)
 		if !ok || found != "" || len(rel.Traversal) == 0 {
 			return nil

@@ -204,7 +204,7 @@ func undeclaredInFiles(as []assignment, nobody string) []Skip {
 			reason = fmt.Sprintf("%s sets %s and %s, but %s them: the values are not used; declare the variables with variable blocks, or remove the values",
 				file, strings.Join(names[:len(names)-1], ", "), names[len(names)-1], nobody)
 		}
-		skips = append(skips, Skip{Rule: "variables", Range: toRange(as[0].nameRange), Reason: reason, Address: "var." + as[0].name})
+		skips = append(skips, Skip{Rule: "variables", Range: toRange(as[0].nameRange), Reason: reason})
 	}
 	return skips
 }

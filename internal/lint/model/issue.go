@@ -178,8 +178,9 @@ type Skip struct {
 	// unknown), all of them, Rule the first: it is one skip.
 	Rules []string `json:"rules,omitempty"`
 	// Address is the resource (or module call) instance the skip is
-	// about, as Issue.Address; "" for what belongs to no resource (a root
-	// variable, a Terragrunt unit).
+	// about, as Issue.Address; "" for what belongs to no resource (a
+	// variable value no root declares, a .queuecap.hcl block that matches
+	// nothing, a Terragrunt unit).
 	Address string `json:"address,omitempty"`
 	// Instances are, as Issue.Instances, every instance one skip stands
 	// for when several skipped for the same reason.

@@ -116,7 +116,7 @@ type Queue struct {
 	Addr     string
 	DefRange hcl.Range
 	Name     string // known name, or ""
-	// Rates are the queue's declared rates, resolved by ratePrecedence.
+	// Rates are the queue's declared rates, resolved by Precedence.
 	Rates Rates
 	// Declared are its rates as each source declares them.
 	Declared DeclaredRates
@@ -155,6 +155,7 @@ type Queue struct {
 	// computed once the queue is linked; nil when the queue has no
 	// consumer or declares no arrival rate, or, with SupplyGap saying
 	// which and where, when a value it needs is unknown or undeclared.
+	// Every rule reads the same Supply: it is read-only.
 	Supply    *Supply
 	SupplyGap *Unchecked
 }
@@ -195,7 +196,7 @@ type Fleet struct {
 	// Lambda function.
 	MinSize Num
 	// Rates holds per_consumer_rate (and anything else) declared for the
-	// fleet, resolved by ratePrecedence; RatesFor adds a queue's.
+	// fleet, resolved by Precedence; RatesFor adds a queue's.
 	Rates Rates
 	// Declared are its rates as each source declares them.
 	Declared DeclaredRates

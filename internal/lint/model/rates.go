@@ -28,7 +28,7 @@ const (
 // Precedence is the one statement of which declaration of a rate
 // wins: of the sources that declare a queue's (or a fleet's) rates, the
 // first listed that declares a rate sets it, and later ones only fill the
-// rates still unset. resolve merges in this order, and the table in
+// rates still unset. Resolve merges in this order, and the table in
 // docs/rules/README.md is generated from it.
 var Precedence = []struct {
 	Source Source

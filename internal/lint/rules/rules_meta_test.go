@@ -66,7 +66,7 @@ func TestAll(t *testing.T) {
 }
 
 // supplyFuncs are the capacity functions that compute a queue's supply:
-// the linker calls them once per queue (lint.Supply), and no rule does.
+// the linker calls them once per queue (model.Supply), and no rule does.
 var supplyFuncs = []string{"FleetCapacity", "TotalCapacity", "NetRate", "DrainSeconds"}
 
 // TestNoRuleComputesSupply holds the engine's shape: the rules read each
@@ -93,8 +93,9 @@ func TestNoRuleComputesSupply(t *testing.T) {
 			if !ok {
 				return true
 			}
-			if pkg, ok := sel.X.(*ast.Ident); ok && pkg.Name == "capacity" && slices.Contains(supplyFuncs, sel.Sel.Name) {
-				t.Errorf("%s: a rule calls capacity.%s: read the queue's lint.Supply instead", fset.Position(sel.Pos()), sel.Sel.Name)
+			pkg, ok := sel.X.(*ast.Ident)
+			if ok && (pkg.Name == "capacity" && slices.Contains(supplyFuncs, sel.Sel.Name) || pkg.Name == "model" && sel.Sel.Name == "SupplyOf") {
+				t.Errorf("%s: a rule calls %s.%s: read the queue's model.Supply instead", fset.Position(sel.Pos()), pkg.Name, sel.Sel.Name)
 			}
 			return true
 		})
