@@ -86,11 +86,12 @@ type fileReader struct {
 // unknownString is what a file function returns when it cannot read.
 var unknownString = cty.UnknownVal(cty.String).RefineNotNull()
 
-// resolve is the real path of p and whether the linter may read it.
-func (fr *fileReader) resolve(p string) (string, bool) {
+// resolve is the real path of p and whether the linter may read it, with
+// what the boundary found there when it told (see Boundary.resolve).
+func (fr *fileReader) resolve(p string) (string, fs.FileInfo, bool) {
 	if strings.HasPrefix(p, "~") {
 		// A home directory is the machine's, not the configuration's.
-		return "", false
+		return "", nil, false
 	}
 	p = filepath.FromSlash(p)
 	if !filepath.IsAbs(p) {
@@ -105,8 +106,8 @@ func (fr *fileReader) resolve(p string) (string, bool) {
 		b = dirBoundary(fr.root.mod.Dir, caller)
 		fr.bounds[caller] = b
 	}
-	resolved, _, err := b.resolve(p)
-	return resolved, err == nil
+	resolved, info, err := b.resolve(p)
+	return resolved, info, err == nil
 }
 
 // noFileError is Terraform's failure for a file that is not there. The
@@ -125,11 +126,13 @@ func (fr *fileReader) read(v cty.Value) (b []byte, ok bool, err error) {
 		return nil, false, nil
 	}
 	name := v.AsString()
-	p, ok := fr.resolve(name)
+	p, info, ok := fr.resolve(name)
 	if !ok {
 		return nil, false, nil
 	}
-	info, err := os.Stat(p)
+	if info == nil { // the boundary followed a link, or found nothing
+		info, err = os.Stat(p)
+	}
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, false, noFileError(name)
@@ -141,7 +144,7 @@ func (fr *fileReader) read(v cty.Value) (b []byte, ok bool, err error) {
 		// source_code_hash) never sizes a queue.
 		return nil, false, nil //nolint:nilerr // a file the linter cannot stat is unknown, not an error
 	}
-	b, err = readRegular(p, p, nil, nil, maxFileBytes, "a file")
+	b, err = readRegular(p, p, info, nil, maxFileBytes, "a file")
 	return b, err == nil, nil
 }
 
@@ -190,7 +193,7 @@ func (fr *fileReader) existsFunc() function.Function {
 			if !args[0].IsKnown() {
 				return unknown, nil
 			}
-			p, ok := fr.resolve(args[0].AsString())
+			p, _, ok := fr.resolve(args[0].AsString())
 			if !ok {
 				return unknown, nil
 			}
@@ -233,7 +236,7 @@ func (fr *fileReader) setFunc() function.Function {
 				return unknown, nil
 			}
 			pattern = strings.TrimPrefix(path.Clean("/"+pattern), "/")
-			dir, ok := fr.resolve(args[0].AsString())
+			dir, _, ok := fr.resolve(args[0].AsString())
 			if !ok {
 				return unknown, nil
 			}
@@ -308,7 +311,7 @@ func (fr *fileReader) glob(dir, pattern string) ([]cty.Value, error) {
 			return fmt.Errorf("%s: %w", rel, errDanglingLink)
 		case link:
 			// Counted, as in Terraform, if the linter may read its target.
-			if _, ok := fr.resolve(p); !ok || statErr != nil {
+			if _, _, ok := fr.resolve(p); !ok || statErr != nil {
 				notFollowed = true
 				return nil //nolint:nilerr // a link the linter cannot stat leaves the set unknown
 			}

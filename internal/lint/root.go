@@ -6,7 +6,6 @@ package lint
 import "fmt"
 
 type rootResult struct {
-	config        *Config  // the configuration the root read
 	queueAddrs    []string // the queues modeled
 	fleetAddrs    []string
 	issues        []placedIssue

@@ -301,7 +301,6 @@ func (r *run) lintRoots() {
 		opts := r.opts
 		opts.Config = r.configs[i]
 		out := lintRoot(r.loader, r.roots[i].dir, opts, r.flags, r.active)
-		out.config = r.configs[i]
 		r.loader.release(reads[i])
 		fold(i, out)
 	})
@@ -475,7 +474,7 @@ func (r *run) unmatchedConfigs() []Skip {
 		seen[cfg] = true
 		var readers []rootResult
 		for i := range r.outs {
-			if r.outs[i].config == cfg {
+			if r.configs[i] == cfg {
 				readers = append(readers, r.outs[i])
 			}
 		}

@@ -170,7 +170,7 @@ func renderSARIF(b *bytes.Buffer, r *model.Result, opts Options) error {
 			RuleIndex:           addRule(sarifRule{ID: is.Rule, HelpURI: absoluteURI(is.Link)}), // a rule missing from r.Rules
 			Level:               level,
 			Message:             sarifMessage{Text: is.Text()},
-			Locations:           sarifIssueLocations(is),
+			Locations:           sarifInstanceLocations(is.Range, is.Address, is.Instances),
 			RelatedLocations:    sarifRelated(is),
 			PartialFingerprints: map[string]string{fingerprintKey: fp},
 			Properties:          sarifProperties{Facts: factObject(is.Facts)},
@@ -242,15 +242,10 @@ func sarifRelated(is model.Issue) []sarifLocation {
 	return out
 }
 
-// sarifIssueLocations is where an issue lies, with the resource instances
-// it is about as logical locations beside the physical one (a plan's
-// finding without the configuration directory has only those).
-func sarifIssueLocations(is model.Issue) []sarifLocation {
-	return sarifInstanceLocations(is.Range, is.Address, is.Instances)
-}
-
-// sarifInstanceLocations is sarifLocations with each instance's address a
-// logical location of kind "resource".
+// sarifInstanceLocations is where an issue or skip lies: sarifLocations,
+// with the resource instances it is about as logical locations of kind
+// "resource" beside the physical one (a plan's finding without the
+// configuration directory has only those).
 func sarifInstanceLocations(rng model.Range, address string, instances []string) []sarifLocation {
 	locs := sarifLocations(&rng)
 	if len(locs) != 1 {

@@ -136,14 +136,11 @@ func (s *supply) capacityTerms() string {
 	for i, f := range s.Fleets {
 		terms[i] = fmt.Sprintf("%s %s × %s msg/s", f.Fleet.SizeAttr, num(f.Size), num(f.Rate))
 		if len(s.Fleets) > 1 || s.queue.ConsumedThrough[f.Fleet] != "" {
-			terms[i] = consumer(s.queue, f.Fleet) + " " + terms[i]
+			terms[i] = s.queue.ConsumerName(f.Fleet) + " " + terms[i]
 		}
 	}
 	return strings.Join(terms, " + ") + " = " + num(s.Capacity) + " msg/s"
 }
-
-// consumer names a consumer of q (model.Queue.ConsumerName).
-func consumer(q *model.Queue, f *model.Fleet) string { return q.ConsumerName(f) }
 
 // arrivalTerms says where the effective arrival rate comes from.
 func (s *supply) arrivalTerms() string {
