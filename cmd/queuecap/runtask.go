@@ -129,6 +129,12 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	case err = <-served:
 	case <-ctx.Done():
 		stop() // a second signal ends the process at once
+		// No new runs from here, before the log says so: the listener
+		// closes, idle connections close, and a request already on its
+		// way over an open connection is answered 503.
+		svc.Drain()
+		srv.SetKeepAlivesEnabled(false)
+		_ = ln.Close() // Shutdown closes it again and finds it closed
 		opts.Log.Info("stopping: no new runs; waiting for the accepted ones", "grace", shutdownGrace)
 	}
 	grace, cancel := context.WithTimeout(context.Background(), shutdownGrace)

@@ -118,8 +118,10 @@ func TestRuntaskServe(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFor(`msg="stopping: no new runs`)
-	if code, _, err := standin.Send(url, standin.Sign([]byte(key), body), body); err == nil {
-		t.Errorf("a request after SIGTERM answered %d, want no connection", code)
+	// The request goes over the connection kept alive from the last one
+	// if the service has not closed it yet; either way it is not taken.
+	if code, _, err := standin.Send(url, standin.Sign([]byte(key), body), body); err == nil && code != http.StatusServiceUnavailable {
+		t.Errorf("a request after SIGTERM answered %d, want no connection or 503", code)
 	}
 	close(release)
 	if got := hcp.Next(t, 20*time.Second); got.TaskResultID != "in-flight" || got.Options == nil || got.Options.Status != tfe.TaskFailed {

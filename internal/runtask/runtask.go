@@ -117,12 +117,7 @@ func New(opts Options) (*Service, error) {
 // until ctx is done; then it stops them, each reporting a failed result
 // that says so, and waits for those reports.
 func (s *Service) Close(ctx context.Context) {
-	s.mu.Lock()
-	if !s.closed {
-		s.closed = true
-		close(s.jobs)
-	}
-	s.mu.Unlock()
+	s.Drain()
 	done := make(chan struct{})
 	go func() { s.workers.Wait(); close(done) }()
 	select {
@@ -132,6 +127,17 @@ func (s *Service) Close(ctx context.Context) {
 		<-done
 	}
 	s.cancel()
+}
+
+// Drain stops taking runs: from now on a request is answered 503. The
+// runs already accepted go on; Close waits for them.
+func (s *Service) Drain() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.closed {
+		s.closed = true
+		close(s.jobs)
+	}
 }
 
 // enqueue hands a run to the workers, false when the queue is full or

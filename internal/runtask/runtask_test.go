@@ -509,6 +509,36 @@ func TestClose(t *testing.T) {
 	}
 }
 
+// TestDrain: a draining service answers new requests 503 while the run
+// it accepted before goes on and reports.
+func TestDrain(t *testing.T) {
+	hcp := standin.New(t)
+	url, svc := serve(t, Options{Concurrency: 1})
+	release := make(chan struct{})
+	started := make(chan struct{}, 1)
+	planURL := hcp.PlanHandler("held", func(w http.ResponseWriter, r *http.Request) {
+		started <- struct{}{}
+		select {
+		case <-release:
+			_, _ = w.Write(readPlan(t, "zero_surplus.json"))
+		case <-time.After(wait):
+		}
+	})
+	if code := send(t, url, hcp.Run("accepted", planURL), true); code != http.StatusOK {
+		t.Fatalf("answered %d", code)
+	}
+	<-started
+	svc.Drain()
+	svc.Drain() // twice is once
+	if code := send(t, url, hcp.Run("late", planURL), true); code != http.StatusServiceUnavailable {
+		t.Errorf("a request while draining answered %d, want 503", code)
+	}
+	close(release)
+	if got := hcp.Next(t, wait); got.TaskResultID != "accepted" || got.Options == nil || got.Options.Status != tfe.TaskFailed {
+		t.Errorf("callback %+v, want the accepted run's failed result", got)
+	}
+}
+
 // TestCallbackRetried: a callback refused with 503 is sent again.
 func TestCallbackRetried(t *testing.T) {
 	hcp := standin.New(t)
