@@ -5,6 +5,7 @@ package lint
 
 import (
 	"fmt"
+	"iter"
 	"regexp"
 	"slices"
 	"strings"
@@ -43,11 +44,10 @@ type builder struct {
 	// process: a function's dead_letter_config, an event source mapping's
 	// on_failure destination.
 	failureDestinations []cty.Value
-	linkOnly            []placedResource // resources read only to link others
-	iam                 iamRefs          // roles and what uses them (iam.go)
+	linkOnly            []func() []*resourceInstance // read the resources read only to link others
+	iam                 iamRefs                      // roles and what uses them (iam.go)
 	pipes               []*pipe
 	sns                 snsRefs
-	interesting         map[*Module]bool
 	// dataArgs is the root instance's record of evaluated queuecap data
 	// sources' arguments.
 	dataArgs map[string]Rates
@@ -76,21 +76,10 @@ type builder struct {
 	// planAddrs are, for a plan, the resource instance each range given
 	// to the model belongs to, by Range.String().
 	planAddrs map[string]string
-	// planDocuments are a plan's policy document data sources by address.
-	planDocuments map[string]documentAt
-}
-
-// ref is one written reference: the attribute, the instance it is
-// evaluated in and its value.
-type ref struct {
-	in   *instance
-	attr *hcl.Attribute
-	val  cty.Value
-}
-
-// refOf records where an attribute of n is written, evaluating it.
-func refOf(in *instance, n *node, name string) ref {
-	return ref{in: in, attr: n.attrs[name], val: evalAttr(in, n, name)}
+	// documents are the policy document data sources the front end
+	// found, each by address with the reader of its instances, listed
+	// when the linker first needs one.
+	documents []iter.Seq2[string, documentReader]
 }
 
 type redriveRef struct {
@@ -98,99 +87,16 @@ type redriveRef struct {
 	inline        string    // the queue's address for an inline policy
 }
 
-func newBuilder(dir string, cfg *Config) *builder {
+// newBuilder is the builder of a root module whose evaluation records the
+// arguments of queuecap data sources in dataArgs and its budgets and
+// errors in limits.
+func newBuilder(dir string, cfg *Config, dataArgs map[string]Rates, limits *evalLimits) *builder {
 	return &builder{
-		model: &Model{Dir: dir, ConfigFile: cfg.FileName()}, config: cfg,
+		model: &Model{Dir: dir, ConfigFile: cfg.FileName()}, config: cfg, dataArgs: dataArgs, limits: limits, planAddrs: map[string]string{},
 		queues: map[string]*Queue{}, fleets: map[string]*Fleet{}, targets: map[string]*scalingTarget{}, policies: map[string]*Policy{},
 		policyRefs: map[*Policy]cty.Value{}, alarmDims: map[*Alarm][]cty.Value{}, alarmActs: map[*Alarm]cty.Value{},
 		policyDims: map[*Policy][]ref{}, mappingRefs: map[*EventSourceMapping][2]cty.Value{},
-		interesting: map[*Module]bool{}, configMatched: map[string]bool{}, refs: map[any][]ref{},
-	}
-}
-
-// hasInteresting reports whether a module or any module it calls declares
-// a resource the linter models; other subtrees are never evaluated.
-func (b *builder) hasInteresting(m *Module) bool {
-	if v, ok := b.interesting[m]; ok {
-		return v
-	}
-	b.interesting[m] = false // guards against cycles
-	found := false
-	for _, r := range m.Resources {
-		if r.Mode == "resource" && resourceSchemas[r.Type] != nil {
-			found = true
-			break
-		}
-	}
-	for _, c := range m.Calls {
-		// A call the walk cannot enter is reported as not checked.
-		if !found && (c.Child == nil || b.hasInteresting(c.Child)) {
-			found = true
-		}
-	}
-	b.interesting[m] = found
-	return found
-}
-
-func (b *builder) walk(in *instance) {
-	if !b.hasInteresting(in.mod) {
-		return
-	}
-	b.instances = append(b.instances, in)
-	for _, r := range in.mod.Resources {
-		schema := resourceSchemas[r.Type]
-		if r.Mode != "resource" || schema == nil {
-			continue
-		}
-		if schema.linkOnly {
-			b.linkOnly = append(b.linkOnly, placedResource{in: in, r: r}) // read by readLinkOnly, when there is a queue to link
-			continue
-		}
-		b.addInstances(in, r, schema)
-	}
-	for _, c := range in.mod.Calls {
-		switch {
-		case c.Child == nil:
-			b.skipModule(in, c)
-		case c.Count == nil && c.ForEach == nil:
-			b.walk(in.child(c, nil))
-		default:
-			e := in.expansionOf("module."+c.Name, c.Count, c.ForEach)
-			if !e.known {
-				b.skip(in.absAddr("module."+c.Name), e.expr.Range(), fmt.Sprintf("the %s of %s %s, so its instances are not told apart: it is checked once, as if each instance were unknown",
-					e.meta(), in.absAddr("module."+c.Name), e.why))
-				b.walk(in.child(c, nil))
-				continue
-			}
-			for i := range e.instances {
-				b.walk(in.child(c, &e.instances[i]))
-			}
-		}
-	}
-}
-
-// addInstances models each instance of a resource, or the resource once
-// when its count or for_each is not known.
-func (b *builder) addInstances(in *instance, r *Resource, schema *blockSchema) {
-	if r.Count == nil && r.ForEach == nil {
-		b.addResource(in, r, schema, nil)
-		return
-	}
-	e := in.expansionOf(r.LocalAddr(), r.Count, r.ForEach)
-	if !e.known {
-		alarms := len(b.model.Alarms)
-		b.addResource(in, r, schema, nil)
-		// An alarm on no SQS metric (logs, CPU) is about no queue: its
-		// unknown count hides nothing the rules check.
-		otherAlarm := len(b.model.Alarms) > alarms && !readsSQS(b.model.Alarms[alarms].Metrics)
-		if !schema.linkOnly && !otherAlarm && !b.scalesOtherService(in.absAddr(r.LocalAddr())) {
-			b.skip(in.absAddr(r.LocalAddr()), e.expr.Range(), fmt.Sprintf("the %s of %s %s, so its instances are not told apart: it is checked once, as if each instance were unknown",
-				e.meta(), in.absAddr(r.LocalAddr()), e.why))
-		}
-		return
-	}
-	for i := range e.instances {
-		b.addResource(in, r, schema, &e.instances[i])
+		configMatched: map[string]bool{}, refs: map[any][]ref{},
 	}
 }
 
@@ -210,95 +116,113 @@ func (b *builder) scalesOtherService(addr string) bool {
 	return slices.ContainsFunc(origins(b.policyRefs[p]), func(o string) bool { return other(b.targets[o]) })
 }
 
-// addResource models one instance of a resource the rules read (rep is
-// nil for a resource without count or for_each), evaluating its arguments
-// as that instance.
-func (b *builder) addResource(in *instance, r *Resource, schema *blockSchema, rep *repetition) {
-	outer := in.rep
-	in.rep = rep
-	defer func() { in.rep = outer }()
-	n := decode(in.expandResource(r, schema), schema, r.DefRange)
-	addr := in.absAddr(r.LocalAddr()) + rep.suffix()
-	switch r.Type {
+var _ intake = (*builder)(nil)
+
+func (b *builder) addLinkOnly(read func() []*resourceInstance) { b.linkOnly = append(b.linkOnly, read) }
+
+func (b *builder) addDocuments(docs iter.Seq2[string, documentReader]) {
+	b.documents = append(b.documents, docs)
+}
+
+func (b *builder) addModuleInstance(in *instance) { b.instances = append(b.instances, in) }
+
+func (b *builder) addSkip(s Skip) { b.skips = append(b.skips, s) }
+
+func (b *builder) addDataArgs(addr string, r Rates) { b.dataArgs[addr] = r }
+
+func (b *builder) placeAt(rng hcl.Range, addr string) { b.planAddrs[toRange(rng).String()] = addr }
+
+// addResource models a resource instance a front end hands it. One whose
+// siblings could not be told apart (an unknown count) is reported when
+// its instances matter to a rule.
+func (b *builder) addResource(res *resourceInstance) {
+	alarms := len(b.model.Alarms)
+	b.model1(res)
+	if res.unexpanded == nil {
+		return
+	}
+	// An alarm on no SQS metric (logs, CPU) is about no queue: its unknown
+	// count hides nothing the rules check.
+	otherAlarm := len(b.model.Alarms) > alarms && !readsSQS(b.model.Alarms[alarms].Metrics)
+	if !resourceSchemas[res.typ].linkOnly && !otherAlarm && !b.scalesOtherService(res.addr) {
+		b.addSkip(*res.unexpanded)
+	}
+}
+
+// model1 models one resource instance.
+func (b *builder) model1(res *resourceInstance) {
+	n, addr := res.body, res.addr
+	switch res.typ {
 	case "aws_sqs_queue":
-		b.addQueue(in, addr, r, n)
+		b.addQueue(res)
 	case "aws_sqs_queue_redrive_policy":
-		b.redrives = append(b.redrives, redriveRef{queue: evalAttr(in, n, "queue_url"), policy: evalAttr(in, n, "redrive_policy")})
+		b.redrives = append(b.redrives, redriveRef{queue: n.val("queue_url"), policy: n.val("redrive_policy")})
 	case "aws_autoscaling_group", "aws_ecs_service", "aws_lambda_function":
-		b.addFleet(in, addr, r, n)
-		b.addFleetRole(in, addr, r, n)
+		b.addFleet(res)
+		b.addFleetRole(res)
 	case "aws_iam_role", "aws_iam_policy", "aws_iam_role_policy", "aws_iam_role_policy_attachment", "aws_iam_policy_attachment",
 		"aws_iam_instance_profile", "aws_launch_template", "aws_launch_configuration", "aws_ecs_task_definition":
-		b.addIAM(in, addr, r, n)
+		b.addIAM(res)
 	case "aws_pipes_pipe":
-		b.addPipe(in, addr, r, n)
+		b.addPipe(res)
 	case "aws_sns_topic", "aws_sns_topic_subscription":
-		b.addSNS(in, addr, r, n)
+		b.addSNS(res)
 	case "aws_appautoscaling_target":
-		tags := b.tagRates(in, n.attrs["tags"])
-		t := &scalingTarget{addr: addr, maxCap: evalNum(in, n, "max_capacity"), minCap: evalNum(in, n, "min_capacity"),
-			rates: tags.rates, resourceID: evalAttr(in, n, "resource_id"), rng: r.DefRange,
-			namespace: knownString(evalAttr(in, n, "service_namespace"))}
-		b.refs[t] = []ref{refOf(in, n, "resource_id")}
+		tags := b.tagRates(res.module, n.arg("tags"))
+		t := &scalingTarget{addr: addr, maxCap: n.num("max_capacity"), minCap: n.num("min_capacity"),
+			rates: tags.rates, resourceID: n.val("resource_id"), rng: res.defRange,
+			namespace: knownString(n.val("service_namespace"))}
+		b.refs[t] = []ref{n.ref("resource_id")}
 		if tags.queue != "" {
-			t.queue = resolveAddr(in, tags.queue)
+			t.queue = resolveAddr(res.module, tags.queue)
 		}
 		b.targets[addr] = t
 	case "aws_autoscaling_policy", "aws_appautoscaling_policy":
-		b.addPolicy(in, addr, r, n)
+		b.addPolicy(res)
 	case "aws_cloudwatch_metric_alarm":
-		b.addAlarm(in, addr, r, n)
+		b.addAlarm(res)
 	case "aws_lambda_event_source_mapping":
-		if v, _ := evalAttr(in, n, "enabled").UnmarkDeep(); v.IsKnown() && !v.IsNull() && v.Type() == cty.Bool && v.False() {
+		if v, _ := n.val("enabled").UnmarkDeep(); v.IsKnown() && !v.IsNull() && v.Type() == cty.Bool && v.False() {
 			return // a disabled mapping consumes nothing
 		}
 		if d := n.first("destination_config"); d != nil {
 			if f := d.first("on_failure"); f != nil {
-				b.failureDestinations = append(b.failureDestinations, evalAttr(in, f, "destination_arn"))
+				b.failureDestinations = append(b.failureDestinations, f.val("destination_arn"))
 			}
 		}
-		if n.attrs["starting_position"] != nil && !evalAttr(in, n, "starting_position").IsNull() {
+		if n.has("starting_position") && !n.val("starting_position").IsNull() {
 			// Only a stream (Kinesis, DynamoDB, Kafka) has a starting
 			// position; AWS refuses one on an SQS mapping.
 			return
 		}
-		m := &EventSourceMapping{Addr: addr, DefRange: r.DefRange}
+		m := &EventSourceMapping{Addr: addr, DefRange: res.defRange}
 		if sc := n.first("scaling_config"); sc != nil {
-			m.MaximumConcurrency = evalNum(in, sc, "maximum_concurrency")
+			m.MaximumConcurrency = sc.num("maximum_concurrency")
 		}
-		src, fn := refOf(in, n, "event_source_arn"), refOf(in, n, "function_name")
+		src, fn := n.ref("event_source_arn"), n.ref("function_name")
 		b.mappingRefs[m] = [2]cty.Value{src.val, fn.val}
 		b.refs[m] = []ref{src, fn}
 		b.model.Mappings = append(b.model.Mappings, m)
 	}
 }
 
-func evalAttr(in *instance, n *node, name string) cty.Value {
-	if a := n.attrs[name]; a != nil {
-		return in.eval(a.Expr)
-	}
-	return cty.NullVal(cty.DynamicPseudoType)
-}
-
-// evalNum reads a numeric attribute: unset, set but unknown, or known.
-func evalNum(in *instance, n *node, name string) Num {
-	a := n.attrs[name]
+// num reads a numeric argument: unset, set but unknown, or known.
+func (n *block) num(name string) Num {
+	a := n.arg(name)
 	if a == nil {
 		return Num{}
 	}
-	v := in.eval(a.Expr)
+	v := a.value()
 	if v.IsKnown() && v.IsNull() {
 		return Num{} // null is Terraform's way of leaving an argument unset
 	}
 	f, ok := number(v)
-	num := Num{V: f, Set: true, Known: ok, Range: a.Range, From: name, Origins: origins(v)}
+	num := Num{V: f, Set: true, Known: ok, Range: a.rng, From: name, Origins: origins(v)}
 	if !v.IsWhollyKnown() {
-		num.Why = in.unknownBecause(a.Expr)
+		num.Why = a.whyUnknown()
 	}
 	return num
 }
-
-var repetitionSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "count"}, {Name: "for_each"}}}
 
 // withDefault is a numeric attribute, or AWS's default when it is absent.
 func withDefault(num Num, def float64, rng hcl.Range, name string) Num {
@@ -316,20 +240,6 @@ func knownString(v cty.Value) string {
 	return ""
 }
 
-// origins lists the resources a value was derived from.
-func origins(v cty.Value) []string {
-	_, pvm := v.UnmarkDeepWithPaths()
-	var out []string
-	for _, p := range pvm {
-		for m := range p.Marks {
-			if o, ok := m.(origin); ok {
-				out = append(out, string(o))
-			}
-		}
-	}
-	return out
-}
-
 // taggedRates are the queuecap:* tags of a resource.
 type taggedRates struct {
 	rates      Rates
@@ -337,40 +247,34 @@ type taggedRates struct {
 	queueRange hcl.Range // where it is written
 }
 
-// tagRates reads queuecap:* entries from a tags map.
-func (b *builder) tagRates(in *instance, attr *hcl.Attribute) taggedRates {
+// tagRates reads queuecap:* entries from a tags map, written in the
+// module instance at module.
+func (b *builder) tagRates(module string, a *arg) taggedRates {
 	var out taggedRates
-	if attr == nil {
+	if a == nil {
 		return out
 	}
-	v, _ := in.eval(attr.Expr).UnmarkDeep()
+	v, _ := a.value().UnmarkDeep()
 	if !v.IsKnown() || v.IsNull() || !v.CanIterateElements() || (!v.Type().IsMapType() && !v.Type().IsObjectType()) {
 		return out
 	}
 	// Each entry written in place is placed at its value.
-	places := map[string]hcl.Range{}
-	if pairs, diags := hcl.ExprMap(attr.Expr); !diags.HasErrors() {
-		for _, kv := range pairs {
-			if k, diags := kv.Key.Value(nil); !diags.HasErrors() && k.Type() == cty.String && k.IsKnown() && !k.IsNull() {
-				places[k.AsString()] = kv.Value.Range()
-			}
-		}
-	}
+	places := a.entryRanges()
 	for it := v.ElementIterator(); it.Next(); {
 		k, val := it.Element()
 		key := knownString(k)
 		at, ok := places[key]
 		if !ok {
-			at = attr.Range
+			at = a.rng
 		}
-		b.addTag(in, &out, key, val, attr.Range, at)
+		b.addTag(module, &out, key, val, a.rng, at)
 	}
 	return out
 }
 
 // addTag reads one tag, written at rng, into t; a queuecap:* rate whose
 // value is known but no valid rate is an error at its value, at.
-func (b *builder) addTag(in *instance, t *taggedRates, key string, val cty.Value, rng, at hcl.Range) {
+func (b *builder) addTag(module string, t *taggedRates, key string, val cty.Value, rng, at hcl.Range) {
 	if why := t.add(key, val, rng); why != "" {
 		if b.badTagSeen == nil {
 			b.badTagSeen = map[hcl.Range]bool{}
@@ -378,7 +282,7 @@ func (b *builder) addTag(in *instance, t *taggedRates, key string, val cty.Value
 		if !b.badTagSeen[at] {
 			b.badTagSeen[at] = true
 			b.badTags = append(b.badTags, inInstance(&hcl.Diagnostic{Severity: hcl.DiagError,
-				Summary: "Invalid queuecap tag", Detail: why, Subject: at.Ptr()}, in.addr))
+				Summary: "Invalid queuecap tag", Detail: why, Subject: at.Ptr()}, module))
 		}
 	}
 }
@@ -433,19 +337,20 @@ func tagNumber(name string, val cty.Value) (float64, bool, string) {
 	return f, true, ""
 }
 
-func (b *builder) addQueue(in *instance, addr string, r *Resource, n *node) {
-	q := &Queue{Addr: addr, DefRange: r.DefRange, Name: knownString(evalAttr(in, n, "name"))}
-	q.Declared.Add(model.SourceTags, b.tagRates(in, n.attrs["tags"]).rates)
-	q.Retention = withDefault(evalNum(in, n, "message_retention_seconds"), defaultRetentionSeconds, r.DefRange, "message_retention_seconds")
-	q.Visibility = withDefault(evalNum(in, n, "visibility_timeout_seconds"), defaultVisibilitySeconds, r.DefRange, "visibility_timeout_seconds")
-	if a := n.attrs["redrive_policy"]; a != nil {
-		v := in.eval(a.Expr)
+func (b *builder) addQueue(res *resourceInstance) {
+	n, addr := res.body, res.addr
+	q := &Queue{Addr: addr, DefRange: res.defRange, Name: knownString(n.val("name"))}
+	q.Declared.Add(model.SourceTags, b.tagRates(res.module, n.arg("tags")).rates)
+	q.Retention = withDefault(n.num("message_retention_seconds"), defaultRetentionSeconds, res.defRange, "message_retention_seconds")
+	q.Visibility = withDefault(n.num("visibility_timeout_seconds"), defaultVisibilitySeconds, res.defRange, "visibility_timeout_seconds")
+	if a := n.arg("redrive_policy"); a != nil {
+		v := a.value()
 		if !v.IsKnown() || !v.IsNull() {
 			// jsonencode() over a dead-letter queue's ARN is unknown
 			// before apply but never null: a redrive policy all the same.
 			plain, _ := v.UnmarkDeep()
 			q.HasRedrive = plain.IsKnown() || !plain.Range().CouldBeNull()
-			q.RedriveUnknown, q.RedriveRange = !q.HasRedrive, a.Range
+			q.RedriveUnknown, q.RedriveRange = !q.HasRedrive, a.rng
 			b.redrives = append(b.redrives, redriveRef{policy: v, inline: addr})
 		}
 	}
@@ -453,40 +358,41 @@ func (b *builder) addQueue(in *instance, addr string, r *Resource, n *node) {
 	b.model.Queues = append(b.model.Queues, q)
 }
 
-func (b *builder) addFleet(in *instance, addr string, r *Resource, n *node) {
-	f := &Fleet{Kind: FleetKind(r.Type), Addr: addr, DefRange: r.DefRange}
+func (b *builder) addFleet(res *resourceInstance) {
+	n, addr := res.body, res.addr
+	f := &Fleet{Kind: FleetKind(res.typ), Addr: addr, DefRange: res.defRange}
 	var tags taggedRates
 	switch f.Kind {
 	case FleetASG:
-		f.Name = knownString(evalAttr(in, n, "name"))
-		f.MaxSize, f.SizeAttr = evalNum(in, n, "max_size"), "max_size"
-		f.MinSize = evalNum(in, n, "min_size")
+		f.Name = knownString(n.val("name"))
+		f.MaxSize, f.SizeAttr = n.num("max_size"), "max_size"
+		f.MinSize = n.num("min_size")
 		for _, tag := range n.blocks["tag"] {
 			at := tag.rng
-			if a := tag.attrs["value"]; a != nil {
-				at = a.Expr.Range()
+			if a := tag.arg("value"); a != nil {
+				at = a.valueRange
 			}
-			b.addTag(in, &tags, knownString(evalAttr(in, tag, "key")), evalAttr(in, tag, "value"), tag.rng, at)
+			b.addTag(res.module, &tags, knownString(tag.val("key")), tag.val("value"), tag.rng, at)
 		}
 	case FleetECS:
-		f.Name = knownString(evalAttr(in, n, "name"))
-		f.MaxSize, f.SizeAttr = evalNum(in, n, "desired_count"), "desired_count"
-		tags = b.tagRates(in, n.attrs["tags"])
+		f.Name = knownString(n.val("name"))
+		f.MaxSize, f.SizeAttr = n.num("desired_count"), "desired_count"
+		tags = b.tagRates(res.module, n.arg("tags"))
 	case FleetLambda:
-		f.Name = knownString(evalAttr(in, n, "function_name"))
-		f.MaxSize, f.SizeAttr = evalNum(in, n, "reserved_concurrent_executions"), "reserved_concurrent_executions"
+		f.Name = knownString(n.val("function_name"))
+		f.MaxSize, f.SizeAttr = n.num("reserved_concurrent_executions"), "reserved_concurrent_executions"
 		if f.MaxSize.Known && f.MaxSize.V < 0 {
 			f.MaxSize.Known = false // -1: unreserved, bounded only by the account (Fleet.Unreserved)
 		}
-		f.TimeoutSeconds = withDefault(evalNum(in, n, "timeout"), defaultLambdaTimeout, r.DefRange, "timeout")
+		f.TimeoutSeconds = withDefault(n.num("timeout"), defaultLambdaTimeout, res.defRange, "timeout")
 		if dl := n.first("dead_letter_config"); dl != nil {
-			b.failureDestinations = append(b.failureDestinations, evalAttr(in, dl, "target_arn"))
+			b.failureDestinations = append(b.failureDestinations, dl.val("target_arn"))
 		}
-		tags = b.tagRates(in, n.attrs["tags"])
+		tags = b.tagRates(res.module, n.arg("tags"))
 	}
 	f.Declared.Add(model.SourceTags, tags.rates)
 	if tags.queue != "" {
-		f.QueueAddr, f.QueueTagRange = resolveAddr(in, tags.queue), tags.queueRange
+		f.QueueAddr, f.QueueTagRange = resolveAddr(res.module, tags.queue), tags.queueRange
 	}
 	f.Declared.Add(model.SourceDataSource, b.dataSourceRates(f.MaxSize))
 	b.fleets[addr] = f
@@ -495,11 +401,11 @@ func (b *builder) addFleet(in *instance, addr string, r *Resource, n *node) {
 
 // resolveAddr makes an address written inside a module absolute: a tag on
 // a fleet in module.a naming aws_sqs_queue.q means module.a.aws_sqs_queue.q.
-func resolveAddr(in *instance, addr string) string {
-	if in.addr == "" || strings.HasPrefix(addr, "module.") {
+func resolveAddr(module, addr string) string {
+	if module == "" || strings.HasPrefix(addr, "module.") {
 		return addr
 	}
-	return in.addr + "." + addr
+	return module + "." + addr
 }
 
 // dataSourceRates are the arguments of the queuecap_consumers or
@@ -514,16 +420,17 @@ func (b *builder) dataSourceRates(size Num) Rates {
 	return out
 }
 
-func (b *builder) addPolicy(in *instance, addr string, r *Resource, n *node) {
-	p := &Policy{Addr: addr, DefRange: r.DefRange, ScaleOut: true}
+func (b *builder) addPolicy(res *resourceInstance) {
+	n, addr := res.body, res.addr
+	p := &Policy{Addr: addr, DefRange: res.defRange, ScaleOut: true}
 	refName := "autoscaling_group_name"
-	kind := knownString(evalAttr(in, n, "policy_type"))
-	if r.Type == "aws_appautoscaling_policy" {
+	kind := knownString(n.val("policy_type"))
+	if res.typ == "aws_appautoscaling_policy" {
 		refName = "resource_id"
-		if kind == "" && n.attrs["policy_type"] == nil {
+		if kind == "" && !n.has("policy_type") {
 			kind = string(PolicyStep)
 		}
-	} else if kind == "" && n.attrs["policy_type"] == nil {
+	} else if kind == "" && !n.has("policy_type") {
 		kind = string(PolicySimple)
 	}
 	switch PolicyKind(kind) {
@@ -532,27 +439,27 @@ func (b *builder) addPolicy(in *instance, addr string, r *Resource, n *node) {
 	default:
 		p.Kind = PolicyOther
 	}
-	b.policyRefs[p] = evalAttr(in, n, refName)
-	b.refs[p] = []ref{refOf(in, n, refName)}
+	b.policyRefs[p] = n.val(refName)
+	b.refs[p] = []ref{n.ref(refName)}
 
 	// Adjustments known to be negative only ever scale in.
 	var adjustments []Num
-	if a := evalNum(in, n, "scaling_adjustment"); a.Set {
+	if a := n.num("scaling_adjustment"); a.Set {
 		adjustments = append(adjustments, a)
 	}
 	steps, conf := n.blocks["step_adjustment"], n
 	if c := n.first("step_scaling_policy_configuration"); c != nil {
 		steps, conf = append(steps, c.blocks["step_adjustment"]...), c
 	}
-	if v := evalAttr(in, conf, "adjustment_type"); !v.IsKnown() || !v.IsNull() {
+	if v := conf.val("adjustment_type"); !v.IsKnown() || !v.IsNull() {
 		if p.AdjustmentType = knownString(v); p.AdjustmentType == "" {
 			p.AdjustmentType = "unknown"
 		}
 	}
-	p.DynamicSteps = generates(r.Body, "step_adjustment", "step_scaling_policy_configuration")
+	p.DynamicSteps = n.generates("step_adjustment", "step_scaling_policy_configuration")
 	for _, s := range steps {
-		step := Step{Lower: evalNum(in, s, "metric_interval_lower_bound"), Upper: evalNum(in, s, "metric_interval_upper_bound"),
-			Adjustment: evalNum(in, s, "scaling_adjustment")}
+		step := Step{Lower: s.num("metric_interval_lower_bound"), Upper: s.num("metric_interval_upper_bound"),
+			Adjustment: s.num("scaling_adjustment")}
 		p.Steps = append(p.Steps, step)
 		adjustments = append(adjustments, step.Adjustment)
 	}
@@ -572,73 +479,44 @@ func (b *builder) addPolicy(in *instance, addr string, r *Resource, n *node) {
 	}
 	if tt != nil {
 		if pre := tt.first("predefined_metric_specification"); pre != nil {
-			p.Predefined = knownString(evalAttr(in, pre, "predefined_metric_type"))
+			p.Predefined = knownString(pre.val("predefined_metric_type"))
 			if p.Predefined == "" {
 				p.Predefined = "unknown"
 			}
 		}
 		if cm := tt.first("customized_metric_specification"); cm != nil {
-			p.Metrics, b.policyDims[p] = readCustomMetric(in, cm)
+			p.Metrics, b.policyDims[p] = readCustomMetric(cm)
 		}
 	}
 	b.policies[addr] = p
 	b.model.Policies = append(b.model.Policies, p)
 }
 
-// dynamicSchema finds dynamic blocks, which the linter does not expand.
-var dynamicSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "dynamic", LabelNames: []string{"type"}}}}
-
-// generates reports whether a dynamic block in body, or in one of its
-// blocks of the types within, generates blocks of type name.
-func generates(body hcl.Body, name string, within ...string) bool {
-	c, _, _ := body.PartialContent(dynamicSchema)
-	if c == nil {
-		return false
-	}
-	for _, b := range c.Blocks {
-		if b.Labels[0] == name {
-			return true
-		}
-	}
-	for _, w := range within {
-		inner, _, _ := body.PartialContent(&hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: w}}})
-		if inner == nil {
-			continue
-		}
-		for _, b := range inner.Blocks {
-			if generates(b.Body, name) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // readCustomMetric reads a target tracking customized metric: a single
 // metric with dimensions, or metric math over metric_stat entries.
-func readCustomMetric(in *instance, cm *node) (MetricSet, []ref) {
+func readCustomMetric(cm *block) (MetricSet, []ref) {
 	set := MetricSet{Known: true, NamesKnown: true}
 	var dims []ref
-	addName(&set, evalAttr(in, cm, "metric_name"), cm.attrs["metric_name"] != nil)
-	addNamespace(&set, evalAttr(in, cm, "namespace"))
+	addName(&set, cm.val("metric_name"), cm.has("metric_name"))
+	addNamespace(&set, cm.val("namespace"))
 	for _, d := range append(cm.blocks["metric_dimension"], cm.blocks["dimensions"]...) {
-		if knownString(evalAttr(in, d, "name")) == "QueueName" {
-			dims = append(dims, refOf(in, d, "value"))
+		if knownString(d.val("name")) == "QueueName" {
+			dims = append(dims, d.ref("value"))
 		}
 	}
 	var queries []metricQuery
 	for _, m := range cm.blocks["metrics"] {
-		q := metricQuery{id: knownString(evalAttr(in, m, "id")), returnData: evalAttr(in, m, "return_data")}
-		q.expression = evalAttr(in, m, "expression")
-		q.hasExpression = setTo(q.expression, m.attrs["expression"] != nil)
+		q := metricQuery{id: knownString(m.val("id")), returnData: m.val("return_data")}
+		q.expression = m.val("expression")
+		q.hasExpression = setTo(q.expression, m.has("expression"))
 		if ms := m.first("metric_stat"); ms != nil {
 			if metric := ms.first("metric"); metric != nil {
-				q.metricName = evalAttr(in, metric, "metric_name")
-				q.hasMetric = setTo(q.metricName, metric.attrs["metric_name"] != nil)
-				q.namespace = evalAttr(in, metric, "namespace")
+				q.metricName = metric.val("metric_name")
+				q.hasMetric = setTo(q.metricName, metric.has("metric_name"))
+				q.namespace = metric.val("namespace")
 				for _, d := range metric.blocks["dimensions"] {
-					if knownString(evalAttr(in, d, "name")) == "QueueName" {
-						dims = append(dims, refOf(in, d, "value"))
+					if knownString(d.val("name")) == "QueueName" {
+						dims = append(dims, d.ref("value"))
 					}
 				}
 			}
@@ -751,42 +629,43 @@ func addExpression(m *MetricSet, v cty.Value, set bool) {
 	}
 }
 
-func (b *builder) addAlarm(in *instance, addr string, r *Resource, n *node) {
-	a := &Alarm{Addr: addr, DefRange: r.DefRange, Metrics: MetricSet{Known: true, NamesKnown: true}}
-	a.Comparison = knownString(evalAttr(in, n, "comparison_operator"))
-	a.Threshold = evalNum(in, n, "threshold")
+func (b *builder) addAlarm(res *resourceInstance) {
+	n, addr := res.body, res.addr
+	a := &Alarm{Addr: addr, DefRange: res.defRange, Metrics: MetricSet{Known: true, NamesKnown: true}}
+	a.Comparison = knownString(n.val("comparison_operator"))
+	a.Threshold = n.num("threshold")
 	a.ThresholdRates = b.dataSourceRates(a.Threshold)
 	var dims []cty.Value
 	var dimRefs []ref // where each dimensions map is written, to say why it links no queue
 	addDims := func(r ref) {
 		dims = append(dims, queueDimension(r.val))
-		if r.attr != nil {
+		if r.arg != nil {
 			dimRefs = append(dimRefs, r)
 		}
 	}
-	if n.attrs["metric_name"] != nil {
+	if n.has("metric_name") {
 		a.Simple = true
-		addName(&a.Metrics, evalAttr(in, n, "metric_name"), true)
-		addNamespace(&a.Metrics, evalAttr(in, n, "namespace"))
-		addDims(refOf(in, n, "dimensions"))
+		addName(&a.Metrics, n.val("metric_name"), true)
+		addNamespace(&a.Metrics, n.val("namespace"))
+		addDims(n.ref("dimensions"))
 	}
 	var queries []metricQuery
 	for _, mq := range n.blocks["metric_query"] {
-		q := metricQuery{id: knownString(evalAttr(in, mq, "id")), returnData: evalAttr(in, mq, "return_data")}
-		q.expression = evalAttr(in, mq, "expression")
-		q.hasExpression = setTo(q.expression, mq.attrs["expression"] != nil)
+		q := metricQuery{id: knownString(mq.val("id")), returnData: mq.val("return_data")}
+		q.expression = mq.val("expression")
+		q.hasExpression = setTo(q.expression, mq.has("expression"))
 		if m := mq.first("metric"); m != nil {
-			q.metricName = evalAttr(in, m, "metric_name")
-			q.hasMetric = setTo(q.metricName, m.attrs["metric_name"] != nil)
-			q.namespace = evalAttr(in, m, "namespace")
-			addDims(refOf(in, m, "dimensions"))
+			q.metricName = m.val("metric_name")
+			q.hasMetric = setTo(q.metricName, m.has("metric_name"))
+			q.namespace = m.val("namespace")
+			addDims(m.ref("dimensions"))
 		}
 		queries = append(queries, q)
 	}
 	addQueries(&a.Metrics, queries)
 	b.alarmDims[a] = dims
 	b.refs[a] = dimRefs
-	b.alarmActs[a] = evalAttr(in, n, "alarm_actions")
+	b.alarmActs[a] = n.val("alarm_actions")
 	b.model.Alarms = append(b.model.Alarms, a)
 }
 

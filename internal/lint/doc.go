@@ -8,8 +8,10 @@
 //
 // Run is a list of stages (run.go): discover the root modules (roots.go),
 // schedule them on workers, build each one's
-// model from its HCL or its plan and link it (root.go, build.go, link.go,
-// plan.go), run the rules over each subject (root.go), then post-process
+// model and link it (root.go): a front end, the HCL's (hclfront.go) or the
+// plan's (plan.go), hands the builder (build.go) one resourceInstance per
+// resource instance through intake (resource.go), and the linker (link.go)
+// links them; run the rules over each subject (root.go), then post-process
 // the run's findings and skips: placing them at the module calls that reach
 // them, merging what several roots and instances found alike, ignore
 // comments, sorting (callers.go, merge.go, run.go).

@@ -533,3 +533,17 @@ func convertTo(ty cty.Type, val cty.Value) cty.Value {
 	}
 	return val
 }
+
+// origins lists the resources a value was derived from.
+func origins(v cty.Value) []string {
+	_, pvm := v.UnmarkDeepWithPaths()
+	var out []string
+	for _, p := range pvm {
+		for m := range p.Marks {
+			if o, ok := m.(origin); ok {
+				out = append(out, string(o))
+			}
+		}
+	}
+	return out
+}

@@ -5,7 +5,6 @@ package lint
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 
@@ -80,7 +79,7 @@ type iamRefs struct {
 	// documents are the aws_iam_policy_document data sources of every
 	// module instance evaluated, by absolute address, and the statements
 	// of those read so far.
-	documents  map[string]documentAt
+	documents  map[string]documentReader
 	statements map[string][]statement
 	roleStmts  map[*iamNode][]statement
 }
@@ -96,47 +95,48 @@ func (r *iamRefs) add(kind iamKind, addr string, name cty.Value, next ...cty.Val
 
 // addIAM records a role, a policy or attachment, or a resource on the way
 // from a fleet to its role.
-func (b *builder) addIAM(in *instance, addr string, r *Resource, n *node) {
-	switch r.Type {
+func (b *builder) addIAM(res *resourceInstance) {
+	n, addr := res.body, res.addr
+	switch res.typ {
 	case "aws_iam_role":
-		role := b.iam.add(iamRole, addr, evalAttr(in, n, "name"))
+		role := b.iam.add(iamRole, addr, n.val("name"))
 		for _, inline := range n.blocks["inline_policy"] {
-			if d := readPolicyDoc(in, inline.attrs["policy"]); d != nil {
+			if d := readPolicyDoc(inline.arg("policy")); d != nil {
 				role.policies = append(role.policies, policyRef{doc: d, rng: d.rng})
 			}
 		}
-		if a := n.attrs["managed_policy_arns"]; a != nil {
-			role.policies = append(role.policies, policyRef{arn: in.eval(a.Expr), rng: a.Range})
+		if a := n.arg("managed_policy_arns"); a != nil {
+			role.policies = append(role.policies, policyRef{arn: a.value(), rng: a.rng})
 		}
 	case "aws_iam_policy":
-		p := b.iam.add(iamPolicy, addr, evalAttr(in, n, "name"))
-		if d := readPolicyDoc(in, n.attrs["policy"]); d != nil {
+		p := b.iam.add(iamPolicy, addr, n.val("name"))
+		if d := readPolicyDoc(n.arg("policy")); d != nil {
 			p.policies = append(p.policies, policyRef{doc: d, rng: d.rng})
 		}
 	case "aws_iam_role_policy":
-		if d := readPolicyDoc(in, n.attrs["policy"]); d != nil {
-			b.iam.attachments = append(b.iam.attachments, iamAttachment{roles: evalAttr(in, n, "role"), policy: policyRef{doc: d, rng: d.rng}})
+		if d := readPolicyDoc(n.arg("policy")); d != nil {
+			b.iam.attachments = append(b.iam.attachments, iamAttachment{roles: n.val("role"), policy: policyRef{doc: d, rng: d.rng}})
 		}
 	case "aws_iam_role_policy_attachment", "aws_iam_policy_attachment":
 		roles := "role"
-		if r.Type == "aws_iam_policy_attachment" {
+		if res.typ == "aws_iam_policy_attachment" {
 			roles = "roles"
 		}
-		if a := n.attrs["policy_arn"]; a != nil {
-			b.iam.attachments = append(b.iam.attachments, iamAttachment{roles: evalAttr(in, n, roles), policy: policyRef{arn: in.eval(a.Expr), rng: a.Range}})
+		if a := n.arg("policy_arn"); a != nil {
+			b.iam.attachments = append(b.iam.attachments, iamAttachment{roles: n.val(roles), policy: policyRef{arn: a.value(), rng: a.rng}})
 		}
 	case "aws_iam_instance_profile":
-		b.iam.add(iamProfile, addr, evalAttr(in, n, "name"), evalAttr(in, n, "role"))
+		b.iam.add(iamProfile, addr, n.val("name"), n.val("role"))
 	case "aws_launch_template":
 		var profile []cty.Value
 		if p := n.first("iam_instance_profile"); p != nil {
-			profile = append(profile, evalAttr(in, p, "name"), evalAttr(in, p, "arn"))
+			profile = append(profile, p.val("name"), p.val("arn"))
 		}
-		b.iam.add(iamTemplate, addr, evalAttr(in, n, "name"), profile...)
+		b.iam.add(iamTemplate, addr, n.val("name"), profile...)
 	case "aws_launch_configuration":
-		b.iam.add(iamTemplate, addr, evalAttr(in, n, "name"), evalAttr(in, n, "iam_instance_profile"))
+		b.iam.add(iamTemplate, addr, n.val("name"), n.val("iam_instance_profile"))
 	case "aws_ecs_task_definition":
-		b.iam.add(iamTaskDef, addr, evalAttr(in, n, "family"), evalAttr(in, n, "task_role_arn"))
+		b.iam.add(iamTaskDef, addr, n.val("family"), n.val("task_role_arn"))
 	}
 }
 
@@ -144,22 +144,23 @@ func (b *builder) addIAM(in *instance, addr string, r *Resource, n *node) {
 // role, an ECS service's task definition, an auto scaling group's launch
 // template (directly or in its mixed instances policy) or launch
 // configuration.
-func (b *builder) addFleetRole(in *instance, addr string, r *Resource, n *node) {
+func (b *builder) addFleetRole(res *resourceInstance) {
+	n, addr := res.body, res.addr
 	var fr fleetRole
-	switch r.Type {
+	switch res.typ {
 	case "aws_lambda_function":
-		fr = fleetRole{kind: iamRole, refs: []cty.Value{evalAttr(in, n, "role")}}
+		fr = fleetRole{kind: iamRole, refs: []cty.Value{n.val("role")}}
 	case "aws_ecs_service":
-		fr = fleetRole{kind: iamTaskDef, refs: []cty.Value{evalAttr(in, n, "task_definition")}}
+		fr = fleetRole{kind: iamTaskDef, refs: []cty.Value{n.val("task_definition")}}
 	case "aws_autoscaling_group":
-		fr = fleetRole{kind: iamTemplate, refs: []cty.Value{evalAttr(in, n, "launch_configuration")}}
+		fr = fleetRole{kind: iamTemplate, refs: []cty.Value{n.val("launch_configuration")}}
 		for _, lt := range n.blocks["launch_template"] {
-			fr.refs = append(fr.refs, evalAttr(in, lt, "id"), evalAttr(in, lt, "name"))
+			fr.refs = append(fr.refs, lt.val("id"), lt.val("name"))
 		}
 		for _, mip := range n.blocks["mixed_instances_policy"] {
 			for _, lt := range mip.blocks["launch_template"] {
 				for _, spec := range lt.blocks["launch_template_specification"] {
-					fr.refs = append(fr.refs, evalAttr(in, spec, "launch_template_id"), evalAttr(in, spec, "launch_template_name"))
+					fr.refs = append(fr.refs, spec.val("launch_template_id"), spec.val("launch_template_name"))
 				}
 			}
 		}
@@ -172,14 +173,6 @@ func (b *builder) addFleetRole(in *instance, addr string, r *Resource, n *node) 
 	b.iam.fleets[addr] = fr
 }
 
-// placedResource is a resource and the module instance it is in; rep is
-// the instance of it a plan names, nil when the walk expands it.
-type placedResource struct {
-	in  *instance
-	r   *Resource
-	rep *repetition
-}
-
 // readLinkOnly reads the resources that only link others (roles, topics),
 // when there is a queue to link them to: most large configurations hold
 // many roles and no queue.
@@ -187,12 +180,10 @@ func (l *linker) readLinkOnly() {
 	if len(l.model.Queues) == 0 {
 		return
 	}
-	for _, p := range l.linkOnly {
-		if p.rep != nil {
-			l.addResource(p.in, p.r, resourceSchemas[p.r.Type], p.rep)
-			continue
+	for _, read := range l.linkOnly {
+		for _, res := range read() {
+			l.addResource(res)
 		}
-		l.addInstances(p.in, p.r, resourceSchemas[p.r.Type])
 	}
 }
 
@@ -307,25 +298,14 @@ func (l *linker) indexIAM() {
 			}
 		}
 	}
-	l.iam.documents = map[string]documentAt{}
+	l.iam.documents = map[string]documentReader{}
 	l.iam.statements = map[string][]statement{}
 	l.iam.roleStmts = map[*iamNode][]statement{}
-	if len(l.instances) == 0 {
-		return
-	}
-	var visit func(in *instance)
-	visit = func(in *instance) {
-		for _, r := range in.mod.Resources {
-			if r.Mode == "data" && dataSchemas[r.Type] != nil && r.Body != nil {
-				l.iam.documents[in.absAddr(r.LocalAddr())] = documentAt{in: in, r: r}
-			}
-		}
-		for _, c := range in.children {
-			visit(c)
+	for _, docs := range l.documents {
+		for addr, read := range docs {
+			l.iam.documents[addr] = read
 		}
 	}
-	visit(l.instances[0].root)
-	maps.Copy(l.iam.documents, l.planDocuments)
 }
 
 // rolesOf are the roles a fleet runs with.

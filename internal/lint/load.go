@@ -1058,3 +1058,6 @@ func tfvarsFiles(dir string) []string {
 	slices.Sort(auto)
 	return append(out, auto...)
 }
+
+// isLocalSource reports whether a module source is a local path.
+func isLocalSource(s string) bool { return strings.HasPrefix(s, "./") || strings.HasPrefix(s, "../") }

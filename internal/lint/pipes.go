@@ -32,12 +32,13 @@ type pipe struct {
 	rates          Rates
 }
 
-func (b *builder) addPipe(in *instance, addr string, r *Resource, n *node) {
-	if knownString(evalAttr(in, n, "desired_state")) == "STOPPED" {
+func (b *builder) addPipe(res *resourceInstance) {
+	n, addr := res.body, res.addr
+	if knownString(n.val("desired_state")) == "STOPPED" {
 		return // a stopped pipe consumes nothing
 	}
-	b.pipes = append(b.pipes, &pipe{addr: addr, rng: r.DefRange, name: knownString(evalAttr(in, n, "name")),
-		source: refOf(in, n, "source"), target: refOf(in, n, "target"), rates: b.tagRates(in, n.attrs["tags"]).rates})
+	b.pipes = append(b.pipes, &pipe{addr: addr, rng: res.defRange, name: knownString(n.val("name")),
+		source: n.ref("source"), target: n.ref("target"), rates: b.tagRates(res.module, n.arg("tags")).rates})
 }
 
 // linkPipes makes each pipe's consumer consume its source queue: the

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -190,9 +191,12 @@ type planModule struct {
 	calls map[string][]*planModule
 }
 
-// planBuilder builds a builder's model from a plan instead of walking HCL.
-type planBuilder struct {
-	b       *builder
+// planFront is the plan front end: it reads a plan's resource instances,
+// at their places in the configuration directory when it holds them, and
+// hands each to the builder as a resourceInstance, through the builder's
+// intake alone.
+type planFront struct {
+	to      intake
 	plan    *tfjson.Plan
 	root    *planModule
 	modules map[string]*planModule
@@ -201,22 +205,16 @@ type planBuilder struct {
 	resources map[string]map[string][]string
 	unknown   map[string]map[string]any // after_unknown by address
 	addr      string                    // the resource instance being read
+	documents map[string]documentReader
 }
 
-// buildPlan builds the model of a plan; rootMod is the configuration
-// directory's root module, nil when it is absent.
-func buildPlan(plan *Plan, dir string, rootMod *Module, cfg *Config) *builder {
-	b := newBuilder(dir, cfg)
-	b.planAddrs, b.planDocuments = map[string]string{}, map[string]documentAt{}
-	p := plan.p
-	pb := &planBuilder{b: b, plan: p, modules: map[string]*planModule{}, resources: map[string]map[string][]string{}, unknown: map[string]map[string]any{}}
-	mod := rootMod
-	if mod == nil {
-		mod = &Module{}
-	}
-	rootIn := newInstance(mod, "", nil, planVariables(p, mod))
-	b.dataArgs, b.limits = rootIn.dataArgs, rootIn.limits
-	b.instances = append(b.instances, rootIn)
+// readPlanResources hands to the resource instances of plan p, whose
+// root module instance (of the configuration's root module rootMod, nil
+// when it is absent) is rootIn.
+func readPlanResources(to intake, p *tfjson.Plan, rootIn *instance, rootMod *Module) {
+	pb := &planFront{to: to, plan: p, modules: map[string]*planModule{}, resources: map[string]map[string][]string{},
+		unknown: map[string]map[string]any{}, documents: map[string]documentReader{}}
+	to.addModuleInstance(rootIn)
 	pb.root = &planModule{in: rootIn, hcl: rootMod}
 	if p.Config != nil {
 		pb.root.cfg = p.Config.RootModule
@@ -266,13 +264,12 @@ func buildPlan(plan *Plan, dir string, rootMod *Module, cfg *Config) *builder {
 			pb.addDocument(pb.module(dataMods[i]), r)
 		}
 	}
+	to.addDocuments(maps.All(pb.documents))
 	for i, r := range planned {
 		if r.Mode == tfjson.ManagedResourceMode && resourceSchemas[r.Type] != nil {
 			pb.addResource(pb.module(planMods[i]), r)
 		}
 	}
-	b.link()
-	return b
 }
 
 // planVariables are the root module's input values the plan was made
@@ -343,7 +340,7 @@ func localAddr(r *tfjson.StateResource) string {
 	return r.Type + "." + r.Name
 }
 
-func (pb *planBuilder) index(modAddr string, r *tfjson.StateResource) {
+func (pb *planFront) index(modAddr string, r *tfjson.StateResource) {
 	if pb.resources[modAddr] == nil {
 		pb.resources[modAddr] = map[string][]string{}
 	}
@@ -410,7 +407,7 @@ func ctyKeySuffix(k cty.Value) string {
 }
 
 // module is the module instance at addr, made with its parents.
-func (pb *planBuilder) module(addr string) *planModule {
+func (pb *planFront) module(addr string) *planModule {
 	if m := pb.modules[addr]; m != nil {
 		return m
 	}
@@ -460,7 +457,7 @@ func (pb *planBuilder) module(addr string) *planModule {
 	}
 	m.in = in
 	pb.modules[addr] = m
-	pb.b.instances = append(pb.b.instances, in)
+	pb.to.addModuleInstance(in)
 	return m
 }
 
@@ -505,28 +502,29 @@ func (m *planModule) hclResource(local string) *Resource {
 	return nil
 }
 
-// addResource models one managed resource instance of the plan.
-func (pb *planBuilder) addResource(m *planModule, r *tfjson.StateResource) {
+// addResource hands the builder one managed resource instance of the
+// plan; one read only to link others when there is a queue to link.
+func (pb *planFront) addResource(m *planModule, r *tfjson.StateResource) {
 	schema := resourceSchemas[r.Type]
 	res := pb.resource(m, r, schema)
-	rep := repetitionOf(r.Index)
 	if schema.linkOnly {
-		pb.b.linkOnly = append(pb.b.linkOnly, placedResource{in: m.in, r: res, rep: rep})
+		pb.to.addLinkOnly(func() []*resourceInstance { return []*resourceInstance{res} })
 		return
 	}
-	pb.b.addResource(m.in, res, schema, rep)
+	pb.to.addResource(res)
 }
 
 // addDocument keeps a policy document data source for the linker to read
 // when a policy names it.
-func (pb *planBuilder) addDocument(m *planModule, r *tfjson.StateResource) {
-	pb.b.planDocuments[r.Address] = documentAt{in: m.in, r: pb.resource(m, r, dataSchemas[r.Type])}
+func (pb *planFront) addDocument(m *planModule, r *tfjson.StateResource) {
+	body := pb.resource(m, r, dataSchemas[r.Type]).body
+	pb.documents[r.Address] = func() []*block { return []*block{body} }
 }
 
-// resource is a resource instance of the plan as a Resource whose body
-// answers schema from its planned values, at its place in the
-// configuration directory, else at its address.
-func (pb *planBuilder) resource(m *planModule, r *tfjson.StateResource, schema *blockSchema) *Resource {
+// resource is a resource instance of the plan as the builder reads it:
+// its planned values at their places in the configuration directory, else
+// at its address.
+func (pb *planFront) resource(m *planModule, r *tfjson.StateResource, schema *blockSchema) *resourceInstance {
 	local := localAddr(r)
 	rng := hcl.Range{Filename: r.Address}
 	var hn *node
@@ -540,18 +538,14 @@ func (pb *planBuilder) resource(m *planModule, r *tfjson.StateResource, schema *
 	}
 	key := keySuffix(r.Index)
 	pb.addr = r.Address
-	pb.b.planAddrs[toRange(rng).String()] = r.Address
+	pb.to.placeAt(rng, r.Address)
 	body := pb.body(schema, r.AttributeValues, pb.unknown[r.Address], exprs, hn, rng, m, key)
-	mode := "resource"
-	if r.Mode == tfjson.DataResourceMode {
-		mode = "data"
-	}
-	return &Resource{Mode: mode, Type: r.Type, Name: r.Name, Body: body, DefRange: rng}
+	return &resourceInstance{typ: r.Type, addr: r.Address, module: m.in.addr, defRange: rng, body: body}
 }
 
 // addData records a queuecap data source's arguments as the rates a value
 // computed from it declares, as evaluating its HCL does.
-func (pb *planBuilder) addData(m *planModule, r *tfjson.StateResource) {
+func (pb *planFront) addData(m *planModule, r *tfjson.StateResource) {
 	f := queuecapFormula(r.Type)
 	raw := map[string]any{}
 	for _, input := range f.Inputs {
@@ -563,7 +557,7 @@ func (pb *planBuilder) addData(m *planModule, r *tfjson.StateResource) {
 	if hr := m.hclResource(localAddr(r)); hr != nil {
 		rng = hr.DefRange
 	}
-	pb.b.dataArgs[r.Address] = ratesOfArgs(raw, rng, r.Address)
+	pb.to.addDataArgs(r.Address, ratesOfArgs(raw, rng, r.Address))
 }
 
 // unknownSet is an attribute the configuration sets to a value known only
@@ -571,73 +565,20 @@ func (pb *planBuilder) addData(m *planModule, r *tfjson.StateResource) {
 // attributes the linter reads unknown are (ARNs, names, JSON policies).
 var unknownSet = cty.UnknownVal(cty.String).RefineNotNull()
 
-// planBody answers the linter's schema from a resource's planned values.
-type planBody struct {
-	attrs  hcl.Attributes
-	blocks map[string][]*hcl.Block
-	rng    hcl.Range
-}
-
-func (b *planBody) Content(s *hcl.BodySchema) (*hcl.BodyContent, hcl.Diagnostics) {
-	c, _, diags := b.PartialContent(s)
-	return c, diags
-}
-
-func (b *planBody) PartialContent(s *hcl.BodySchema) (*hcl.BodyContent, hcl.Body, hcl.Diagnostics) {
-	c := &hcl.BodyContent{Attributes: hcl.Attributes{}, MissingItemRange: b.rng}
-	for _, a := range s.Attributes {
-		if at, ok := b.attrs[a.Name]; ok {
-			c.Attributes[a.Name] = at
-		}
-	}
-	for _, bs := range s.Blocks {
-		c.Blocks = append(c.Blocks, b.blocks[bs.Type]...)
-	}
-	return c, b, nil
-}
-
-func (b *planBody) JustAttributes() (hcl.Attributes, hcl.Diagnostics) { return b.attrs, nil }
-
-func (b *planBody) MissingItemRange() hcl.Range { return b.rng }
-
-// planExpr is an attribute's planned value.
-type planExpr struct {
-	v   cty.Value
-	rng hcl.Range
-	// config is the attribute's expression in the configuration
-	// directory when its planned value is known only after apply, nil
-	// otherwise: a plan records jsonencode({...}) over an ARN as unknown,
-	// and only the HCL says what it encodes (configExpr).
-	config hcl.Expression
-}
-
-// configExpr is what an argument's HCL says when its planned value is
-// unknown and the configuration directory holds it, else expr itself. A
-// policy reads the object jsonencode encodes from it: the statements over
-// ARNs that a link through IAM needs, which the plan leaves unknown (a
-// policy known at plan is read from its planned JSON). The object is
-// evaluated in the plan's module instance, where a resource's attributes
-// carry the origin of its plan address, as an HCL walk's do; the root
+// body is one block as the builder reads it: the schema's arguments that
+// have a value (known, or unknown and set in the configuration, marked
+// with the origins of what the configuration references), and its nested
+// blocks. hn is the block's HCL, for ranges, when the configuration is
+// present. An argument unknown in the plan keeps its HCL, evaluated in
+// the plan's module instance, where a resource's attributes carry the
+// origin of its plan address as an HCL walk's do: a policy reads the
+// object jsonencode encodes from it, the statements over ARNs that a link
+// through IAM needs (a policy known at plan is read from its planned
+// JSON). The HCL does not explain why the value is unknown: the root
 // module's variables are unknown there, as the plan's values are not
-// given to the HCL.
-func configExpr(expr hcl.Expression) hcl.Expression {
-	if e, ok := expr.(*planExpr); ok && e.config != nil {
-		return e.config
-	}
-	return expr
-}
-
-func (e *planExpr) Value(*hcl.EvalContext) (cty.Value, hcl.Diagnostics) { return e.v, nil }
-func (e *planExpr) Variables() []hcl.Traversal                          { return nil }
-func (e *planExpr) Range() hcl.Range                                    { return e.rng }
-func (e *planExpr) StartRange() hcl.Range                               { return e.rng }
-
-// body is the planBody of one block: the schema's attributes that have a
-// value (known, or unknown and set in the configuration, marked with the
-// origins of what the configuration references), and its nested blocks.
-// hn is the block's HCL, for ranges, when the configuration is present.
-func (pb *planBuilder) body(s *blockSchema, vals, unk map[string]any, exprs map[string]*tfjson.Expression, hn *node, rng hcl.Range, m *planModule, key string) *planBody {
-	out := &planBody{attrs: hcl.Attributes{}, blocks: map[string][]*hcl.Block{}, rng: rng}
+// given to it.
+func (pb *planFront) body(s *blockSchema, vals, unk map[string]any, exprs map[string]*tfjson.Expression, hn *node, rng hcl.Range, m *planModule, key string) *block {
+	out := &block{args: map[string]*arg{}, blocks: map[string][]*block{}, rng: rng}
 	for _, name := range s.attrs {
 		expr := exprs[name]
 		arng := rng
@@ -649,7 +590,7 @@ func (pb *planBuilder) body(s *blockSchema, vals, unk map[string]any, exprs map[
 		raw, hasVal := vals[name]
 		u := unk[name]
 		var v cty.Value
-		var config hcl.Expression
+		var config *hclExpr
 		switch {
 		case u == true:
 			if expr == nil {
@@ -659,7 +600,7 @@ func (pb *planBuilder) body(s *blockSchema, vals, unk map[string]any, exprs map[
 			// evaluating the HCL finds jsonencode() over an ARN to be.
 			v = unknownSet
 			if hn != nil && hn.attrs[name] != nil {
-				config = hn.attrs[name].Expr
+				config = &hclExpr{in: m.in, rep: repetitionOf(indexOfSuffix(key)), expr: hn.attrs[name].Expr}
 			}
 		case raw == nil && (u == nil || !hasVal):
 			continue // null: unset
@@ -672,8 +613,8 @@ func (pb *planBuilder) body(s *blockSchema, vals, unk map[string]any, exprs map[
 		if hn != nil && hn.attrs[name] != nil {
 			v = v.WithMarks(pb.functionMarks(m, key, hn.attrs[name].Expr, v))
 		}
-		pb.b.planAddrs[toRange(arng).String()] = pb.addr
-		out.attrs[name] = &hcl.Attribute{Name: name, Expr: &planExpr{v: v, rng: arng, config: config}, Range: arng, NameRange: arng}
+		pb.to.placeAt(arng, pb.addr)
+		out.args[name] = &arg{rng: arng, valueRange: arng, val: v, evaluated: true, hcl: config}
 	}
 	for name, bs := range s.blocks {
 		elems := asList(vals[name])
@@ -703,7 +644,7 @@ func (pb *planBuilder) body(s *blockSchema, vals, unk map[string]any, exprs map[
 			if i < len(unks) {
 				bu, _ = unks[i].(map[string]any)
 			}
-			out.blocks[name] = append(out.blocks[name], &hcl.Block{Type: name, Body: pb.body(bs, ev, bu, bexprs, bn, brng, m, key), DefRange: brng, TypeRange: brng})
+			out.blocks[name] = append(out.blocks[name], pb.body(bs, ev, bu, bexprs, bn, brng, m, key))
 		}
 	}
 	return out
@@ -813,7 +754,7 @@ func ctyOf(v, unk any) cty.Value {
 // is `{}` among the configuration's expressions, and 25 among the planned
 // values), so without this the rates the call declares were lost and the
 // fleet's check was skipped for want of an arrival rate.
-func (pb *planBuilder) functionMarks(m *planModule, key string, expr hcl.Expression, v cty.Value) cty.ValueMarks {
+func (pb *planFront) functionMarks(m *planModule, key string, expr hcl.Expression, v cty.Value) cty.ValueMarks {
 	marks := cty.ValueMarks{}
 	if !callsQueuecapFunction(expr) {
 		return marks
@@ -855,7 +796,7 @@ const maxRefDepth = 32
 
 // marks are the origins of what an expression in module instance m
 // references, as instance addresses of the plan.
-func (pb *planBuilder) marks(m *planModule, key string, refs []string) cty.ValueMarks {
+func (pb *planFront) marks(m *planModule, key string, refs []string) cty.ValueMarks {
 	marks := cty.ValueMarks{}
 	for _, o := range pb.resolve(m, key, refs, 0) {
 		marks[origin(o)] = struct{}{}
@@ -869,7 +810,7 @@ func (pb *planBuilder) marks(m *planModule, key string, refs []string) cty.Value
 // called module's outputs to what they reference. A reference to a
 // resource with count or for_each names the referring instance's
 // counterpart (same key) when there is one, else every instance.
-func (pb *planBuilder) resolve(m *planModule, key string, refs []string, depth int) []string {
+func (pb *planFront) resolve(m *planModule, key string, refs []string, depth int) []string {
 	if depth > maxRefDepth || m == nil {
 		return nil
 	}
@@ -883,7 +824,7 @@ func (pb *planBuilder) resolve(m *planModule, key string, refs []string, depth i
 }
 
 // resolveTraversals is resolve over parsed references.
-func (pb *planBuilder) resolveTraversals(m *planModule, key string, refs []hcl.Traversal, depth int) []string {
+func (pb *planFront) resolveTraversals(m *planModule, key string, refs []hcl.Traversal, depth int) []string {
 	if depth > maxRefDepth || m == nil {
 		return nil
 	}
@@ -961,7 +902,7 @@ func (pb *planBuilder) resolveTraversals(m *planModule, key string, refs []hcl.T
 
 // instances are the addresses of a resource's instances a reference
 // reaches; rest is what follows the resource's name.
-func (pb *planBuilder) instances(m *planModule, local string, rest hcl.Traversal, key string) []string {
+func (pb *planFront) instances(m *planModule, local string, rest hcl.Traversal, key string) []string {
 	keys, ok := pb.resources[m.in.addr][local]
 	if !ok {
 		return nil
@@ -985,7 +926,7 @@ func (pb *planBuilder) instances(m *planModule, local string, rest hcl.Traversal
 // resolveModule follows module.NAME[KEY].OUTPUT to what the output
 // references in each instance of the call it names: without a key, the
 // referring instance's counterpart (same key) when there is one.
-func (pb *planBuilder) resolveModule(m *planModule, name string, rest hcl.Traversal, referrer string, depth int) []string {
+func (pb *planFront) resolveModule(m *planModule, name string, rest hcl.Traversal, referrer string, depth int) []string {
 	if m.cfg == nil || m.cfg.ModuleCalls[name] == nil || m.cfg.ModuleCalls[name].Module == nil {
 		return nil
 	}
@@ -1024,7 +965,7 @@ func (pb *planBuilder) resolveModule(m *planModule, name string, rest hcl.Traver
 
 // children are the instances of a module call in the plan (key "" for
 // all of them).
-func (pb *planBuilder) children(m *planModule, name, key string) []*planModule {
+func (pb *planFront) children(m *planModule, name, key string) []*planModule {
 	var out []*planModule
 	for _, c := range m.calls[name] {
 		if key == "" || c.key == key {

@@ -5,14 +5,10 @@ package lint
 
 import (
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
-	"github.com/zclconf/go-cty/cty/convert"
-	ctyjson "github.com/zclconf/go-cty/cty/json"
 )
 
 // IAM policy documents as the linker reads them: which SQS actions a
@@ -24,10 +20,6 @@ const (
 	actionDelete  = "sqs:deletemessage"
 )
 
-// maxPolicyHops bounds how far a policy argument is followed through
-// local values and module inputs to the jsonencode() that writes it.
-const maxPolicyHops = 8
-
 // policyDoc is a policy argument: its value or, when it is written with
 // jsonencode({...}), the object encoded. A queue's ARN is not known before
 // apply, which makes the encoded string unknown as a whole; the object
@@ -35,13 +27,6 @@ const maxPolicyHops = 8
 type policyDoc struct {
 	val, obj cty.Value // obj is cty.NilVal when the argument is not jsonencode(...)
 	rng      hcl.Range
-}
-
-// documentAt is an aws_iam_policy_document data source and the module
-// instance it is evaluated in.
-type documentAt struct {
-	in *instance
-	r  *Resource
 }
 
 // statement is one statement of a policy, as far as the linker reads it.
@@ -58,145 +43,18 @@ type statement struct {
 	managed bool
 }
 
-func readPolicyDoc(in *instance, a *hcl.Attribute) *policyDoc {
+func readPolicyDoc(a *arg) *policyDoc {
 	if a == nil {
 		return nil
 	}
-	// From a plan, a jsonencode over an ARN is unknown: configExpr is
-	// the configuration's jsonencode, when the directory holds it.
-	d := &policyDoc{obj: jsonencodeObject(in, configExpr(a.Expr), 0), rng: a.Range}
+	// From a plan, a jsonencode over an ARN is unknown: the front end
+	// gives the configuration's jsonencode, when the directory holds it.
+	d := &policyDoc{obj: a.object(), rng: a.rng}
 	d.val = d.obj // it holds the origins of the string it encodes
 	if d.obj == cty.NilVal {
-		d.val = in.eval(a.Expr)
+		d.val = a.value()
 	}
 	return d
-}
-
-// jsonencodeObject is the value jsonencode(...) encodes in an expression
-// that is such a call, or the document a JSON template writes
-// (templateObject), or a local value or a module input that is one;
-// cty.NilVal for any other.
-func jsonencodeObject(in *instance, expr hcl.Expression, hops int) cty.Value {
-	if hops > maxPolicyHops {
-		return cty.NilVal
-	}
-	switch e := expr.(type) {
-	case *hclsyntax.FunctionCallExpr:
-		if e.Name == "jsonencode" && len(e.Args) == 1 && !e.ExpandFinal {
-			return in.eval(e.Args[0])
-		}
-	case *hclsyntax.TemplateWrapExpr:
-		return jsonencodeObject(in, e.Wrapped, hops+1)
-	case *hclsyntax.TemplateExpr:
-		return templateObject(in, e)
-	case *hclsyntax.ScopeTraversalExpr:
-		name, ok := attrName(e.Traversal, 1)
-		if !ok || len(e.Traversal) != 2 {
-			return cty.NilVal
-		}
-		switch e.Traversal.RootName() {
-		case "local":
-			if a := in.mod.Locals[name]; a != nil {
-				return jsonencodeObject(in, a.Expr, hops+1)
-			}
-		case "var":
-			if in.parent == nil {
-				return cty.NilVal
-			}
-			if a, ok := in.call.Args[name]; ok {
-				outer := in.parent.rep
-				in.parent.rep = in.callRep
-				defer func() { in.parent.rep = outer }()
-				return jsonencodeObject(in.parent, a.Expr, hops+1)
-			}
-		}
-	}
-	return cty.NilVal
-}
-
-// templateObject is the document a JSON template writes, a heredoc or a
-// quoted string with interpolations, as policies were written before
-// jsonencode: "Resource": "${aws_sqs_queue.q.arn}". An interpolation not
-// known before apply makes the whole string unknown, so each is written
-// as a placeholder, the JSON is parsed, and each placeholder is put back
-// as the value it stands for: a string that is one placeholder is that
-// value (the queue's ARN, with its origin), a string holding one among
-// other text is unknown, with the origins of what it holds. cty.NilVal
-// when the template is known as a whole (the caller reads it as a string)
-// or is not JSON with its placeholders in place (one outside a JSON
-// string, as in "Resource": ${jsonencode(local.arns)}).
-func templateObject(in *instance, e *hclsyntax.TemplateExpr) cty.Value {
-	var text strings.Builder
-	var parts []cty.Value
-	for _, p := range e.Parts {
-		v := in.eval(p)
-		if uv, _ := v.UnmarkDeep(); uv.IsWhollyKnown() && !uv.IsNull() && uv.Type().IsPrimitiveType() {
-			if sv, err := convert.Convert(uv, cty.String); err == nil {
-				text.WriteString(sv.AsString())
-				continue
-			}
-		}
-		text.WriteString(templatePlaceholder(len(parts)))
-		parts = append(parts, v)
-	}
-	if len(parts) == 0 {
-		return cty.NilVal
-	}
-	doc := parseJSON(text.String())
-	if doc == cty.NilVal {
-		return cty.NilVal
-	}
-	return fillPlaceholders(doc, parts)
-}
-
-// templatePlaceholder stands for the i-th unknown interpolation of a
-// template: characters of Unicode's private use area, which no policy
-// holds and JSON and normalization leave as they are.
-func templatePlaceholder(i int) string {
-	return "\ue000" + strconv.Itoa(i) + "\ue001"
-}
-
-// fillPlaceholders puts the interpolations back in a parsed template.
-func fillPlaceholders(v cty.Value, parts []cty.Value) cty.Value {
-	ty := v.Type()
-	switch {
-	case v.IsNull() || !v.IsKnown():
-		return v
-	case ty == cty.String:
-		s := v.AsString()
-		if !strings.ContainsRune(s, '\ue000') {
-			return v
-		}
-		marks := cty.ValueMarks{}
-		for i, p := range parts {
-			ph := templatePlaceholder(i)
-			if s == ph {
-				return p
-			}
-			if strings.Contains(s, ph) {
-				_, pvm := p.UnmarkDeepWithPaths()
-				for _, pm := range pvm {
-					for m := range pm.Marks {
-						marks[m] = struct{}{}
-					}
-				}
-			}
-		}
-		return cty.UnknownVal(cty.String).WithMarks(marks)
-	case ty.IsObjectType():
-		attrs := make(map[string]cty.Value, len(ty.AttributeTypes()))
-		for k, av := range v.AsValueMap() {
-			attrs[k] = fillPlaceholders(av, parts)
-		}
-		return cty.ObjectVal(attrs)
-	case ty.IsTupleType():
-		elems := make([]cty.Value, 0, v.LengthInt())
-		for _, ev := range v.AsValueSlice() {
-			elems = append(elems, fillPlaceholders(ev, parts))
-		}
-		return cty.TupleVal(elems)
-	}
-	return v
 }
 
 // documentStatements are the statements of a policy argument: of the
@@ -216,22 +74,6 @@ func (l *linker) documentStatements(d *policyDoc) []statement {
 		}
 	}
 	return out
-}
-
-// parseJSON is a JSON document as a value, cty.NilVal when it is not JSON.
-func parseJSON(s string) cty.Value {
-	if _, why := jsonNesting([]byte(s), false, maxNesting); why != fits {
-		return cty.NilVal
-	}
-	ty, err := ctyjson.ImpliedType([]byte(s))
-	if err != nil {
-		return cty.NilVal
-	}
-	v, err := ctyjson.Unmarshal([]byte(s), ty)
-	if err != nil {
-		return cty.NilVal
-	}
-	return v
 }
 
 // statementsOf reads the Statement of a policy object: one statement or a
@@ -300,19 +142,9 @@ func (l *linker) policyDocumentStatements(addr string) []statement {
 	if !ok {
 		return nil
 	}
-	in, r := at.in, at.r
-	reps := []*repetition{nil}
-	if r.Count != nil || r.ForEach != nil {
-		if e := in.expansionOf(r.LocalAddr(), r.Count, r.ForEach); e.known {
-			reps = reps[:0]
-			for i := range e.instances {
-				reps = append(reps, &e.instances[i])
-			}
-		}
-	}
 	var out []statement
-	for _, rep := range reps {
-		out = append(out, l.documentInstance(in, r, rep)...)
+	for _, n := range at() {
+		out = append(out, l.documentInstance(n)...)
 	}
 	l.iam.statements[addr] = out
 	return out
@@ -321,16 +153,12 @@ func (l *linker) policyDocumentStatements(addr string) []statement {
 // documentInstance reads one instance of an aws_iam_policy_document: its
 // statement blocks (effect defaults to Allow) and the JSON documents it
 // merges through source_policy_documents and override_policy_documents.
-func (l *linker) documentInstance(in *instance, r *Resource, rep *repetition) []statement {
-	outer := in.rep
-	in.rep = rep
-	defer func() { in.rep = outer }()
-	n := decode(in.expandResource(r, dataSchemas[r.Type]), dataSchemas[r.Type], r.DefRange)
+func (l *linker) documentInstance(n *block) []statement {
 	var out []statement
 	for _, st := range n.blocks["statement"] {
 		s := statement{rng: st.rng}
-		if st.attrs["effect"] != nil {
-			switch knownString(evalAttr(in, st, "effect")) {
+		if st.has("effect") {
+			switch knownString(st.val("effect")) {
 			case "Allow":
 			case "Deny":
 				s.deny = true
@@ -338,25 +166,25 @@ func (l *linker) documentInstance(in *instance, r *Resource, rep *repetition) []
 				continue
 			}
 		}
-		actions, resources := attrValue(in, st, "actions"), attrValue(in, st, "resources")
+		actions, resources := attrValue(st, "actions"), attrValue(st, "resources")
 		if actions == cty.NilVal {
-			actions, s.notAction = attrValue(in, st, "not_actions"), true
+			actions, s.notAction = attrValue(st, "not_actions"), true
 		}
 		if resources == cty.NilVal {
-			resources, s.notResource = attrValue(in, st, "not_resources"), true
+			resources, s.notResource = attrValue(st, "not_resources"), true
 		}
 		if s.read(actions, resources) {
 			out = append(out, s)
 		}
 	}
 	for _, name := range []string{"source_policy_documents", "override_policy_documents"} {
-		a := n.attrs[name]
+		a := n.arg(name)
 		if a == nil {
 			continue
 		}
-		docs, _ := elementsOf(in.eval(a.Expr))
+		docs, _ := elementsOf(a.value())
 		for _, d := range docs {
-			out = append(out, l.documentStatements(&policyDoc{val: d, obj: cty.NilVal, rng: a.Range})...)
+			out = append(out, l.documentStatements(&policyDoc{val: d, obj: cty.NilVal, rng: a.rng})...)
 		}
 	}
 	return out
@@ -427,11 +255,11 @@ func field(v cty.Value, name string) (cty.Value, bool) {
 
 // attrValue is an attribute of a block evaluated, cty.NilVal when it is
 // not set.
-func attrValue(in *instance, n *node, name string) cty.Value {
-	if n.attrs[name] == nil {
+func attrValue(n *block, name string) cty.Value {
+	if !n.has(name) {
 		return cty.NilVal
 	}
-	return evalAttr(in, n, name)
+	return n.val(name)
 }
 
 // allows reports whether a statement's actions include action.

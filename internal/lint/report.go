@@ -21,9 +21,3 @@ func (r *reporter) Report(rng hcl.Range, summary, message string, facts ...Fact)
 func (r *reporter) Skip(rng hcl.Range, reason string) {
 	r.skips = append(r.skips, Skip{Rule: r.rule.Name(), Range: toRange(rng), Reason: reason})
 }
-
-func toRange(r hcl.Range) Range {
-	return Range{Filename: r.Filename,
-		Start: Pos{Line: r.Start.Line, Column: r.Start.Column},
-		End:   Pos{Line: r.End.Line, Column: r.End.Column}}
-}

@@ -157,11 +157,10 @@ func buildRoot(l *loader, dir string, opts Options, flags []assignment) (*builde
 	if !fits {
 		return nil, out
 	}
-	b := newBuilder(dir, opts.Config)
 	root := newInstance(mod, "", nil, vars)
 	root.host = opts.Host
-	b.dataArgs, b.limits = root.dataArgs, root.limits
-	b.walk(root)
+	b := newBuilder(dir, opts.Config, root.dataArgs, root.limits)
+	readHCL(b, root)
 	b.link()
 	return b, out
 }
@@ -174,4 +173,18 @@ func buildPlanRoot(l *loader, dir string, opts Options) *builder {
 		mod = nil // findings carry resource addresses instead
 	}
 	return buildPlan(opts.Plan, dir, mod, opts.Config)
+}
+
+// buildPlan builds the model of a plan; rootMod is the configuration
+// directory's root module, nil when it is absent.
+func buildPlan(plan *Plan, dir string, rootMod *Module, cfg *Config) *builder {
+	mod := rootMod
+	if mod == nil {
+		mod = &Module{}
+	}
+	rootIn := newInstance(mod, "", nil, planVariables(plan.p, mod))
+	b := newBuilder(dir, cfg, rootIn.dataArgs, rootIn.limits)
+	readPlanResources(b, plan.p, rootIn, rootMod)
+	b.link()
+	return b
 }

@@ -54,12 +54,6 @@ type Options struct {
 	Boundary *Boundary
 }
 
-// UsageError is a mistake in the options themselves (an unknown rule ID, a
-// malformed --var): nothing was linted.
-type UsageError struct{ Msg string }
-
-func (e *UsageError) Error() string { return e.Msg }
-
 type activeRule struct {
 	rule     Rule
 	severity Severity
@@ -119,15 +113,6 @@ func activeRules(opts Options) ([]activeRule, error) {
 		}
 	}
 	return out, nil
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 func diagEntry(d *hcl.Diagnostic) ErrorEntry {

@@ -7,7 +7,6 @@ import (
 	"sync"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/ext/dynblock"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 )
 
@@ -58,13 +57,6 @@ func decode(body hcl.Body, s *blockSchema, rng hcl.Range) *node {
 		n.blocks[b.Type] = append(n.blocks[b.Type], decode(b.Body, s.blocks[b.Type], b.DefRange))
 	}
 	return n
-}
-
-func (n *node) first(block string) *node {
-	if bs := n.blocks[block]; len(bs) > 0 {
-		return bs[0]
-	}
-	return nil
 }
 
 func attrs(names ...string) *blockSchema { return &blockSchema{attrs: names} }
@@ -172,35 +164,6 @@ var dataSchemas = map[string]*blockSchema{
 	}),
 }
 
-// expandResource is a resource's body with its dynamic blocks expanded
-// as Terraform expands them, their for_each evaluated as instance in;
-// within each generated block the iterator is in scope of every
-// expression. The loader has looked through the body for dynamic blocks
-// once (a body without one is returned as it is), and what their
-// for_each and labels read is found once too, for every instance of
-// every root that reaches the resource (s is the schema of its type, the
-// same for each).
-func (in *instance) expandResource(r *Resource, s *blockSchema) hcl.Body {
-	if r.static {
-		return r.Body
-	}
-	r.dynamic.once.Do(func() { r.dynamic.reads = forEachVariables(dynblock.WalkExpandVariables(r.Body), s) })
-	return dynblock.Expand(r.Body, in.contextFor(r.dynamic.reads))
-}
-
-// forEachVariables are the traversals the for_each and labels of a body's
-// dynamic blocks read, nested ones included.
-func forEachVariables(node dynblock.WalkVariablesNode, s *blockSchema) []hcl.Traversal {
-	if s == nil {
-		s = &blockSchema{}
-	}
-	vars, children := node.Visit(s.bodySchema())
-	for _, c := range children {
-		vars = append(vars, forEachVariables(c.Node, s.blocks[c.BlockTypeName])...)
-	}
-	return vars
-}
-
 // hasDynamic reports whether a native-syntax body holds a dynamic block at
 // any depth; a body of another syntax (JSON) may, so it is expanded.
 func hasDynamic(body hcl.Body) bool {
@@ -215,3 +178,6 @@ func hasDynamic(body hcl.Body) bool {
 	}
 	return false
 }
+
+// repetitionSchema finds a block's count and for_each.
+var repetitionSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "count"}, {Name: "for_each"}}}

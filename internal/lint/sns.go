@@ -40,20 +40,21 @@ type snsRefs struct {
 	subs   []*subscription
 }
 
-func (b *builder) addSNS(in *instance, addr string, r *Resource, n *node) {
-	switch r.Type {
+func (b *builder) addSNS(res *resourceInstance) {
+	n, addr := res.body, res.addr
+	switch res.typ {
 	case "aws_sns_topic":
 		if b.sns.topics == nil {
 			b.sns.topics = map[string]*topic{}
 		}
-		b.sns.topics[addr] = &topic{addr: addr, name: knownString(evalAttr(in, n, "name")), arrival: b.tagRates(in, n.attrs["tags"]).rates.ArrivalRate}
+		b.sns.topics[addr] = &topic{addr: addr, name: knownString(n.val("name")), arrival: b.tagRates(res.module, n.arg("tags")).rates.ArrivalRate}
 	case "aws_sns_topic_subscription":
-		if knownString(evalAttr(in, n, "protocol")) != "sqs" {
+		if knownString(n.val("protocol")) != "sqs" {
 			return
 		}
-		filter := evalAttr(in, n, "filter_policy")
-		b.sns.subs = append(b.sns.subs, &subscription{addr: addr, rng: r.DefRange, topic: evalAttr(in, n, "topic_arn"),
-			endpoint: evalAttr(in, n, "endpoint"), filtered: !filter.IsKnown() || !filter.IsNull()})
+		filter := n.val("filter_policy")
+		b.sns.subs = append(b.sns.subs, &subscription{addr: addr, rng: res.defRange, topic: n.val("topic_arn"),
+			endpoint: n.val("endpoint"), filtered: !filter.IsKnown() || !filter.IsNull()})
 	}
 }
 

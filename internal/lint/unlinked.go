@@ -9,22 +9,8 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/textfmt"
-)
-
-// The linter never passes over silently what it cannot check: a module it
-// cannot read, or a mapping, target, policy, alarm or tag it cannot tie to
-// the queue or fleet it is about, becomes a skip with its place and what to
-// do about it. These skips belong to no rule: every rule depends on the
-// links.
-const (
-	skipLink   = "link"
-	skipModule = "module"
-	// skipCoverage is a queue the capacity rules could not check at all:
-	// no consumer is linked to it, or it declares no arrival rate.
-	skipCoverage = "coverage"
 )
 
 // skip records a link that could not be made at rng, for the object at
@@ -32,26 +18,6 @@ const (
 func (b *builder) skip(addr string, rng hcl.Range, reason string) {
 	b.skips = append(b.skips, Skip{Rule: skipLink, Range: toRange(rng), Reason: reason, Address: addr})
 }
-
-// skipModule reports a module call whose source the linter cannot read.
-func (b *builder) skipModule(in *instance, c *ModuleCall) {
-	addr := in.absAddr("module." + c.Name)
-	var reason string
-	switch {
-	case c.NotLoaded != "":
-		reason = fmt.Sprintf("%s (source %q) was not loaded: %s, so nothing it declares was checked", addr, c.Source, c.NotLoaded)
-	case c.Source == "":
-		reason = fmt.Sprintf("%s has no source the linter can read, so nothing it declares was checked", addr)
-	case isLocalSource(c.Source):
-		reason = fmt.Sprintf("%s: its source %q is not a directory here, so nothing it declares was checked", addr, c.Source)
-	default:
-		reason = fmt.Sprintf("%s (source %q) is not installed, so nothing it declares was checked: "+
-			"run terraform init (the linter reads .terraform/modules/modules.json), or lint a plan", addr, c.Source)
-	}
-	b.skips = append(b.skips, Skip{Rule: skipModule, Range: toRange(c.DefRange), Reason: reason, Address: addr})
-}
-
-func isLocalSource(s string) bool { return strings.HasPrefix(s, "./") || strings.HasPrefix(s, "../") }
 
 // reportUnlinked is the linker's last step: what it could not link, and
 // why.
@@ -110,7 +76,7 @@ func (l *linker) reportUnlinked() {
 		}
 		rng, why := p.DefRange, "names no aws_sqs_queue of this configuration in its QueueName dimension"
 		for _, d := range l.policyDims[p] {
-			if w, relevant := l.whyUnlinked(ref{in: d.in, attr: d.attr, val: d.val}, "aws_sqs_queue", "sqs"); relevant {
+			if w, relevant := l.whyUnlinked(d, "aws_sqs_queue", "sqs"); relevant {
 				rng, why = refRange(d, p.DefRange), w
 				break
 			}
@@ -127,7 +93,7 @@ func (l *linker) reportUnlinked() {
 		// no queue" (a module that is not installed, a variable without
 		// a value) is the one to point at.
 		for i, r := range l.refs[a] {
-			w, relevant := l.whyUnlinked(ref{in: r.in, attr: r.attr, val: queueDimension(r.val)}, "aws_sqs_queue", "sqs")
+			w, relevant := l.whyUnlinked(ref{arg: r.arg, val: queueDimension(r.val)}, "aws_sqs_queue", "sqs")
 			if !relevant {
 				continue
 			}
@@ -164,8 +130,8 @@ func readsSQS(m MetricSet) bool {
 }
 
 func refRange(r ref, fallback hcl.Range) hcl.Range {
-	if r.attr != nil {
-		return r.attr.Range
+	if r.arg != nil {
+		return r.arg.rng
 	}
 	return fallback
 }
@@ -176,7 +142,7 @@ func refRange(r ref, fallback hcl.Range) hcl.Range {
 // stream), which no queue rule is about. service is the ARN service the
 // reference should have ("sqs", "lambda"), "" for none.
 func (l *linker) whyUnlinked(r ref, kind, service string) (string, bool) {
-	if r.attr == nil {
+	if r.arg == nil {
 		return "is not set", true
 	}
 	for _, o := range origins(r.val) {
@@ -193,7 +159,7 @@ func (l *linker) whyUnlinked(r ref, kind, service string) (string, bool) {
 		}
 		return fmt.Sprintf("is %q, which matches no %s in the linted configuration (is it defined elsewhere?)", s, kind), true
 	}
-	if why := r.in.unknownBecause(r.attr.Expr); why != "" {
+	if why := r.arg.whyUnknown(); why != "" {
 		return why, true
 	}
 	return "is not known before apply and names no " + kind + " of this configuration", true
@@ -224,176 +190,6 @@ func suggest(name string, candidates []string) string {
 	return ""
 }
 
-// unknownBecause says why an expression is not known before apply when one
-// of its references explains it: a module that is not installed or not
-// expanded, a root variable without a value, a data source read at apply.
-// "" when none does.
-func (in *instance) unknownBecause(expr hcl.Expression) string {
-	return in.unknownBecauseWithin(expr, maxPolicyHops)
-}
-
-// unknownBecauseWithin is unknownBecause, following at most hops local
-// values that are not known themselves to the reference that explains
-// them (local.prod built from var.environment).
-func (in *instance) unknownBecauseWithin(expr hcl.Expression, hops int) string {
-	for _, t := range expr.Variables() {
-		switch t.RootName() {
-		case "local":
-			name, ok := attrName(t, 1)
-			if !ok || hops == 0 {
-				continue
-			}
-			if a := in.mod.Locals[name]; a != nil && !in.local(name).IsWhollyKnown() {
-				if why := in.unknownBecauseWithin(a.Expr, hops-1); why != "" {
-					// The local written here and what explains it, not
-					// every local in between.
-					if rest, ok := strings.CutPrefix(why, "comes from local."); ok {
-						if _, after, ok := strings.Cut(rest, ", which "); ok {
-							why = after
-						}
-					}
-					return fmt.Sprintf("comes from local.%s, which %s", name, why)
-				}
-			}
-		case "module":
-			name, ok := attrName(t, 1)
-			if !ok {
-				continue
-			}
-			c := in.calls[name]
-			if c != nil && c.Child == nil {
-				if c.NotLoaded != "" {
-					return fmt.Sprintf("comes from module.%s, which was not loaded: %s", name, c.NotLoaded)
-				}
-				return fmt.Sprintf("comes from module.%s, which is not installed: run terraform init, or lint a plan", name)
-			}
-			if c != nil && (c.Count != nil || c.ForEach != nil) {
-				// A repeated module whose instances are not known is
-				// unknown as a whole: say why they are not.
-				if e := in.expansionOf("module."+name, c.Count, c.ForEach); !e.known && e.why != "" {
-					return fmt.Sprintf("comes from module.%s, whose %s %s", name, e.meta(), e.why)
-				}
-			}
-		case "var":
-			name, ok := attrName(t, 1)
-			if !ok {
-				continue
-			}
-			if _, declared := in.mod.Variables[name]; !declared {
-				// Terraform would refuse the reference; a wrapper such as
-				// Terragrunt may add the declaration to the directory it
-				// generates, and --var cannot set an undeclared variable.
-				return fmt.Sprintf("comes from var.%s, which %s does not declare (a wrapper such as Terragrunt may add it where it runs Terraform: lint that directory, or a plan)", name, in.moduleName())
-			}
-			if in.parent == nil {
-				if !in.variable(name).IsWhollyKnown() {
-					return fmt.Sprintf("comes from var.%s, which has no value here (set it with --var, a tfvars file or TF_VAR_%s)", name, name)
-				}
-			} else if v := in.variable(name); !v.IsWhollyKnown() {
-				arg, ok := in.call.Args[name]
-				if !ok {
-					// A required input the call leaves out: Terraform would
-					// refuse to plan it.
-					return fmt.Sprintf("comes from var.%s, which %s does not set and which has no default", name, in.addr)
-				}
-				if why := in.parent.unknownBecause(arg.Expr); why != "" {
-					return why
-				}
-			}
-		case "data":
-			if typ, ok := attrName(t, 1); ok && !isQueuecapData(typ) {
-				return fmt.Sprintf("comes from data.%s, which the linter does not read (Terraform reads it when it plans: lint the plan to check it)", typ)
-			}
-		default:
-			if hops == 0 {
-				continue
-			}
-			if why := in.resourceAttrUnknown(expr, t, hops); why != "" {
-				return why
-			}
-		}
-	}
-	return ""
-}
-
-// resourceAttrUnknown explains a reference to an attribute of a resource
-// of this module (aws_appautoscaling_target.t[count.index].resource_id)
-// by what its configuration sets it from: "comes from
-// aws_appautoscaling_target.t.resource_id, which comes from var.cluster,
-// which has no value here"; "" when that explains nothing.
-func (in *instance) resourceAttrUnknown(expr hcl.Expression, t hcl.Traversal, hops int) string {
-	name, ok := attrName(t, 1)
-	if !ok {
-		return ""
-	}
-	r, ok := in.mod.resource(t.RootName() + "." + name)
-	if !ok || r.Body == nil {
-		return ""
-	}
-	// The attribute after any index (t[0].resource_id), else the one read
-	// after a dynamic index, where the traversal stops.
-	attr := ""
-	for _, step := range t[2:] {
-		if a, ok := step.(hcl.TraverseAttr); ok {
-			attr = a.Name
-			break
-		}
-	}
-	if attr == "" {
-		attr = referencedAttr(expr, t)
-	}
-	if attr == "" {
-		return ""
-	}
-	content, _, _ := r.Body.PartialContent(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: attr}}})
-	a := content.Attributes[attr]
-	if a == nil {
-		return ""
-	}
-	why := in.unknownBecauseWithin(a.Expr, hops-1)
-	if why == "" {
-		return ""
-	}
-	return fmt.Sprintf("comes from %s.%s, which %s", r.LocalAddr(), attr, why)
-}
-
-// sameResource reports whether two traversals start with the same
-// resource type and name.
-func sameResource(a, b hcl.Traversal) bool {
-	na, oka := attrName(a, 1)
-	nb, okb := attrName(b, 1)
-	return a.RootName() == b.RootName() && oka && okb && na == nb
-}
-
-// referencedAttr is the attribute read from the resource t names when expr
-// indexes it first: in `aws_appautoscaling_target.t[count.index].resource_id`
-// the traversal stops at the index, and the attribute is the relative
-// traversal's.
-func referencedAttr(expr hcl.Expression, t hcl.Traversal) string {
-	sx, ok := expr.(hclsyntax.Expression)
-	if !ok {
-		return ""
-	}
-	var found string
-	_ = hclsyntax.VisitAll(sx, func(n hclsyntax.Node) hcl.Diagnostics {
-		rel, ok := n.(*hclsyntax.RelativeTraversalExpr)
-		if !ok || found != "" || len(rel.Traversal) == 0 {
-			return nil
-		}
-		idx, ok := rel.Source.(*hclsyntax.IndexExpr)
-		if !ok {
-			return nil
-		}
-		if src, ok := idx.Collection.(*hclsyntax.ScopeTraversalExpr); ok && sameResource(src.Traversal, t) {
-			if a, ok := rel.Traversal[0].(hcl.TraverseAttr); ok {
-				found = a.Name
-			}
-		}
-		return nil
-	})
-	return found
-}
-
 // reportCoverage names each queue the capacity rules (zero surplus,
 // headroom, retention, retry storm, depth alarms) cannot check: one with no
 // linked consumer, or with no declared arrival rate. A dead-letter queue
@@ -421,13 +217,4 @@ func (l *linker) reportCoverage() {
 		}
 		l.skips = append(l.skips, Skip{Rule: skipCoverage, Range: toRange(q.DefRange), Reason: reason, Address: q.Addr})
 	}
-}
-
-// moduleName names the module instance in a message: its address, or for
-// the root module its directory.
-func (in *instance) moduleName() string {
-	if in.addr != "" {
-		return in.addr
-	}
-	return "the root module in " + in.mod.Dir
 }
