@@ -137,7 +137,7 @@ func (b *builder) placeAt(rng hcl.Range, addr string) { b.planAddrs[toRange(rng)
 // its instances matter to a rule.
 func (b *builder) addResource(res *resourceInstance) {
 	alarms := len(b.model.Alarms)
-	b.model1(res)
+	b.modelResource(res)
 	if res.unexpanded == nil {
 		return
 	}
@@ -149,8 +149,8 @@ func (b *builder) addResource(res *resourceInstance) {
 	}
 }
 
-// model1 models one resource instance.
-func (b *builder) model1(res *resourceInstance) {
+// modelResource models one resource instance.
+func (b *builder) modelResource(res *resourceInstance) {
 	n, addr := res.body, res.addr
 	switch res.typ {
 	case "aws_sqs_queue":
