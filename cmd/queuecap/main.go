@@ -28,6 +28,7 @@ import (
 	"strings"
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint/model"
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint/runner"
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint/formatter"
@@ -345,7 +346,7 @@ func runLint(args []string, stdout, stderr io.Writer) int {
 	if !required {
 		fallback = cfg.WithoutQueues()
 	}
-	res, err := lint.Run(lint.Options{
+	res, err := runner.Run(lint.Options{
 		Dirs: f.dirs, Recursive: recursive, Vars: f.vars, Environ: os.Environ(),
 		Config: fallback, DiscoverConfig: true, Rules: rules.All(), Enable: f.enable, Disable: f.disable, Explain: f.explain,
 		Plan: plan, Boundary: bound,

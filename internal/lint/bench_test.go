@@ -26,6 +26,7 @@ import (
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint/rules"
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint/runner"
 )
 
 // corpusEnv names a directory to benchmark instead of the shared corpus.
@@ -68,7 +69,7 @@ func BenchmarkLintCorpus(b *testing.B) {
 	b.ReportAllocs()
 	var issues, errs int
 	for b.Loop() {
-		res, err := lint.Run(lint.Options{Dirs: []string{dir}, Recursive: true, Rules: rules.All(), Config: &lint.Config{}})
+		res, err := runner.Run(lint.Options{Dirs: []string{dir}, Recursive: true, Rules: rules.All(), Config: &lint.Config{}})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint/rules"
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint/runner"
 )
 
 func TestLoadConfig(t *testing.T) {
@@ -138,7 +139,7 @@ func TestUnknownRuleIDs(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			c.opts.Dirs, c.opts.Rules = []string{dir}, rules.All()
-			res, err := lint.Run(c.opts)
+			res, err := runner.Run(c.opts)
 			var usage *lint.UsageError
 			if !errors.As(err, &usage) || res != nil {
 				t.Fatalf("got %v, %v; want a usage error", res, err)

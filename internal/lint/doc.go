@@ -6,7 +6,8 @@
 // the fleets that consume them and to the scaling policies and alarms around
 // them into the model (package model), and runs the rules over it.
 //
-// Run is a list of stages (run.go): discover the root modules (roots.go),
+// A run is a list of stages (run.go), which package runner calls in order
+// and spreads over workers: discover the root modules (roots.go),
 // schedule them on workers, build each one's
 // model and link it (root.go): a front end, the HCL's (hclfront.go) or the
 // plan's (plan.go), hands the builder (build.go) one resourceInstance per

@@ -27,7 +27,7 @@ func (l *linker) recordDeadLetter(rd redriveRef, dlq *Queue) {
 
 // explanation gathers the roots' explanations of a run, with the
 // .queuecap.hcl blocks that match no root reading them.
-func explanation(outs []rootResult, skips []Skip) *Explanation {
+func explanation(outs []RootResult, skips []Skip) *Explanation {
 	e := &Explanation{Roots: []RootExplanation{}, Skipped: []Skip{}}
 	for _, out := range outs {
 		if out.explained != nil {

@@ -27,3 +27,25 @@ func WriteFiles(t testing.TB, dir string, files map[string]string) {
 		}
 	}
 }
+
+// runSerially runs a Session's stages as runner.Run does, one root after
+// another: for this package's own tests, which cannot import the runner.
+func runSerially(opts Options) (*Result, error) {
+	s, err := Prepare(opts)
+	if err != nil {
+		return nil, err
+	}
+	s.DiscoverRoots()
+	s.StartLinting()
+	for i := range s.Roots() {
+		s.Fold(i, s.LintRoot(i))
+	}
+	s.StopLinting()
+	if err := s.SkipRunInputs(); err != nil {
+		return nil, err
+	}
+	for _, p := range s.Processors() {
+		p.Run()
+	}
+	return s.Result(), nil
+}

@@ -156,7 +156,7 @@ resource "aws_autoscaling_group" "w" {
 `
 		dir := t.TempDir()
 		WriteFiles(t, dir, map[string]string{"main.tf": src})
-		res, err := Run(Options{Dirs: []string{dir}})
+		res, err := runSerially(Options{Dirs: []string{dir}})
 		if err != nil {
 			t.Fatal(err)
 		}

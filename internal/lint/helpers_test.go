@@ -8,6 +8,7 @@ import (
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint/rules"
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint/runner"
 )
 
 // writeFiles writes files (path relative to dir → content) under dir.
@@ -19,7 +20,7 @@ func lintDir(t testing.TB, opts lint.Options) *lint.Result {
 	if opts.Rules == nil {
 		opts.Rules = rules.All()
 	}
-	res, err := lint.Run(opts)
+	res, err := runner.Run(opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint/rules"
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint/runner"
 )
 
 // scaledPlan is testdata/plans/zero_surplus.json with each resource given
@@ -89,7 +90,7 @@ func BenchmarkPlan(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			res, err := lint.Run(lint.Options{Dirs: []string{dir}, Config: &lint.Config{}, Rules: rules.All(), Plan: plan})
+			res, err := runner.Run(lint.Options{Dirs: []string{dir}, Config: &lint.Config{}, Rules: rules.All(), Plan: plan})
 			if err != nil {
 				b.Fatal(err)
 			}

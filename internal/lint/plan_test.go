@@ -11,6 +11,7 @@ import (
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint/rules"
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint/runner"
 )
 
 // The plans in testdata/plans are `terraform show -json` of the
@@ -73,7 +74,7 @@ func FuzzPlan(f *testing.F) {
 		if err != nil {
 			return
 		}
-		res, err := lint.Run(lint.Options{Dirs: []string{t.TempDir()}, Config: &lint.Config{}, Rules: rules.All(), Plan: p})
+		res, err := runner.Run(lint.Options{Dirs: []string{t.TempDir()}, Config: &lint.Config{}, Rules: rules.All(), Plan: p})
 		if err != nil {
 			t.Fatalf("Run: %v", err)
 		}
@@ -109,7 +110,7 @@ func TestPlanDataSourceRates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := lint.Run(lint.Options{Dirs: []string{t.TempDir()}, Config: &lint.Config{}, Rules: rules.All(), Plan: p})
+	res, err := runner.Run(lint.Options{Dirs: []string{t.TempDir()}, Config: &lint.Config{}, Rules: rules.All(), Plan: p})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,7 +175,7 @@ resource "aws_autoscaling_group" "workers" {
 	}
 	lintIt := func(p *lint.Plan) *lint.Result {
 		t.Helper()
-		res, err := lint.Run(lint.Options{Dirs: []string{dir}, Config: &lint.Config{}, Rules: rules.All(), Plan: p})
+		res, err := runner.Run(lint.Options{Dirs: []string{dir}, Config: &lint.Config{}, Rules: rules.All(), Plan: p})
 		if err != nil {
 			t.Fatal(err)
 		}

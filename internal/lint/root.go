@@ -5,7 +5,9 @@ package lint
 
 import "fmt"
 
-type rootResult struct {
+// A RootResult is what linting one root module gave (Session.LintRoot),
+// for Session.Fold.
+type RootResult struct {
 	queueAddrs    []string // the queues modeled
 	fleetAddrs    []string
 	issues        []placedIssue
@@ -21,12 +23,12 @@ type rootResult struct {
 // lintRoot lints one root module: builds and links its model (build),
 // then runs the rules over each object of it (checkRules); with
 // Options.Explain, says what was linked instead.
-func lintRoot(l *loader, dir string, opts Options, flags []assignment, active []activeRule) (out rootResult) {
+func lintRoot(l *loader, dir string, opts Options, flags []assignment, active []activeRule) (out RootResult) {
 	// A bug must not take the other root modules down with it (a panic in
 	// this goroutine would end the process): report it and go on.
 	defer func() {
 		if p := recover(); p != nil {
-			out = rootResult{errors: []ErrorEntry{{Message: fmt.Sprintf("internal error while linting %s: %v", dir, p), Severity: Error}}}
+			out = RootResult{errors: []ErrorEntry{{Message: fmt.Sprintf("internal error while linting %s: %v", dir, p), Severity: Error}}}
 		}
 	}()
 	b, out := build(l, dir, opts, flags)
@@ -46,8 +48,8 @@ func lintRoot(l *loader, dir string, opts Options, flags []assignment, active []
 // the plan, linked, with what building it found wrong (errors) or could
 // not check (skips, placed as findings are). A nil builder means there is
 // nothing to run rules over.
-func build(l *loader, dir string, opts Options, flags []assignment) (*builder, rootResult) {
-	var out rootResult
+func build(l *loader, dir string, opts Options, flags []assignment) (*builder, RootResult) {
+	var out RootResult
 	var b *builder
 	var built rootBuild
 	if opts.Plan != nil {
@@ -62,7 +64,7 @@ func build(l *loader, dir string, opts Options, flags []assignment) (*builder, r
 	// A root module whose evaluation ran out of a budget is that error
 	// alone: what was evaluated of it is incomplete.
 	if d := b.limits.exceeded; d != nil {
-		return nil, rootResult{errors: append(out.errors, diagEntry(d)), variables: out.variables}
+		return nil, RootResult{errors: append(out.errors, diagEntry(d)), variables: out.variables}
 	}
 	// What Terraform rejects is an error; a plan was made, so there is
 	// none in a plan's configuration.

@@ -8,8 +8,6 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint/model"
@@ -139,16 +137,16 @@ func dedupeErrors(errs []ErrorEntry) []ErrorEntry {
 // unmatchedConfig reports .queuecap.hcl queue blocks that name a queue, or
 // a consumer, found in none of the linted root modules: a mistyped address
 // would otherwise silently turn checks off.
-func unmatchedConfig(cfg *Config, outs []rootResult) []Skip {
+func unmatchedConfig(cfg *Config, outs []RootResult) []Skip {
 	// With no root checked (none could be read, or their input values do
 	// not fit), no block can be judged.
-	if !slices.ContainsFunc(outs, func(o rootResult) bool { return o.configMatched != nil }) {
+	if !slices.ContainsFunc(outs, func(o RootResult) bool { return o.configMatched != nil }) {
 		return nil
 	}
 	var skips []Skip
 	for _, addr := range sortedKeys(cfg.Queues) {
 		qc := cfg.Queues[addr]
-		if slices.ContainsFunc(outs, func(o rootResult) bool { return o.configMatched[addr] }) {
+		if slices.ContainsFunc(outs, func(o RootResult) bool { return o.configMatched[addr] }) {
 			continue
 		}
 		var queues, fleets []string
@@ -156,7 +154,7 @@ func unmatchedConfig(cfg *Config, outs []rootResult) []Skip {
 			queues, fleets = append(queues, o.queueAddrs...), append(fleets, o.fleetAddrs...)
 		}
 		reason := fmt.Sprintf("queue block %q matches no aws_sqs_queue in the linted configuration%s", addr, suggest(addr, queues))
-		if slices.ContainsFunc(outs, func(o rootResult) bool { _, found := o.configMatched[addr]; return found }) {
+		if slices.ContainsFunc(outs, func(o RootResult) bool { _, found := o.configMatched[addr]; return found }) {
 			reason = fmt.Sprintf("queue block %q names consumer %q, which matches no fleet in the linted configuration%s", addr, qc.Consumer, suggest(qc.Consumer, fleets))
 		}
 		skips = append(skips, Skip{Rule: "config", Range: toRange(qc.Range), Reason: reason})
@@ -164,30 +162,11 @@ func unmatchedConfig(cfg *Config, outs []rootResult) []Skip {
 	return skips
 }
 
-// Run lints every root module the options name. Problems with individual
-// files or directories are collected in Result.Errors and the run goes on;
-// the error return is for usage errors only.
-//
-// It is a list of stages, each a method of run: prepare the run from the
-// options, discover the root modules, lint them (each built, linked and
-// checked on a worker, and folded into the run's results in root order),
-// add what the run as a whole skipped, and post-process.
-func Run(opts Options) (*Result, error) {
-	r, err := prepare(opts)
-	if err != nil {
-		return nil, err
-	}
-	r.discoverRoots()
-	r.lintRoots()
-	if err := r.skipRunInputs(); err != nil {
-		return nil, err
-	}
-	r.postProcess()
-	return r.res, nil
-}
-
-// run is one Run's state, stage to stage.
-type run struct {
+// A Session is one run's state, stage to stage. Package runner runs the
+// stages in order (runner.Run): Prepare, DiscoverRoots, LintRoot for each
+// root on its workers with Fold in root order, SkipRunInputs, then the
+// post-processors (Processors).
+type Session struct {
 	opts   Options
 	active []activeRule
 	bound  *Boundary
@@ -201,15 +180,16 @@ type run struct {
 	units   []string
 	// outs are what each root left once folded (lintRoots): what the
 	// post-process still needs of it.
-	outs     []rootResult
+	outs     []RootResult
+	reads    [][]string // the module directories each root reads (predictReads)
 	issues   issueMerger
 	skips    skipMerger
 	declared []map[string]bool // each root's variables, for --var
 }
 
-// prepare checks the options (rules, --var flags, the boundary) and
-// starts the result with the rules that run.
-func prepare(opts Options) (*run, error) {
+// Prepare checks the options (rules, --var flags, the boundary) and
+// starts the result with the rules that run. Its error is a usage error.
+func Prepare(opts Options) (*Session, error) {
 	if opts.Config == nil {
 		opts.Config = &Config{}
 	}
@@ -232,7 +212,7 @@ func prepare(opts Options) (*run, error) {
 	for _, d := range flagDiags {
 		res.Errors = append(res.Errors, diagEntry(d))
 	}
-	return &run{opts: opts, active: active, bound: bound, flags: flags, res: res}, nil
+	return &Session{opts: opts, active: active, bound: bound, flags: flags, res: res}, nil
 }
 
 // ruleInfos describe the rules that run, for the formats.
@@ -248,9 +228,9 @@ func ruleInfos(active []activeRule) []RuleInfo {
 	return out
 }
 
-// discoverRoots finds the root modules to lint (rootsToLint) and the
-// configuration each reads.
-func (r *run) discoverRoots() {
+// DiscoverRoots finds the root modules to lint (rootsToLint) and the
+// configuration each reads; Roots says how many.
+func (r *Session) DiscoverRoots() {
 	l := newLoader(r.bound)
 	l.host = r.opts.Host
 	l.sources.tflint = r.opts.Host != nil && r.opts.Host.Name() == "tflint"
@@ -269,29 +249,33 @@ func (r *run) discoverRoots() {
 	r.loader = l
 }
 
-// lintRoots lints the roots in parallel, sharing the parsed-file cache
-// (each module directory stays in it while a root still to finish may
-// read it), and folds each root's results into the run's as soon as it
-// and every root before it are done: in root order, so that which of two
-// reasons for one place stands does not depend on timing, and then drops
-// them, so that a run holds the roots in flight and the merged results,
-// not every root's until the end.
-func (r *run) lintRoots() {
-	reads := r.loader.predictReads(r.rootDirs())
-	r.outs = make([]rootResult, len(r.roots))
-	fold := inOrder(r.fold)
+// Roots is the number of root modules DiscoverRoots found.
+func (r *Session) Roots() int { return len(r.roots) }
+
+// StartLinting readies the loader for the roots: which module
+// directories each will read, so that one is dropped from the cache once
+// no root still to lint reads it (LintRoot), and the spare parsers that
+// read ahead. The parsed-file cache is shared by every root. StopLinting
+// stops the parsers.
+func (r *Session) StartLinting() {
+	r.reads = r.loader.predictReads(r.rootDirs())
+	r.outs = make([]RootResult, len(r.roots))
 	r.loader.startSpare(runtime.GOMAXPROCS(0))
-	defer r.loader.stopSpare()
-	schedule(len(r.roots), 2*runtime.GOMAXPROCS(0), func(i int) {
-		opts := r.opts
-		opts.Config = r.configs[i]
-		out := lintRoot(r.loader, r.roots[i].dir, opts, r.flags, r.active)
-		r.loader.release(reads[i])
-		fold(i, out)
-	})
 }
 
-func (r *run) rootDirs() []string {
+// StopLinting stops what StartLinting started.
+func (r *Session) StopLinting() { r.loader.stopSpare() }
+
+// LintRoot lints root i (lintRoot), from any goroutine.
+func (r *Session) LintRoot(i int) RootResult {
+	opts := r.opts
+	opts.Config = r.configs[i]
+	out := lintRoot(r.loader, r.roots[i].dir, opts, r.flags, r.active)
+	r.loader.release(r.reads[i])
+	return out
+}
+
+func (r *Session) rootDirs() []string {
 	dirs := make([]string, len(r.roots))
 	for i, root := range r.roots {
 		dirs[i] = root.dir
@@ -299,61 +283,13 @@ func (r *run) rootDirs() []string {
 	return dirs
 }
 
-// schedule calls work for each of 0..n-1 on at most workers goroutines,
-// and returns when every call has. Twice as many roots in flight as
-// processors: a root that needs a module another root is still reading
-// waits for it (moduleDecl reads each directory once), and with one root
-// per processor that processor would sit idle. On the 20,000-file
-// benchmark tree this took the wall time from 9.7 s to 7.3 s on 2 CPUs,
-// for 10 MiB more at the peak; more roots in flight bought nothing more.
-// They are long-lived workers taking roots in order, not a goroutine per
-// root: the parser recurses deeply, and a new goroutine's stack grows by
-// copying, again for each root.
-func schedule(n, workers int, work func(i int)) {
-	var wg sync.WaitGroup
-	var next atomic.Int64
-	for range min(workers, n) {
-		wg.Go(func() {
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= n {
-					return
-				}
-				work(i)
-			}
-		})
-	}
-	wg.Wait()
-}
-
-// inOrder returns a function that takes the results of 0, 1, 2, … in any
-// order, from any goroutine, and hands them to fold in order, each as soon
-// as it and every one before it have come.
-func inOrder[T any](fold func(i int, v T)) func(i int, v T) {
-	var mu sync.Mutex
-	pending := make(map[int]T)
-	next := 0
-	return func(i int, v T) {
-		mu.Lock()
-		defer mu.Unlock()
-		pending[i] = v
-		for {
-			v, ok := pending[next]
-			if !ok {
-				return
-			}
-			delete(pending, next)
-			fold(next, v)
-			next++
-		}
-	}
-}
-
-// fold merges root i's results into the run's, keeping of them only
-// what the post-process needs: the configuration it read, what it
-// matched, and (for unmatchedConfig's suggestions, or --explain) the
-// addresses it modeled.
-func (r *run) fold(i int, out rootResult) {
+// Fold merges root i's results into the run's, in root order (so that
+// which of two reasons for one place stands does not depend on timing),
+// keeping of them only what the post-process needs: the configuration it
+// read, what it matched, and (for unmatchedConfig's suggestions, or
+// --explain) the addresses it modeled. A run thus holds the roots in
+// flight and the merged results, not every root's until the end.
+func (r *Session) Fold(i int, out RootResult) {
 	r.res.Errors = append(r.res.Errors, out.errors...)
 	for _, is := range out.issues {
 		r.issues.add(is)
@@ -372,10 +308,10 @@ func (r *run) fold(i int, out rootResult) {
 	r.outs[i] = out
 }
 
-// skipRunInputs adds what the run as a whole did not check: --var values
-// no root declares (an error when none declares any), and Terragrunt
-// units found instead of configuration.
-func (r *run) skipRunInputs() error {
+// SkipRunInputs adds what the run as a whole did not check: --var values
+// no root declares (a usage error when none declares any), and
+// Terragrunt units found instead of configuration.
+func (r *Session) SkipRunInputs() error {
 	flagSkips, err := undeclaredFlags(r.flags, r.declared)
 	if err != nil {
 		return err
@@ -391,13 +327,17 @@ func (r *run) skipRunInputs() error {
 	return nil
 }
 
-// postProcess turns the merged findings and skips into the result, one
-// processor after another, each one's place in the order said beside it.
-func (r *run) postProcess() {
-	for _, p := range []struct {
-		name string
-		run  func()
-	}{
+// A Processor is one step of the post-process: it turns the merged
+// findings and skips into the result.
+type Processor struct {
+	Name string
+	Run  func()
+}
+
+// Processors are the post-process's steps, in the order they run, each
+// one's place in it said beside it.
+func (r *Session) Processors() []Processor {
+	return []Processor{
 		// Findings were merged across roots and instances as they were
 		// folded, so an ignore comment drops the one finding at its place.
 		{"ignores", func() { r.res.Issues = append(r.res.Issues, r.unignored(r.issues.out)...) }},
@@ -421,14 +361,15 @@ func (r *run) postProcess() {
 		// After sorting: the skips of several rules at one place for one
 		// reason become one, named for the first rule in sorted order.
 		{"merge rules", func() { r.res.Skipped = mergeRules(r.res.Skipped) }},
-	} {
-		p.run()
 	}
 }
 
+// Result is the run's result, complete once the processors have run.
+func (r *Session) Result() *Result { return r.res }
+
 // unignored are the findings no ignore comment covers, at their place or,
 // for a finding moved out of an installed module, inside the module.
-func (r *run) unignored(issues []placedIssue) []Issue {
+func (r *Session) unignored(issues []placedIssue) []Issue {
 	anns := map[string][]annotation{}
 	ignored := func(rule string, rng Range) bool {
 		a, ok := anns[rng.Filename]
@@ -449,7 +390,7 @@ func (r *run) unignored(issues []placedIssue) []Issue {
 
 // unmatchedConfigs are the queue blocks of each configuration file that no
 // root reading it has.
-func (r *run) unmatchedConfigs() []Skip {
+func (r *Session) unmatchedConfigs() []Skip {
 	var out []Skip
 	seen := map[*Config]bool{}
 	for _, cfg := range r.configs {
@@ -457,7 +398,7 @@ func (r *run) unmatchedConfigs() []Skip {
 			continue
 		}
 		seen[cfg] = true
-		var readers []rootResult
+		var readers []RootResult
 		for i := range r.outs {
 			if r.configs[i] == cfg {
 				readers = append(readers, r.outs[i])

@@ -11,6 +11,7 @@ import (
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint/rules"
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint/runner"
 )
 
 // TestTagNumbersValid: a queuecap:* tag whose value is known but no valid
@@ -97,7 +98,7 @@ resource "aws_ecs_service" "s" {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err = lint.Run(lint.Options{Dirs: []string{t.TempDir()}, Config: &lint.Config{}, Rules: rules.All(), Plan: p})
+	res, err = runner.Run(lint.Options{Dirs: []string{t.TempDir()}, Config: &lint.Config{}, Rules: rules.All(), Plan: p})
 	if err != nil {
 		t.Fatal(err)
 	}

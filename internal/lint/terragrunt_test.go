@@ -12,6 +12,7 @@ import (
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint/rules"
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint/runner"
 )
 
 // TestTerragruntUnits: a directory Terragrunt deploys from a
@@ -34,7 +35,7 @@ func TestTerragruntUnits(t *testing.T) {
 	writeFiles(t, top, files)
 	unitSkips := func(dirs []string, recursive bool) []string {
 		t.Helper()
-		res, err := lint.Run(lint.Options{Dirs: dirs, Recursive: recursive, Rules: rules.All(), Config: &lint.Config{}})
+		res, err := runner.Run(lint.Options{Dirs: dirs, Recursive: recursive, Rules: rules.All(), Config: &lint.Config{}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -58,7 +59,7 @@ func TestTerragruntUnits(t *testing.T) {
 	if got, want := unitSkips([]string{filepath.Join(top, "aws", "sqs")}, false), want[2:]; !slices.Equal(got, want) {
 		t.Errorf("one unit: skips %q, want %q", got, want)
 	}
-	res, err := lint.Run(lint.Options{Dirs: []string{top}, Recursive: true, Rules: rules.All(), Config: &lint.Config{}})
+	res, err := runner.Run(lint.Options{Dirs: []string{top}, Recursive: true, Rules: rules.All(), Config: &lint.Config{}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint/rules"
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint/runner"
 )
 
 // sizedFleet has one queuecap_zero_surplus finding whose max_consumers
@@ -166,7 +167,7 @@ func TestRootVariables(t *testing.T) {
 			opts.Recursive = c.recursive
 			if c.wantUsage != "" {
 				opts.Rules = rules.All()
-				_, err := lint.Run(opts)
+				_, err := runner.Run(opts)
 				var usage *lint.UsageError
 				if !errors.As(err, &usage) || !strings.Contains(err.Error(), c.wantUsage) {
 					t.Fatalf("got %v, want a usage error %q", err, c.wantUsage)
@@ -245,7 +246,7 @@ func FuzzVarValues(f *testing.F) {
 		})
 		declared := true // unless vars.tf does not parse
 		for _, vars := range [][]lint.VarFlag{nil, {{Value: "v=" + raw}}} {
-			res, err := lint.Run(lint.Options{Dirs: []string{dir}, Vars: vars, Environ: []string{"TF_VAR_v=" + raw}, Rules: rules.All()})
+			res, err := runner.Run(lint.Options{Dirs: []string{dir}, Vars: vars, Environ: []string{"TF_VAR_v=" + raw}, Rules: rules.All()})
 			if err != nil {
 				if declared {
 					t.Fatalf("usage error for a declared variable: %v", err)

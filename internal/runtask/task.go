@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint/model"
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint/runner"
 
 	tfe "github.com/hashicorp/go-tfe"
 
@@ -70,7 +71,7 @@ func (s *Service) lintRun(j job) *tfe.TaskResultCallbackRequestOptions {
 
 // lintPlan lints plan as `queuecap lint --plan` does without a
 // configuration directory, which a run task does not have: findings carry
-// resource addresses. lint.Run wants a directory all the same; an empty
+// resource addresses. runner.Run wants a directory all the same; an empty
 // one of its own per run keeps a long-running service clear of temporary
 // file cleaners. A nil plan lints nothing and checks cfg's rule IDs.
 func lintPlan(plan *lint.Plan, cfg *lint.Config) (*lint.Result, error) {
@@ -79,7 +80,7 @@ func lintPlan(plan *lint.Plan, cfg *lint.Config) (*lint.Result, error) {
 		return nil, err
 	}
 	defer func() { _ = os.Remove(dir) }()
-	return lint.Run(lint.Options{Dirs: []string{dir}, Config: cfg, Rules: rules.All(), Plan: plan})
+	return runner.Run(lint.Options{Dirs: []string{dir}, Config: cfg, Rules: rules.All(), Plan: plan})
 }
 
 // fetchPlan downloads the plan JSON with the run's token. HCP Terraform

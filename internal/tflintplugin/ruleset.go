@@ -31,6 +31,7 @@ import (
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint/rules"
+	lintrunner "github.com/queuecap/terraform-provider-queuecap/internal/lint/runner"
 )
 
 // Name is the ruleset's name: tflint's `plugin "queuecap"` block, the
@@ -207,7 +208,7 @@ func (rs *RuleSet) lint(r tflint.Runner) (*lint.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return lint.Run(lint.Options{
+	return lintrunner.Run(lint.Options{
 		Dirs:    []string{dir},
 		Environ: os.Environ(),
 		Config:  &cfg,

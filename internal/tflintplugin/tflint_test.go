@@ -24,6 +24,7 @@ import (
 	"github.com/queuecap/terraform-provider-queuecap/internal/corpustest"
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint/rules"
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint/runner"
 	"github.com/queuecap/terraform-provider-queuecap/internal/tflintplugin"
 )
 
@@ -207,7 +208,7 @@ func runQueuecapWith(t *testing.T, dir, cfgPath string, recursive bool, vars []l
 	}
 	// Messages name the file queue blocks are in: under tflint, .tflint.hcl.
 	cfg.File = ".tflint.hcl"
-	res, err := lint.Run(lint.Options{Dirs: []string{dir}, Recursive: recursive, Config: cfg, Rules: rules.All(), Environ: append(os.Environ(), env...), Vars: vars})
+	res, err := runner.Run(lint.Options{Dirs: []string{dir}, Recursive: recursive, Config: cfg, Rules: rules.All(), Environ: append(os.Environ(), env...), Vars: vars})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,6 +19,7 @@ import (
 	"testing"
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint/runner"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden from the current output")
@@ -378,7 +379,7 @@ func TestDefaultSource(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		res, err := lint.Run(lint.Options{Dirs: []string{dir}})
+		res, err := runner.Run(lint.Options{Dirs: []string{dir}})
 		if err != nil {
 			t.Fatal(err)
 		}

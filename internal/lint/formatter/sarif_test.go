@@ -18,6 +18,7 @@ import (
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint/rules"
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint/runner"
 )
 
 // testSchema compiles the JSON schema testdata/<file> once.
@@ -277,7 +278,7 @@ func object(doc any, path ...any) map[string]any {
 // TestSARIFRuleDocs: with the real rules, each rule's page is its
 // fullDescription and help, its links absolute, and the log validates.
 func TestSARIFRuleDocs(t *testing.T) {
-	res, err := lint.Run(lint.Options{Dirs: []string{t.TempDir()}, Rules: rules.All()})
+	res, err := runner.Run(lint.Options{Dirs: []string{t.TempDir()}, Rules: rules.All()})
 	if err != nil {
 		t.Fatal(err)
 	}

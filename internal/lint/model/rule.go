@@ -8,7 +8,7 @@ import (
 )
 
 // Rule is one check over the linked model. Rules live in package rules,
-// one file each, and are passed to lint.Run. A rule judges one kind of
+// one file each, and are passed to runner.Run. A rule judges one kind of
 // object, and says which by being one of QueueRule, FleetRule,
 // PolicyRule, AlarmRule and MappingRule: the engine hands it each object
 // of that kind (its subject, linked to everything else as usual) in turn,

@@ -12,6 +12,7 @@ import (
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint/rules"
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint/runner"
 	"github.com/queuecap/terraform-provider-queuecap/internal/testaws"
 )
 
@@ -39,7 +40,7 @@ func TestParity(t *testing.T) {
 		"testdata/launch_template", "testdata/launch_configuration", "testdata/task_role", "testdata/sns", "testdata/queuecap_data", "testdata/instances"} {
 		t.Run(dir, func(t *testing.T) {
 			t.Parallel()
-			fromHCL, err := lint.Run(lint.Options{Dirs: []string{dir}, Config: &lint.Config{}, Rules: rules.All()})
+			fromHCL, err := runner.Run(lint.Options{Dirs: []string{dir}, Config: &lint.Config{}, Rules: rules.All()})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint/rules"
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint/runner"
 	"github.com/queuecap/terraform-provider-queuecap/internal/testaws"
 )
 
@@ -30,7 +31,7 @@ func lintPlan(t *testing.T, planJSON []byte, dir string) *lint.Result {
 	if err != nil {
 		t.Fatalf("ReadPlan: %v", err)
 	}
-	res, err := lint.Run(lint.Options{Dirs: []string{dir}, Config: &lint.Config{}, Rules: rules.All(), Plan: plan})
+	res, err := runner.Run(lint.Options{Dirs: []string{dir}, Config: &lint.Config{}, Rules: rules.All(), Plan: plan})
 	if err != nil {
 		t.Fatalf("Run: %v", err)
 	}
@@ -258,7 +259,7 @@ func testPlanBinaryFile(t *testing.T, cli, onPath testaws.CLI) {
 	if err != nil {
 		t.Fatalf("LoadPlan: %v", err)
 	}
-	res, err := lint.Run(lint.Options{Dirs: []string{w.Dir}, Config: &lint.Config{}, Rules: rules.All(), Plan: plan})
+	res, err := runner.Run(lint.Options{Dirs: []string{w.Dir}, Config: &lint.Config{}, Rules: rules.All(), Plan: plan})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -315,7 +316,7 @@ func TestPlanRemoteModule(t *testing.T) {
 			t.Fatal(err)
 		}
 		fromPlan := lintPlan(t, w.Plan(), w.Dir)
-		fromHCL, err := lint.Run(lint.Options{Dirs: []string{w.Dir}, Config: &lint.Config{}, Rules: rules.All()})
+		fromHCL, err := runner.Run(lint.Options{Dirs: []string{w.Dir}, Config: &lint.Config{}, Rules: rules.All()})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -358,7 +359,7 @@ func TestPlanVariableSources(t *testing.T) {
 			if !slices.Equal(got, c.want) {
 				t.Errorf("workspace %s: zero surplus on %v, want %v; all: %+v", c.workspace, got, c.want, findings(res))
 			}
-			fromHCL, err := lint.Run(lint.Options{Dirs: []string{w.Dir}, Config: &lint.Config{}, Rules: rules.All(), Environ: env})
+			fromHCL, err := runner.Run(lint.Options{Dirs: []string{w.Dir}, Config: &lint.Config{}, Rules: rules.All(), Environ: env})
 			if err != nil {
 				t.Fatal(err)
 			}

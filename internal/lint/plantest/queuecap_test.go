@@ -15,6 +15,7 @@ import (
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint/rules"
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint/runner"
 	"github.com/queuecap/terraform-provider-queuecap/internal/testaws"
 )
 
@@ -26,7 +27,7 @@ import (
 // lintHCL lints dir's HCL, as `queuecap lint dir` does.
 func lintHCL(t *testing.T, dir string) *lint.Result {
 	t.Helper()
-	res, err := lint.Run(lint.Options{Dirs: []string{dir}, Config: &lint.Config{}, Rules: rules.All()})
+	res, err := runner.Run(lint.Options{Dirs: []string{dir}, Config: &lint.Config{}, Rules: rules.All()})
 	if err != nil {
 		t.Fatal(err)
 	}

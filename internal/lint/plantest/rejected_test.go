@@ -12,6 +12,7 @@ import (
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint/rules"
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint/runner"
 	"github.com/queuecap/terraform-provider-queuecap/internal/testaws"
 )
 
@@ -40,7 +41,7 @@ func TestLintRejectsWhatTerraformRejects(t *testing.T) {
 	for _, c := range cases {
 		dir := filepath.Join("testdata", "rejected", c.dir)
 		t.Run(c.dir, func(t *testing.T) {
-			res, err := lint.Run(lint.Options{Dirs: []string{dir}, Config: &lint.Config{}, Rules: rules.All()})
+			res, err := runner.Run(lint.Options{Dirs: []string{dir}, Config: &lint.Config{}, Rules: rules.All()})
 			if err != nil {
 				t.Fatal(err)
 			}

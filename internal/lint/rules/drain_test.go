@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint/runner"
 )
 
 // capacityRules are the rules that state a queue's surplus or drain time.
@@ -96,7 +97,7 @@ func TestOneDrainTimePerQueue(t *testing.T) {
 			for _, name := range capacityRules {
 				rs = append(rs, ruleNamed(t, name))
 			}
-			res, err := lint.Run(lint.Options{Dirs: []string{dir}, Config: &lint.Config{}, Rules: rs})
+			res, err := runner.Run(lint.Options{Dirs: []string{dir}, Config: &lint.Config{}, Rules: rs})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint/rules"
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint/runner"
 )
 
 // ruleCase is one table entry: a configuration written to a temporary
@@ -119,7 +120,7 @@ func lintCase(t *testing.T, rule string, c ruleCase) (*lint.Result, string) {
 	for _, v := range c.vars {
 		vars = append(vars, lint.VarFlag{Value: v})
 	}
-	res, err := lint.Run(lint.Options{Dirs: []string{dir}, Config: cfg, Vars: vars, Rules: []lint.Rule{ruleNamed(t, rule)}})
+	res, err := runner.Run(lint.Options{Dirs: []string{dir}, Config: cfg, Vars: vars, Rules: []lint.Rule{ruleNamed(t, rule)}})
 	if err != nil {
 		t.Fatal(err)
 	}
