@@ -181,7 +181,7 @@ func AlarmThresholds(in AlarmInput) (AlarmPlan, error) {
 	}
 	p.ProvisioningLagSeconds = lag
 	p.PeriodSeconds = int64(period)
-	p.NotDrainingDepthFloor = in.PerConsumerRate * period
+	p.NotDrainingDepthFloor = float(mul(dec(in.PerConsumerRate), dec(period)))
 	if err := checkResult("per_consumer_rate", "the not-draining depth floor per_consumer_rate × period_seconds", p.NotDrainingDepthFloor); err != nil {
 		return p, err
 	}
@@ -306,7 +306,7 @@ func BacklogPerConsumerTarget(slaSeconds, perConsumerRate float64) (float64, err
 	if err := checkPositive("per_consumer_rate", perConsumerRate); err != nil {
 		return 0, err
 	}
-	t := slaSeconds * perConsumerRate
+	t := float(mul(dec(slaSeconds), dec(perConsumerRate)))
 	if err := checkResult("per_consumer_rate", "the target sla_seconds × per_consumer_rate", t); err != nil {
 		return 0, err
 	}

@@ -17,17 +17,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/big"
 )
 
 // MaxCount is the largest consumer count queuecap reports. Beyond 2^53 a
 // float64 no longer holds every integer, so a ceiling would be meaningless.
 const MaxCount = 1 << 53
-
-// ceilTolerance is the relative distance from an integer within which a ratio
-// counts as that integer: 10000.0/400 is exactly 25, but ratios that are
-// integers on paper can come out as 25.000000000000004, and a ceiling must
-// not turn that into 26.
-const ceilTolerance = 1e-12
 
 // InputError reports an input, named by its attribute name, that the formulas
 // cannot accept or that makes a result leave the float64 range.
@@ -126,24 +121,6 @@ func culprit(terms ...term) string {
 	return best
 }
 
-// ceilCount is the ceiling of a non-negative ratio, with the tolerance above,
-// as a count. It fails when the count exceeds MaxCount.
-func ceilCount(field, what string, x float64) (int64, error) {
-	if !finite(x) || x < 0 {
-		return 0, inputErr(field, "makes %s %v, not a finite number of at least 0", what, x)
-	}
-	// Relative, never absolute: a load of 1e-13 consumers still needs one.
-	if r := math.Round(x); math.Abs(x-r) <= ceilTolerance*x {
-		x = r
-	} else {
-		x = math.Ceil(x)
-	}
-	if x > MaxCount {
-		return 0, inputErr(field, "makes %s %.6g, more than the largest supported count %d", what, x, int64(MaxCount))
-	}
-	return int64(x), nil
-}
-
 // Retries describes the share of messages retried and how often.
 type Retries struct {
 	Rate    float64 // r: fraction of messages retried, 0..1
@@ -158,7 +135,15 @@ func (r Retries) validate() error {
 }
 
 // amplification is 1 + r·k, the factor retries multiply arrivals by.
-func (r Retries) amplification() float64 { return 1 + r.Rate*r.Average }
+func (r Retries) amplification() *big.Rat {
+	return add(ratOne, mul(dec(r.Rate), dec(r.Average)))
+}
+
+// effective is λ_eff = λ · (1 + r · k), exact, once the inputs are
+// valid.
+func (r Retries) effective(arrivalRate float64) *big.Rat {
+	return mul(dec(arrivalRate), r.amplification())
+}
 
 // EffectiveArrivalRate is λ_eff = λ · (1 + r · k).
 func EffectiveArrivalRate(arrivalRate float64, retries Retries) (float64, error) {
@@ -168,11 +153,10 @@ func EffectiveArrivalRate(arrivalRate float64, retries Retries) (float64, error)
 	if err := retries.validate(); err != nil {
 		return 0, err
 	}
-	factor := retries.amplification()
-	if err := checkResult("avg_retries", "the retry amplification 1 + retry_rate × avg_retries", factor); err != nil {
+	if err := checkResult("avg_retries", "the retry amplification 1 + retry_rate × avg_retries", float(retries.amplification())); err != nil {
 		return 0, err
 	}
-	eff := arrivalRate * factor
+	eff := float(retries.effective(arrivalRate))
 	if err := checkResult("arrival_rate", "the effective arrival rate arrival_rate × (1 + retry_rate × avg_retries)", eff); err != nil {
 		return 0, err
 	}
@@ -195,7 +179,7 @@ func DrainSeconds(backlog, netRate float64) (seconds float64, ok bool, err error
 	if netRate <= 0 {
 		return 0, false, nil
 	}
-	t := backlog / netRate
+	t := float(quo(dec(backlog), dec(netRate)))
 	if err := checkResult("backlog", "the drain time backlog / net rate", t); err != nil {
 		return 0, false, err
 	}
@@ -211,7 +195,7 @@ func SLAMaxDepth(arrivalRate, slaSeconds float64) (float64, error) {
 	if err := checkPositive("sla_seconds", slaSeconds); err != nil {
 		return 0, err
 	}
-	d := arrivalRate * slaSeconds
+	d := float(mul(dec(arrivalRate), dec(slaSeconds)))
 	if err := checkResult(culprit(term{"arrival_rate", arrivalRate, 1}, term{"sla_seconds", slaSeconds, 1}), "the maximum depth arrival_rate × sla_seconds", d); err != nil {
 		return 0, err
 	}
@@ -234,7 +218,7 @@ func WaitSeconds(backlog, completionRate float64) (seconds float64, ok bool, err
 	if completionRate == 0 {
 		return 0, false, nil
 	}
-	w := backlog / completionRate
+	w := float(quo(dec(backlog), dec(completionRate)))
 	if err := checkResult("backlog", "the wait backlog / completion_rate", w); err != nil {
 		return 0, false, err
 	}

@@ -167,8 +167,11 @@ func TestNetRate(t *testing.T) {
 		{"3 × 0.1 against 0.3 is exactly 0", threeTenths, 0.3, 0},
 		{"0.3 against 3 × 0.1 is exactly 0", 0.3, threeTenths, 0},
 		{"both zero", 0, 0, 0},
-		// 2^-30 ≈ 9.3e-10 is a real surplus, far above the float64 rounding of 1.
-		{"tiny difference that is real", 1, 1 - 0x1p-30, 0x1p-30},
+		// The inputs are the decimals they read as: 1 − 0.9999999990686774.
+		{"tiny difference that is real", 1, 1 - 0x1p-30, 9.313226e-10},
+		// Exact: 12,530 − 12,529.72 is 0.28, not 0.280000000000655.
+		{"decimal difference", 12530, 12529.72, 0.28},
+		{"a deficit", 25 * 0.4, 10.22, -0.22},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -6,6 +6,7 @@ package capacity
 import (
 	"cmp"
 	"math"
+	"math/big"
 	"slices"
 )
 
@@ -27,13 +28,14 @@ const (
 
 // TotalCapacity is the summed completion rate of several fleets.
 func TotalCapacity(capacities ...float64) (float64, error) {
-	total := 0.0
+	sum := new(big.Rat)
 	for _, c := range capacities {
 		if err := checkNonNegative("per_consumer_rate", c); err != nil {
 			return 0, err
 		}
-		total += c
+		sum.Add(sum, dec(c))
 	}
+	total := float(sum)
 	if err := checkResult("per_consumer_rate", "the total capacity of the consumers", total); err != nil {
 		return 0, err
 	}
@@ -52,7 +54,7 @@ func Headroom(capacity, effectiveArrival float64) (*float64, error) {
 	if effectiveArrival == 0 {
 		return nil, nil
 	}
-	h := NetRate(capacity, effectiveArrival) / effectiveArrival
+	h := float(quo(sub(dec(capacity), dec(effectiveArrival)), dec(effectiveArrival)))
 	if err := checkResult("arrival_rate", "the headroom surplus / effective arrival", h); err != nil {
 		return nil, err
 	}
@@ -68,7 +70,7 @@ func HeadroomCapacity(effectiveArrival, minHeadroom float64) (float64, error) {
 	if err := checkNonNegative("min_headroom", minHeadroom); err != nil {
 		return 0, err
 	}
-	c := effectiveArrival * (1 + minHeadroom)
+	c := float(mul(dec(effectiveArrival), add(ratOne, dec(minHeadroom))))
 	if err := checkResult("min_headroom", "the capacity effective arrival × (1 + min_headroom)", c); err != nil {
 		return 0, err
 	}
@@ -84,7 +86,7 @@ func RequiredSurplus(backlog, rtoSeconds float64) (float64, error) {
 	if err := checkPositive("rto_seconds", rtoSeconds); err != nil {
 		return 0, err
 	}
-	s := backlog / rtoSeconds
+	s := float(quo(dec(backlog), dec(rtoSeconds)))
 	if err := checkResult("max_backlog", "the required surplus max_backlog / rto_seconds", s); err != nil {
 		return 0, err
 	}
@@ -97,7 +99,7 @@ func MinVisibilityTimeout(functionTimeoutSeconds float64) (float64, error) {
 	if err := checkPositive("timeout", functionTimeoutSeconds); err != nil {
 		return 0, err
 	}
-	v := LambdaVisibilityFactor * functionTimeoutSeconds
+	v := float(mul(ratInt(LambdaVisibilityFactor), dec(functionTimeoutSeconds)))
 	if err := checkResult("timeout", "six function timeouts", v); err != nil {
 		return 0, err
 	}
@@ -111,7 +113,7 @@ func ReceivesPerDay(visibilityTimeoutSeconds float64) (float64, error) {
 	if err := checkPositive("visibility_timeout_seconds", visibilityTimeoutSeconds); err != nil {
 		return 0, err
 	}
-	r := SecondsPerDay / visibilityTimeoutSeconds
+	r := float(quo(ratInt(SecondsPerDay), dec(visibilityTimeoutSeconds)))
 	if err := checkResult("visibility_timeout_seconds", "the receives per day", r); err != nil {
 		return 0, err
 	}
@@ -214,7 +216,7 @@ func ArrivalSeconds(depth, arrivalRate float64) (float64, error) {
 	if err := checkPositive("arrival_rate", arrivalRate); err != nil {
 		return 0, err
 	}
-	s := depth / arrivalRate
+	s := float(quo(dec(depth), dec(arrivalRate)))
 	if err := checkResult(culprit(term{"threshold", depth, 1}, term{"arrival_rate", arrivalRate, -1}), "the seconds of arrivals threshold / arrival_rate", s); err != nil {
 		return 0, err
 	}
@@ -232,14 +234,18 @@ func MinDrainingConsumers(effectiveArrival, perConsumerRate float64) (int64, err
 	if err := checkPositive("per_consumer_rate", perConsumerRate); err != nil {
 		return 0, err
 	}
-	c, err := ceilCount(culprit(term{"arrival_rate", effectiveArrival, 1}, term{"per_consumer_rate", perConsumerRate, -1}),
-		"the steady-state ratio effective arrival / per_consumer_rate", effectiveArrival/perConsumerRate)
+	eff, mu := dec(effectiveArrival), dec(perConsumerRate)
+	culprit := culprit(term{"arrival_rate", effectiveArrival, 1}, term{"per_consumer_rate", perConsumerRate, -1})
+	ratio := quo(eff, mu)
+	if err := checkResult(culprit, "the steady-state ratio effective arrival / per_consumer_rate", float(ratio)); err != nil {
+		return 0, err
+	}
+	c, err := ceilRat(culprit, "the steady-state ratio effective arrival / per_consumer_rate", ratio)
 	if err != nil {
 		return 0, err
 	}
-	// Judged as a finding states the surplus: decimal-clean.
-	if Clean(NetRate(Clean(float64(c)*perConsumerRate), effectiveArrival)) <= 0 {
-		c++
+	if mul(ratInt(c), mu).Cmp(eff) <= 0 {
+		c++ // it only keeps up
 	}
 	return c, nil
 }

@@ -3,6 +3,8 @@
 
 package capacity
 
+import "math/big"
+
 // DrainInput describes a backlog and the rates acting on it.
 type DrainInput struct {
 	Backlog        float64 // messages waiting now
@@ -52,14 +54,23 @@ func DrainBacklog(in DrainInput) (Drain, error) {
 	}
 	out.EffectiveArrivalRate = eff
 	out.CompletionRate = in.CompletionRate
-	out.NetRate = NetRate(in.CompletionRate, eff)
+	// From the exact net rate, not the one written to 15 digits: the
+	// drain is never shorter than the wait behind the same backlog.
+	net := sub(dec(in.CompletionRate), in.Retries.effective(in.ArrivalRate))
+	out.NetRate = float(net)
 
-	t, ok, err := DrainSeconds(in.Backlog, out.NetRate)
-	if err != nil {
-		return out, err
+	var t float64
+	switch {
+	case in.Backlog == 0:
+		out.Drains = true
+	case net.Sign() > 0:
+		out.Drains = true
+		t = float(quo(dec(in.Backlog), net))
+		if err := checkResult("backlog", "the drain time backlog / net rate", t); err != nil {
+			return out, err
+		}
 	}
-	out.Drains = ok
-	if ok {
+	if out.Drains {
 		out.DrainSeconds = &t
 	}
 	w, ok, err := WaitSeconds(in.Backlog, in.CompletionRate)
@@ -114,26 +125,29 @@ func ForecastDrainSeconds(backlog, completionRate float64, forecast []float64, s
 	if backlog == 0 {
 		return 0, true, nil
 	}
-	b := backlog
+	// Exact: a backlog that empties at the very end of the last step has
+	// drained.
+	b, c, step, amp := dec(backlog), dec(completionRate), dec(stepSeconds), retries.amplification()
+	ampF, _ := amp.Float64()
+	drained := new(big.Rat)
 	for i, a := range forecast {
-		eff := a * retries.amplification()
-		if err := checkResult("arrival_forecast", "an effective forecast arrival rate", eff); err != nil {
+		if err := checkResult("arrival_forecast", "an effective forecast arrival rate", a*ampF); err != nil {
 			return 0, false, err
 		}
-		net := NetRate(completionRate, eff)
-		// Elapsed time is i·step, not a running sum, so long forecasts do not
-		// accumulate rounding.
-		start := float64(i) * stepSeconds
-		if net > 0 && b <= net*stepSeconds {
-			t := start + b/net
+		net := sub(c, mul(dec(a), amp))
+		drained.Mul(net, step)
+		if net.Sign() > 0 && b.Cmp(drained) <= 0 {
+			t := float(add(mul(ratInt(int64(i)), step), quo(b, net)))
 			if err := checkResult("forecast_step_seconds", "the forecast drain time", t); err != nil {
 				return 0, false, err
 			}
 			return t, true, nil
 		}
-		b -= net * stepSeconds
-		if err := checkResult("arrival_forecast", "the forecast backlog", b); err != nil {
-			return 0, false, err
+		b.Sub(b, drained)
+		// Exact arithmetic cannot overflow; a backlog beyond float64's
+		// range could not be reported.
+		if b.Num().BitLen()-b.Denom().BitLen() > 1024 {
+			return 0, false, inputErr("arrival_forecast", "makes the forecast backlog overflow the float64 range (about 1.8e308)")
 		}
 	}
 	return 0, false, nil

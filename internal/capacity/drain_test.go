@@ -88,10 +88,22 @@ var drainCases = []struct {
 	{
 		// 3 × 0.1 in float64 is 0.30000000000000004: still zero surplus, not a
 		// drain time of 10 / 5.6e-17 ≈ 1.8e17 s.
-		name: "completion equals arrival within rounding",
+		// The decimals as typed: a surplus in the 17th digit is a
+		// surplus, and the drain time is exact.
+		name: "completion above arrival in the 17th digit",
 		in:   capacity.DrainInput{Backlog: 10, ArrivalRate: 0.3, CompletionRate: 0.30000000000000004},
-		want: capacity.Drain{EffectiveArrivalRate: 0.3, CompletionRate: 0.3, NetRate: 0, Drains: false,
-			DrainSeconds: nil, WaitSeconds: ptr(33.333333333333333)},
+		want: capacity.Drain{EffectiveArrivalRate: 0.3, CompletionRate: 0.30000000000000004, NetRate: 4e-17, Drains: true,
+			DrainSeconds: ptr(2.5e17), WaitSeconds: ptr(33.3333333333333)},
+	},
+	{
+		// 8,582 msg/s with retries 0.2 × 2.3 is 12,529.72 msg/s; 12,530
+		// completes 0.28 msg/s more, which clears 3,360 messages in
+		// exactly 12,000 s.
+		name: "exact decimal surplus",
+		in: capacity.DrainInput{Backlog: 3360, ArrivalRate: 8582, CompletionRate: 12530,
+			Retries: capacity.Retries{Rate: 0.2, Average: 2.3}},
+		want: capacity.Drain{EffectiveArrivalRate: 12529.72, CompletionRate: 12530, NetRate: 0.28, Drains: true,
+			DrainSeconds: ptr(12000.0), WaitSeconds: ptr(0.268156424581006)},
 	},
 	{
 		// Drains in 900 s, after the 600 s TTL: shed.
@@ -220,9 +232,17 @@ func TestForecastDrainSeconds(t *testing.T) {
 		},
 		{
 			// 0.30000000000000004 − 0.3 is rounding, not a surplus.
-			name:   "completion equals the forecast within rounding",
-			args:   forecastArgs{backlog: 10, completion: 0.30000000000000004, forecast: []float64{0.3, 0.3}, step: 1e20},
+			name:   "completion equals the forecast",
+			args:   forecastArgs{backlog: 10, completion: 0.3, forecast: []float64{0.3, 0.3}, step: 1e20},
 			wantOK: false,
+		},
+		{
+			// 0.3 − 0.1 is 0.2 msg/s, 12 messages a step of 60 s: the
+			// backlog of 24 is gone exactly at the end of the last step.
+			name:   "empties at the end of the last step",
+			args:   forecastArgs{backlog: 24, completion: 0.3, forecast: []float64{0.1, 0.1}, step: 60},
+			want:   120,
+			wantOK: true,
 		},
 		{
 			name:   "nothing completes",

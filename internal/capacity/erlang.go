@@ -84,10 +84,10 @@ func WaitTime(in WaitInput) (Wait, error) {
 		return out, err
 	}
 	out.Utilization = a / float64(in.Consumers)
-	// Stable on the snapped surplus, like every other capacity figure: a
-	// fleet whose capacity equals arrivals within rounding has no steady
-	// state, even when ρ reads 0.9999999999999.
-	out.Stable = out.Utilization < 1 && NetRate(capacity, in.ArrivalRate) > 0
+	// Stable on the exact surplus, like every other capacity figure: a
+	// fleet whose capacity equals arrivals has no steady state, even when
+	// ρ reads 0.9999999999999.
+	out.Stable = out.Utilization < 1 && erlangSurplus(in.Consumers, in.PerConsumerRate, in.ArrivalRate) > 0
 	// One pass of the recursion serves both the fleet's figures and the
 	// smallest fleet meeting the target: C(n) is computed at every n > a.
 	var (
@@ -103,7 +103,7 @@ func WaitTime(in WaitInput) (Wait, error) {
 	}
 	for n := int64(1); n <= limit; n++ {
 		b = erlangB(a, n, b)
-		surplus := NetRate(float64(n)*in.PerConsumerRate, in.ArrivalRate)
+		surplus := erlangSurplus(n, in.PerConsumerRate, in.ArrivalRate)
 		if float64(n) <= a || surplus <= 0 {
 			continue // unstable: no steady state
 		}
@@ -128,4 +128,16 @@ func WaitTime(in WaitInput) (Wait, error) {
 		out.MinConsumersForTarget = &minConsumers
 	}
 	return out, nil
+}
+
+// erlangSurplus is n·μ − λ for Erlang C, which stays in float64: in
+// float64 where that cannot get its sign wrong, else exact (3 × 0.1
+// against 0.3 is no surplus). The recursion calls it for every fleet
+// size, so the exact arithmetic is kept for the few that need it.
+func erlangSurplus(n int64, mu, lambda float64) float64 {
+	c := float64(n) * mu
+	if s := c - lambda; math.Abs(s) > 1e-9*math.Max(math.Abs(c), math.Abs(lambda)) {
+		return s
+	}
+	return float(sub(mul(ratInt(n), dec(mu)), dec(lambda)))
 }

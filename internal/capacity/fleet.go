@@ -74,7 +74,7 @@ func PlanFleet(in SizingInput, slaSeconds float64) (FleetPlan, error) {
 	p.DesiredCapacity = s.SteadyStateConsumers
 	if in.MinHeadroom > 0 {
 		// Size has checked this ratio and its ceiling.
-		p.DesiredCapacity, _ = ceilCount("min_headroom", "desired_capacity", s.EffectiveArrivalRate/in.PerConsumerRate*(1+in.MinHeadroom))
+		p.DesiredCapacity, _ = ceilRat("min_headroom", "desired_capacity", mul(quo(in.Retries.effective(in.ArrivalRate), dec(in.PerConsumerRate)), add(ratOne, dec(in.MinHeadroom))))
 	}
 	p.DesiredCapacity = max(p.DesiredCapacity, p.MinSize)
 	p.MaxSize = max(s.RequiredConsumers, p.DesiredCapacity)

@@ -11,7 +11,9 @@ package capacity_test
 import (
 	"errors"
 	"math"
+	"math/big"
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
@@ -183,7 +185,8 @@ func checkDrainBacklog(t *testing.T, backlog, arrival, completion, retryRate, av
 	if got.CompletionRate != completion {
 		t.Errorf("CompletionRate = %v, want the input %v", got.CompletionRate, completion)
 	}
-	if got.NetRate > completion {
+	// Results are written to 15 significant digits; an input may have 17.
+	if got.NetRate > round15(decOf(completion)) {
 		t.Errorf("NetRate = %v above completion %v: arrivals cannot add capacity", got.NetRate, completion)
 	}
 
@@ -305,17 +308,44 @@ func checkBacklogWithTTL(t *testing.T, arrival, incident, ttl, degraded, retryRa
 		t.Errorf("TTLBoundedBacklog %v > UnboundedBacklog %v", got.TTLBoundedBacklog, got.UnboundedBacklog)
 	}
 	// With completion d ≥ 0 the backlog grows no faster than arrivals.
-	if got.UnboundedBacklog > eff*incident {
-		t.Errorf("UnboundedBacklog %v > effective arrival × incident = %v", got.UnboundedBacklog, eff*incident)
+	if bound := round15(new(big.Rat).Mul(effective(arrival, retryRate, avgRetries), decOf(incident))); got.UnboundedBacklog > bound {
+		t.Errorf("UnboundedBacklog %v > effective arrival × incident = %v", got.UnboundedBacklog, bound)
 	}
-	if degraded >= eff && got.UnboundedBacklog != 0 {
+	if exactAtLeast(degraded, arrival, retryRate, avgRetries) && got.UnboundedBacklog != 0 {
 		t.Errorf("UnboundedBacklog = %v although completion %v keeps up with %v", got.UnboundedBacklog, degraded, eff)
 	}
-	if got.TTLBoundApplies != (got.TTLBoundedBacklog < got.UnboundedBacklog) {
-		t.Errorf("TTLBoundApplies = %v with bounded %v, unbounded %v",
-			got.TTLBoundApplies, got.TTLBoundedBacklog, got.UnboundedBacklog)
+	// The bound applies exactly when the exact window is below the
+	// exact unbounded backlog; both are then written to 15 digits.
+	window := new(big.Rat).Mul(effective(arrival, retryRate, avgRetries), decOf(ttl))
+	unbounded := new(big.Rat).Mul(decOf(incident), new(big.Rat).Sub(effective(arrival, retryRate, avgRetries), decOf(degraded)))
+	if unbounded.Sign() < 0 {
+		unbounded.SetInt64(0)
 	}
-	if window := eff * ttl; got.TTLBoundApplies && !approxEqual(got.TTLBoundedBacklog, window) {
-		t.Errorf("TTLBoundedBacklog = %v, want the TTL window %v", got.TTLBoundedBacklog, window)
+	if applies := window.Cmp(unbounded) < 0; got.TTLBoundApplies != applies {
+		t.Errorf("TTLBoundApplies = %v with bounded %v, unbounded %v", got.TTLBoundApplies, got.TTLBoundedBacklog, got.UnboundedBacklog)
 	}
+	want := round15(unbounded)
+	if got.TTLBoundApplies {
+		want = round15(window)
+	}
+	if got.TTLBoundedBacklog != want || got.UnboundedBacklog != round15(unbounded) {
+		t.Errorf("TTLBoundedBacklog = %v, UnboundedBacklog = %v; want %v and %v", got.TTLBoundedBacklog, got.UnboundedBacklog, want, round15(unbounded))
+	}
+}
+
+// exactAtLeast reports whether completion keeps up with arrival × (1 +
+// retryRate × avgRetries), each the decimal it reads as, exactly.
+func exactAtLeast(completion, arrival, retryRate, avgRetries float64) bool {
+	return decOf(completion).Cmp(effective(arrival, retryRate, avgRetries)) >= 0
+}
+
+// effective is arrival × (1 + retryRate × avgRetries), exactly.
+func effective(arrival, retryRate, avgRetries float64) *big.Rat {
+	return new(big.Rat).Mul(decOf(arrival), new(big.Rat).Add(big.NewRat(1, 1), new(big.Rat).Mul(decOf(retryRate), decOf(avgRetries))))
+}
+
+// decOf is the decimal x reads as.
+func decOf(x float64) *big.Rat {
+	r, _ := new(big.Rat).SetString(strconv.FormatFloat(x, 'g', -1, 64))
+	return r
 }

@@ -153,12 +153,12 @@ func PrometheusRules(in PrometheusInput) (PrometheusRuleGroup, error) {
 		}
 		g.DepthFloor = *in.DepthFloor
 	} else {
-		g.DepthFloor = in.PerConsumerRate * float64(in.EvaluationIntervalSeconds)
+		g.DepthFloor = float(mul(dec(in.PerConsumerRate), ratInt(in.EvaluationIntervalSeconds)))
 		if err := checkResult("per_consumer_rate", "the not-draining depth floor per_consumer_rate × evaluation_interval_seconds", g.DepthFloor); err != nil {
 			return g, err
 		}
 	}
-	g.NetRateClamp = g.DepthFloor / in.RTOSeconds
+	g.NetRateClamp = float(quo(dec(g.DepthFloor), dec(in.RTOSeconds)))
 	if err := checkResult("rto_seconds", "the net rate clamp not_draining_depth_floor / rto_seconds", g.NetRateClamp); err != nil {
 		return g, err
 	}

@@ -17,8 +17,9 @@ func TestPrometheusRules(t *testing.T) {
 		t.Fatal(err)
 	}
 	v := res.Values
-	// SLA depth 5,000 × 10 (the seed's 50,000); floor 400 × 60; clamp 24,000 / 1,800.
-	for name, want := range map[string]any{"max_depth": 50000.0, "not_draining_depth_floor": 24000.0, "net_rate_clamp": 24000.0 / 1800, "group_name": "queuecap"} {
+	// SLA depth 5,000 × 10 (the seed's 50,000); floor 400 × 60; clamp 24,000 / 1,800,
+	// rounded once to 15 significant digits, as the PromQL writes it too.
+	for name, want := range map[string]any{"max_depth": 50000.0, "not_draining_depth_floor": 24000.0, "net_rate_clamp": 13.3333333333333, "group_name": "queuecap"} {
 		if v[name] != want {
 			t.Errorf("%s = %v, want %v", name, v[name], want)
 		}
@@ -30,7 +31,7 @@ func TestPrometheusRules(t *testing.T) {
 		"QueueNotDraining": "sum by (queue) (queue_depth) > 24000\nand on (queue)\n" +
 			"(sum by (queue) (rate(jobs_completed_total[10m])) - sum by (queue) (rate(jobs_enqueued_total[10m]))) <= 0",
 		"QueueDrainSlowerThanRTO": "sum by (queue) (queue_depth)\n" +
-			"/ clamp_min(sum by (queue) (rate(jobs_completed_total[10m])) - sum by (queue) (rate(jobs_enqueued_total[10m])), 13.333333333333334)\n> 1800",
+			"/ clamp_min(sum by (queue) (rate(jobs_completed_total[10m])) - sum by (queue) (rate(jobs_enqueued_total[10m])), 13.3333333333333)\n> 1800",
 		"QueueDepthAboveSLA":          "sum by (queue) (queue_depth) > 50000",
 		"QueueProjectedDepthAboveSLA": "sum by (queue) (predict_linear(queue_depth[10m], 180))\n> 50000",
 	}

@@ -54,21 +54,25 @@ func ReplayBudget(in ReplayInput) (Replay, error) {
 	if err := checkFraction("safety_margin", in.SafetyMargin); err != nil {
 		return out, err
 	}
-	free := in.DownstreamLimit - in.LiveUsage - in.RetryUsage - in.SafetyMargin*in.DownstreamLimit
+	// Exact: what the limit leaves after the margin, live traffic and
+	// retries.
+	freeR := sub(mul(dec(in.DownstreamLimit), sub(ratOne, dec(in.SafetyMargin))), add(dec(in.LiveUsage), dec(in.RetryUsage)))
+	free := float(freeR)
 	if err := checkResult("downstream_limit", "the free capacity", free); err != nil {
 		return out, err
 	}
-	if NetRate(in.DownstreamLimit*(1-in.SafetyMargin), in.LiveUsage+in.RetryUsage) <= 0 {
+	if freeR.Sign() <= 0 {
 		out.NoRoom = true
 		return out, nil
 	}
 	out.CallsPerSecond = free
-	out.JobsPerSecond = free / in.CallsPerJob
+	jobs := quo(freeR, dec(in.CallsPerJob))
+	out.JobsPerSecond = float(jobs)
 	if err := checkResult("calls_per_job", "the replay rate replay_calls_per_second / calls_per_job", out.JobsPerSecond); err != nil {
 		return Replay{}, err
 	}
 	if in.DLQDepth != nil {
-		s := *in.DLQDepth / out.JobsPerSecond
+		s := float(quo(dec(*in.DLQDepth), jobs))
 		if err := checkResult("dlq_depth", "the replay time dlq_depth / replay_jobs_per_second", s); err != nil {
 			return out, err
 		}

@@ -6,6 +6,7 @@ package capacity
 import (
 	"fmt"
 	"math"
+	"math/big"
 )
 
 // SQS limits and defaults the recommended queue settings respect.
@@ -103,14 +104,16 @@ func QueueSettings(in SettingsInput) (Settings, error) {
 	if err != nil {
 		return s, err
 	}
-	// Within rounding of the arrival rate is no surplus, as everywhere.
-	s.Surplus = NetRate(capacity, eff)
+	surplus := sub(mul(ratInt(in.Consumers), dec(in.PerConsumerRate)), in.Retries.effective(in.ArrivalRate))
+	s.Surplus = float(surplus)
+	drain := new(big.Rat)
 	if in.MaxBacklog > 0 {
-		if s.Surplus <= 0 {
+		if surplus.Sign() <= 0 {
 			return s, inputErr("consumers", "leave no surplus to drain max_backlog: %d × %s msg/s = %s msg/s against an effective arrival rate of %s msg/s, so the backlog never drains and no retention outlives it",
 				in.Consumers, Decimal(in.PerConsumerRate), Decimal(capacity), Decimal(eff))
 		}
-		s.DrainSeconds = in.MaxBacklog / s.Surplus
+		drain = quo(dec(in.MaxBacklog), surplus)
+		s.DrainSeconds = float(drain)
 		if err := checkResult("max_backlog", "the drain time max_backlog / surplus", s.DrainSeconds); err != nil {
 			return s, err
 		}
@@ -122,14 +125,16 @@ func QueueSettings(in SettingsInput) (Settings, error) {
 	}
 	s.VisibilityTimeout = visibility
 
-	receives := math.Max(MinLambdaReceiveCount, math.Ceil(1+in.Retries.Average))
+	receives := math.Max(MinLambdaReceiveCount, ceilFloat(add(ratOne, dec(in.Retries.Average))))
 	if receives > MaxReceiveCount {
 		return s, inputErr("avg_retries", "needs a max_receive_count of %s, more than the %d SQS accepts", Decimal(receives), MaxReceiveCount)
 	}
 	s.MaxReceiveCount = int64(receives)
 	s.RedeliverySeconds = float64(s.MaxReceiveCount * s.VisibilityTimeout)
 
-	needed := math.Ceil((s.DrainSeconds + s.RedeliverySeconds) * (1 + in.RetentionMargin))
+	// Exact: a drain of 3,000 s and a margin of 0.2 need 3,600 s, not
+	// 3,601.
+	needed := ceilFloat(mul(add(drain, ratInt(s.MaxReceiveCount*s.VisibilityTimeout)), add(ratOne, dec(in.RetentionMargin))))
 	if !finite(needed) || needed > MaxRetentionSeconds {
 		// Blame the larger of the two terms, or the margin when neither
 		// alone is too long.
@@ -169,7 +174,8 @@ func visibilityTimeout(in SettingsInput) (int64, string, error) {
 	if err := checkNonNegative("visibility_margin", in.VisibilityMargin); err != nil {
 		return 0, "", err
 	}
-	v := math.Ceil(in.MaxProcessingSeconds * (1 + in.VisibilityMargin))
+	// Exact: 900 s with a margin of 0.1 is 990 s, not 991.
+	v := ceilFloat(mul(dec(in.MaxProcessingSeconds), add(ratOne, dec(in.VisibilityMargin))))
 	if !finite(v) || v > MaxVisibilityTimeoutSeconds {
 		return 0, "", inputErr("max_processing_seconds", "needs a visibility timeout of %s s, max_processing_seconds × (1 + visibility_margin), longer than the SQS maximum of 12 hours (%d s)",
 			Decimal(v), MaxVisibilityTimeoutSeconds)

@@ -3,22 +3,12 @@
 
 package capacity
 
-import "math"
+import "math/big"
 
-// netTolerance is the relative distance under which capacity and arrivals
-// count as equal. 3 × 0.1 is 0.30000000000000004 in float64; without it a
-// fleet that exactly matches its arrivals would show a surplus of 5e-17 msg/s
-// and a drain time of 10^22 seconds instead of "never".
-const netTolerance = 1e-12
-
-// NetRate is completion − arrival, snapped to exactly 0 when the two are
-// equal within float64 rounding.
+// NetRate is completion − arrival, exactly: a fleet that matches its
+// arrivals has a net rate of 0, and 12,530 − 12,529.72 is 0.28.
 func NetRate(completionRate, arrivalRate float64) float64 {
-	net := completionRate - arrivalRate
-	if math.Abs(net) <= netTolerance*math.Max(math.Abs(completionRate), math.Abs(arrivalRate)) {
-		return 0
-	}
-	return net
+	return float(sub(dec(completionRate), dec(arrivalRate)))
 }
 
 // FleetCapacity is C = c · μ, the completion rate of c consumers.
@@ -29,7 +19,7 @@ func FleetCapacity(consumers int64, perConsumerRate float64) (float64, error) {
 	if err := checkPositive("per_consumer_rate", perConsumerRate); err != nil {
 		return 0, err
 	}
-	c := float64(consumers) * perConsumerRate
+	c := float(mul(ratInt(consumers), dec(perConsumerRate)))
 	if err := checkResult("per_consumer_rate", "the capacity consumers × per_consumer_rate", c); err != nil {
 		return 0, err
 	}
@@ -105,19 +95,15 @@ func Size(in SizingInput) (Sizing, error) {
 	}
 	out.EffectiveArrivalRate = eff
 	mu := in.PerConsumerRate
+	effR, muR := in.Retries.effective(in.ArrivalRate), dec(mu)
 
-	steadyRatio := eff / mu
+	steadyRatio := quo(effR, muR)
 	steadyCulprit := culprit(term{"arrival_rate", eff, 1}, term{"per_consumer_rate", mu, -1})
-	if err := checkResult(steadyCulprit, "the steady-state ratio effective arrival / per_consumer_rate", steadyRatio); err != nil {
+	if err := checkResult(steadyCulprit, "the steady-state ratio effective arrival / per_consumer_rate", float(steadyRatio)); err != nil {
 		return out, err
 	}
-	if out.SteadyStateConsumers, err = ceilCount(steadyCulprit, "steady_state_consumers", steadyRatio); err != nil {
+	if out.SteadyStateConsumers, err = ceilRat(steadyCulprit, "steady_state_consumers", steadyRatio); err != nil {
 		return out, err
-	}
-	// A ratio below the float64 range underflows to 0, but any positive
-	// load needs a consumer.
-	if eff > 0 {
-		out.SteadyStateConsumers = max(out.SteadyStateConsumers, 1)
 	}
 
 	out.MinConsumers = out.SteadyStateConsumers
@@ -126,41 +112,40 @@ func Size(in SizingInput) (Sizing, error) {
 	}
 	// During the lag the minimum fleet drains at its own surplus; the
 	// rest is left to the full fleet in the time remaining, RTO − L.
-	minSurplus, remaining, window := 0.0, in.MaxBacklog, in.RTOSeconds
+	minSurplus, remaining, window, lagR := new(big.Rat), dec(in.MaxBacklog), dec(in.RTOSeconds), dec(lag)
 	if lag > 0 && in.RTOSeconds > 0 {
 		if in.RTOSeconds <= lag {
 			return out, inputErr("provisioning_lag_seconds", "must be less than rto_seconds (%v), got %v: new consumers would start only after the backlog was due to be cleared, so no fleet meets the RTO",
 				in.RTOSeconds, lag)
 		}
-		minCapacity, err := FleetCapacity(out.MinConsumers, mu)
-		if err != nil {
+		if _, err := FleetCapacity(out.MinConsumers, mu); err != nil {
 			return out, err
 		}
-		minSurplus = max(0, NetRate(minCapacity, eff))
-		remaining = max(0, in.MaxBacklog-minSurplus*lag)
-		window = in.RTOSeconds - lag
+		minSurplus = atLeast0(sub(mul(ratInt(out.MinConsumers), muR), effR))
+		remaining = atLeast0(sub(remaining, mul(minSurplus, lagR)))
+		window = sub(window, lagR)
 	}
-	backlogRatio := 0.0
-	if remaining > 0 {
-		// Divide in two steps: μ · RTO may overflow where B/μ/RTO does not.
-		backlogRatio = remaining / mu / window
-		if err := checkResult(culprit(term{"max_backlog", remaining, 1}, term{"per_consumer_rate", mu, -1}, term{"rto_seconds", window, -1}),
-			"the backlog term max_backlog / (per_consumer_rate × rto_seconds)", backlogRatio); err != nil {
+	backlogRatio := new(big.Rat)
+	if remaining.Sign() > 0 {
+		backlogRatio = quo(quo(remaining, muR), window)
+		if err := checkResult(culprit(term{"max_backlog", float(remaining), 1}, term{"per_consumer_rate", mu, -1}, term{"rto_seconds", float(window), -1}),
+			"the backlog term max_backlog / (per_consumer_rate × rto_seconds)", float(backlogRatio)); err != nil {
 			return out, err
 		}
 	}
 	// The steady state alone fits (it was counted above), so a sum beyond
-	// the largest count is the backlog's doing.
-	required, err := ceilCount("max_backlog", "required_consumers", steadyRatio+backlogRatio)
+	// the largest count is the backlog's doing. The ceiling is exact, so a
+	// fleet sized for a backlog has a surplus to drain it.
+	required, err := ceilRat("max_backlog", "required_consumers", add(steadyRatio, backlogRatio))
 	if err != nil {
 		return out, err
 	}
 	if in.MinHeadroom > 0 {
-		withHeadroom := steadyRatio * (1 + in.MinHeadroom)
-		if err := checkResult("min_headroom", "the headroom ratio", withHeadroom); err != nil {
+		withHeadroom := mul(steadyRatio, add(ratOne, dec(in.MinHeadroom)))
+		if err := checkResult("min_headroom", "the headroom ratio", float(withHeadroom)); err != nil {
 			return out, err
 		}
-		floor, err := ceilCount("min_headroom", "required_consumers", withHeadroom)
+		floor, err := ceilRat("min_headroom", "required_consumers", withHeadroom)
 		if err != nil {
 			return out, err
 		}
@@ -174,33 +159,33 @@ func Size(in SizingInput) (Sizing, error) {
 	if out.Capacity, err = FleetCapacity(required, mu); err != nil {
 		return out, err
 	}
-	out.Surplus = NetRate(out.Capacity, eff)
-	// When the backlog term is below float64 resolution of the steady term
-	// (B/(μ·RTO) < 1e-12 · λ/μ), the ceiling absorbs it and the fleet would
-	// have no surplus to drain the very backlog it was sized for: one more
-	// consumer drains it.
-	if remaining > 0 && out.Surplus <= 0 {
-		if required >= MaxCount {
-			return out, inputErr("max_backlog", "makes required_consumers more than the largest supported count %d", int64(MaxCount))
-		}
-		required++
-		if out.Capacity, err = FleetCapacity(required, mu); err != nil {
+	capR := mul(ratInt(required), muR)
+	surplus := sub(capR, effR)
+	out.Surplus = float(surplus)
+	out.RequiredConsumers = required
+	if capR.Sign() > 0 {
+		out.Utilization = float(quo(effR, capR))
+	}
+	if effR.Sign() > 0 {
+		h := float(quo(surplus, effR))
+		if err := checkResult("arrival_rate", "the headroom surplus / effective arrival", h); err != nil {
 			return out, err
 		}
-		out.Surplus = NetRate(out.Capacity, eff)
-	}
-	out.RequiredConsumers = required
-	if out.Capacity > 0 {
-		out.Utilization = eff / out.Capacity
-	}
-	if out.Headroom, err = Headroom(out.Capacity, eff); err != nil {
-		return out, err
+		out.Headroom = &h
 	}
 	out.Overhead = overhead(required, out.SteadyStateConsumers)
-	if out.DrainSeconds, err = lagDrainSeconds(in.MaxBacklog, minSurplus, out.Surplus, lag); err != nil {
+	if out.DrainSeconds, err = lagDrainSeconds(dec(in.MaxBacklog), minSurplus, surplus, lagR); err != nil {
 		return out, err
 	}
 	return out, nil
+}
+
+// atLeast0 is x, or 0 when x is negative.
+func atLeast0(x *big.Rat) *big.Rat {
+	if x.Sign() < 0 {
+		return new(big.Rat)
+	}
+	return x
 }
 
 // overhead is what a fleet of c consumers runs over the steady state's,
@@ -209,28 +194,32 @@ func overhead(c, steady int64) *float64 {
 	if steady <= 0 {
 		return nil
 	}
-	o := float64(c)/float64(steady) - 1
+	o := float(sub(quo(ratInt(c), ratInt(steady)), ratOne))
 	return &o
 }
 
 // lagDrainSeconds is the time to clear a backlog when the minimum fleet
 // drains it alone for the lag and the full fleet from then on; nil when it
 // never drains. With no lag it is backlog / surplus.
-func lagDrainSeconds(backlog, minSurplus, surplus, lag float64) (*float64, error) {
-	if lag > 0 && minSurplus > 0 && backlog <= minSurplus*lag {
-		t := backlog / minSurplus
+func lagDrainSeconds(backlog, minSurplus, surplus, lag *big.Rat) (*float64, error) {
+	if lag.Sign() > 0 && minSurplus.Sign() > 0 && backlog.Cmp(mul(minSurplus, lag)) <= 0 {
+		t := float(quo(backlog, minSurplus))
 		return &t, nil
 	}
-	rest := backlog
-	if lag > 0 && backlog > 0 {
-		rest = backlog - minSurplus*lag
+	if backlog.Sign() == 0 {
+		t := 0.0
+		return &t, nil
 	}
-	t, ok, err := DrainSeconds(rest, surplus)
-	if err != nil || !ok {
+	if surplus.Sign() <= 0 {
+		return nil, nil
+	}
+	t := quo(sub(backlog, mul(minSurplus, lag)), surplus)
+	if lag.Sign() > 0 {
+		t = add(t, lag)
+	}
+	ft := float(t)
+	if err := checkResult("backlog", "the drain time backlog / net rate", ft); err != nil {
 		return nil, err
 	}
-	if lag > 0 && backlog > 0 {
-		t += lag
-	}
-	return &t, nil
+	return &ft, nil
 }

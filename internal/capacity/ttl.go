@@ -40,16 +40,20 @@ func BacklogWithTTL(in TTLInput) (TTLBacklog, error) {
 		return out, err
 	}
 	out.EffectiveArrivalRate = eff
-	growth := max(0, -NetRate(in.DegradedCompletionRate, eff))
-	out.UnboundedBacklog = growth * in.IncidentSeconds
+	effR := in.Retries.effective(in.ArrivalRate)
+	unbounded := mul(atLeast0(sub(effR, dec(in.DegradedCompletionRate))), dec(in.IncidentSeconds))
+	out.UnboundedBacklog = float(unbounded)
 	if err := checkResult("incident_seconds", "the unbounded backlog (arrival − degraded completion) × incident_seconds", out.UnboundedBacklog); err != nil {
 		return out, err
 	}
-	window := eff * in.TTLSeconds
-	if err := checkResult("ttl_seconds", "the TTL window effective arrival × ttl_seconds", window); err != nil {
+	window := mul(effR, dec(in.TTLSeconds))
+	if err := checkResult("ttl_seconds", "the TTL window effective arrival × ttl_seconds", float(window)); err != nil {
 		return out, err
 	}
-	out.TTLBoundApplies = window < out.UnboundedBacklog
-	out.TTLBoundedBacklog = min(out.UnboundedBacklog, window)
+	out.TTLBoundApplies = window.Cmp(unbounded) < 0
+	out.TTLBoundedBacklog = out.UnboundedBacklog
+	if out.TTLBoundApplies {
+		out.TTLBoundedBacklog = float(window)
+	}
 	return out, nil
 }

@@ -57,8 +57,16 @@ var ttlCases = []struct {
 	{
 		// Arrivals exceed completion only by float64 rounding: no backlog,
 		// not (0.30000000000000004 − 0.3) × 1e15 ≈ 0.056 messages.
-		name: "arrival equals completion within rounding",
+		// The decimals as typed: 4e-17 msg/s more than completes, for
+		// 1e15 s (the effective rate is written to 15 digits).
+		name: "arrival above completion in the 17th digit",
 		in:   capacity.TTLInput{ArrivalRate: 0.30000000000000004, DegradedCompletionRate: 0.3, IncidentSeconds: 1e15, TTLSeconds: 1e9},
+		want: capacity.TTLBacklog{EffectiveArrivalRate: 0.3, UnboundedBacklog: 0.04, TTLBoundedBacklog: 0.04, TTLBoundApplies: false},
+	},
+	{
+		// 0.1 × (1 + 1 × 2) is 0.3 exactly: the degraded fleet keeps up.
+		name: "effective arrival equals completion",
+		in:   capacity.TTLInput{ArrivalRate: 0.1, Retries: capacity.Retries{Rate: 1, Average: 2}, DegradedCompletionRate: 0.3, IncidentSeconds: 1e15, TTLSeconds: 1e9},
 		want: capacity.TTLBacklog{EffectiveArrivalRate: 0.3, UnboundedBacklog: 0, TTLBoundedBacklog: 0, TTLBoundApplies: false},
 	},
 	{

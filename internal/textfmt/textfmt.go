@@ -57,6 +57,37 @@ func Approx(v float64) string {
 // prints it: 10,000, 0.33 (Grouped, decimal-clean).
 func Short(v float64) string { return Grouped(capacity.Clean(v)) }
 
+// AtMost prints the largest number Short can print that is not above v:
+// advice to lower a value to it clears what it is about (a threshold
+// lowered to 1,589.87 is at or below an SLA depth of 1,589.875, one of
+// 1,589.88 is not). AtLeast is the smallest not below v.
+func AtMost(v float64) string { return Short(toHundredths(v, false)) }
+
+// AtLeast prints the smallest number Short can print that is not below v.
+func AtLeast(v float64) string { return Short(toHundredths(v, true)) }
+
+// toHundredths is v, decimal-clean, rounded to two decimals toward +∞
+// (up) or −∞, on its decimal digits: 0.29 stays 0.29, where 0.29 × 100
+// is 28.999999999999996 in float64.
+func toHundredths(v float64, up bool) float64 {
+	v = capacity.Clean(v)
+	if math.Abs(v) >= 1e15 || v == math.Trunc(v) {
+		return v
+	}
+	s := strconv.FormatFloat(v, 'f', -1, 64)
+	whole, frac, _ := strings.Cut(s, ".")
+	if len(frac) <= 2 {
+		return v
+	}
+	cut, _ := strconv.ParseFloat(whole+"."+frac[:2], 64)
+	// Digits were dropped, so v lies strictly between cut and the next
+	// hundredth away from zero.
+	if (v > 0) == up {
+		cut, _ = strconv.ParseFloat(strconv.FormatFloat(cut+math.Copysign(0.01, v), 'f', 2, 64), 64)
+	}
+	return cut
+}
+
 // Grouped prints a number with thousands separators and at most two
 // decimals: 10,000, 2,800, 0.33; in exponent form from 1e15.
 func Grouped(x float64) string {

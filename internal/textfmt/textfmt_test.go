@@ -118,3 +118,27 @@ func TestApprox(t *testing.T) {
 		}
 	}
 }
+
+// TestAtMostAtLeast: advice rounds toward what clears the finding, on
+// the decimal digits.
+func TestAtMostAtLeast(t *testing.T) {
+	for _, c := range []struct {
+		v             float64
+		atMost, least string
+	}{
+		{1589.875, "1,589.87", "1,589.88"},
+		{0.29, "0.29", "0.29"},
+		{2.1, "2.1", "2.1"},
+		{10000, "10,000", "10,000"},
+		{0.001, "0", "0.01"},
+		{-0.125, "-0.13", "-0.12"},
+		{1.999, "1.99", "2"},
+	} {
+		if got := AtMost(c.v); got != c.atMost {
+			t.Errorf("AtMost(%v) = %s, want %s", c.v, got, c.atMost)
+		}
+		if got := AtLeast(c.v); got != c.least {
+			t.Errorf("AtLeast(%v) = %s, want %s", c.v, got, c.least)
+		}
+	}
+}

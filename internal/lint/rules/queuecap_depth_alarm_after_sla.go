@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/queuecap/terraform-provider-queuecap/internal/textfmt"
+
 	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint/model"
 )
@@ -60,7 +62,8 @@ func (depthAlarmAfterSLA) CheckAlarm(a *model.Alarm, r model.Reporter) {
 	if err != nil {
 		return
 	}
-	summary := fmt.Sprintf("threshold %s fires after the %s s SLA is already missed: lower it to %s, the SLA depth", n(a.Threshold.V), n(sla.V), n(depth))
+	// Advice that clears the finding: 1,589.875 is lowered to 1,589.87.
+	summary := fmt.Sprintf("threshold %s fires after the %s s SLA is already missed: lower it to %s, the SLA depth", n(a.Threshold.V), n(sla.V), textfmt.AtMost(depth))
 	r.Report(a.Threshold.Range, summary, fmt.Sprintf("threshold %s exceeds the SLA depth %s msg/s × %s s = %s (Little's law): when it fires, a message arriving behind %s already waits %s / %s = %s s, over the %s s SLA",
 		num(a.Threshold.V), terms, num(sla.V), messages(depth), messages(a.Threshold.V), num(a.Threshold.V), num(rate), num(wait), num(sla.V)),
 		append(append([]model.Fact{fact("threshold", a.Threshold.V), fact("arrival_rate", lambda.V)}, retryFacts...),

@@ -66,10 +66,23 @@ func checkBacklogWithinRTO(s *supply, r model.Reporter) bool {
 	facts := []model.Fact{fact("max_backlog", b.V), fact("rto_seconds", rto.V), fact("drain_seconds", drain)}
 	if len(s.Fleets) == 1 {
 		mu := s.Fleets[0].Rate
-		sized, err := capacity.Size(capacity.SizingInput{ArrivalRate: s.Arrival, PerConsumerRate: mu, MaxBacklog: b.V, RTOSeconds: rto.V, Retries: s.Retries})
+		in := capacity.SizingInput{ArrivalRate: s.Arrival, PerConsumerRate: mu, MaxBacklog: b.V, RTOSeconds: rto.V, Retries: s.Retries}
+		forBacklog, err := capacity.Size(in)
+		// The fleet to raise it to also leaves the min_headroom declared,
+		// as queuecap_consumers sizes it: advice that cleared the backlog
+		// only would bring this rule back for the headroom.
+		sized := forBacklog
+		if h := s.queue.Rates.MinHeadroom; err == nil && h.Set && h.Known && h.V > 0 {
+			in.MinHeadroom = h.V
+			sized, err = capacity.Size(in)
+		}
 		if err == nil {
 			needed = fmt.Sprintf("the headroom formula ceil(%s / %s + %s / (%s × %s)) needs %s consumers",
-				num(s.Effective), num(mu), num(b.V), num(mu), num(rto.V), num(float64(sized.RequiredConsumers)))
+				num(s.Effective), num(mu), num(b.V), num(mu), num(rto.V), num(float64(forBacklog.RequiredConsumers)))
+			if sized.RequiredConsumers > forBacklog.RequiredConsumers {
+				needed += fmt.Sprintf(", and min_headroom %s asks for ceil(%s × (1 + %s) / %s) = %s",
+					percent(in.MinHeadroom), num(s.Effective), num(in.MinHeadroom), num(mu), num(float64(sized.RequiredConsumers)))
+			}
 			if s.resizable() {
 				summary = s.size() + " clears" + late + ": raise it to " + n(float64(sized.RequiredConsumers))
 			}

@@ -66,6 +66,34 @@ resource "aws_autoscaling_group" "workers" {
 			issues: []issue{{Message: "max_size 26 × 400 msg/s = 10,400 msg/s is only 4 % above the declared arrival rate 10,000 msg/s, below the minimum headroom of 20 %: ceil(10,000 × (1 + 0.2) / 400) = 30 consumers give it", Start: at(12, 3), End: at(12, 67), Facts: facts("arrival_rate", 10000, "effective_arrival_rate", 10000, "per_consumer_rate", 400, "max_consumers", 26, "capacity", 10400, "surplus", 400, "headroom", 0.04, "min_headroom", 0.2, "required_consumers", 30)}},
 		},
 		{
+			// 10,000 / 400 + 268,560,000.0002 / (400 × 900) is 771 and a
+			// little more: a tolerant ceiling sized 771, which clears the
+			// backlog just after 900 s, and the linter then asked for 771
+			// again. Exact, the data source sizes 772 and the linter
+			// agrees.
+			name: "the fleet the sizing data source sizes",
+			files: map[string]string{"main.tf": `data "queuecap_consumers" "orders" {
+  arrival_rate      = 10000
+  per_consumer_rate = 400
+  max_backlog       = 268560000.0002
+  rto_seconds       = 900
+}
+
+resource "aws_sqs_queue" "orders" {
+  name = "orders"
+}
+
+resource "aws_autoscaling_group" "workers" {
+  max_size = data.queuecap_consumers.orders.required_consumers
+  tag {
+    key                 = "queuecap:queue"
+    value               = "aws_sqs_queue.orders"
+    propagate_at_launch = false
+  }
+}
+`},
+		},
+		{
 			name:  "a declared min_headroom lowers the bar",
 			files: map[string]string{"main.tf": tagged(`"queuecap:arrival_rate" = 10000, "queuecap:min_headroom" = 0.04`, "", "26")},
 		},
