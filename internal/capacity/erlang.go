@@ -119,6 +119,7 @@ func WaitTime(in WaitInput) (Wait, error) {
 		}
 	}
 	if atFleet {
+		pw, mean, pct = transcendental(pw), transcendental(mean), transcendental(pct)
 		out.ProbabilityOfWait, out.MeanWaitSeconds, out.PercentileWaitSeconds = &pw, &mean, &pct
 	}
 	if needTarget {
@@ -140,4 +141,14 @@ func erlangSurplus(n int64, mu, lambda float64) float64 {
 		return s
 	}
 	return float(sub(mul(ratInt(n), dec(mu)), dec(lambda)))
+}
+
+// transcendental is a float64 result of Erlang C as every other result
+// is written, to 15 significant digits, and 0 below 1e-300: a probability
+// of waiting of 1.97626258336499e-322 is a denormal, not a figure.
+func transcendental(x float64) float64 {
+	if math.Abs(x) < 1e-300 {
+		return 0
+	}
+	return Clean(x)
 }

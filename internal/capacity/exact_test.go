@@ -8,6 +8,7 @@ import (
 	"math/big"
 	"math/rand/v2"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
@@ -68,6 +69,22 @@ func TestExactDecimals(t *testing.T) {
 	}
 	if st.VisibilityTimeout != 990 || st.DrainSeconds != 3000 || st.Retention != 8745 {
 		t.Errorf("queue settings: visibility %d, drain %v, retention %d; want 990, 3000 and 8745", st.VisibilityTimeout, st.DrainSeconds, st.Retention)
+	}
+	// Erlang C at 176 consumers for 1 msg/s: a probability of 1.87e-321,
+	// a denormal, is 0; at 150 it is written to 15 digits.
+	for _, n := range []int64{176, 150} {
+		w, err := capacity.WaitTime(capacity.WaitInput{ArrivalRate: 1, PerConsumerRate: 1, Consumers: n, Percentile: 0.99})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := *w.ProbabilityOfWait
+		mantissa, _, _ := strings.Cut(strings.TrimLeft(strconv.FormatFloat(p, 'e', -1, 64), "-"), "e")
+		switch {
+		case n == 176 && p != 0:
+			t.Errorf("probability of waiting at 176 consumers: %v, want 0", p)
+		case n == 150 && (p == 0 || len(strings.ReplaceAll(mantissa, ".", "")) > 15):
+			t.Errorf("probability of waiting at 150 consumers: %v, want a number of at most 15 digits", p)
+		}
 	}
 	if c, err := capacity.MinDrainingConsumers(0.3, 0.1); err != nil || c != 4 {
 		t.Errorf("the fleet that drains 0.3 msg/s at 0.1 each: %d %v, want 4 (3 only keeps up)", c, err)

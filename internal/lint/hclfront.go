@@ -146,15 +146,10 @@ func (in *instance) documents(yield func(string, documentReader) bool) {
 		}
 	}
 	for _, c := range in.children {
-		stop := false
-		c.documents(func(addr string, read documentReader) bool {
+		for addr, read := range c.documents {
 			if !yield(addr, read) {
-				stop = true
+				return
 			}
-			return !stop
-		})
-		if stop {
-			return
 		}
 	}
 }
