@@ -316,13 +316,24 @@ func (f *Formula) ObjectType() Type {
 // before values are known: whether an input is set, and its number when
 // it is known.
 type Presence interface {
+	// IsSet is whether the input is set: to a value, or to one not yet
+	// known, which may still turn out null (a variable that defaults to
+	// null, try(…, null)) when `terraform validate` asks.
 	IsSet(name string) bool
+	// IsKnown is whether IsSet's answer is final: the input is unset, or
+	// set to a known value.
+	IsKnown(name string) bool
 	// Number is the input's value and whether it is known.
 	Number(name string) (float64, bool)
 }
 
+// surelySet is whether an input is set to a known value.
+func surelySet(p Presence, name string) bool { return p.IsSet(name) && p.IsKnown(name) }
+
 // Rule is a check across inputs. Check returns the input at fault and why,
-// or nil; it judges only what is known.
+// or nil; it judges only what is known: an input not known yet may be
+// null or not, so a rule that depends on it is decided at plan, when it
+// is known.
 type Rule interface {
 	Check(p Presence) *InputError
 	// Doc states the rule for documentation.
@@ -349,7 +360,7 @@ func (r RequiredWhenPositive) Doc() string {
 type AlsoRequires struct{ Input, Needs string }
 
 func (r AlsoRequires) Check(p Presence) *InputError {
-	if p.IsSet(r.Input) && !p.IsSet(r.Needs) {
+	if surelySet(p, r.Input) && !p.IsSet(r.Needs) {
 		return &InputError{Field: r.Input, Reason: "requires " + r.Needs}
 	}
 	return nil
@@ -380,29 +391,40 @@ func (r OneForm) phrase(code bool) string {
 }
 
 func (r OneForm) Check(p Presence) *InputError {
-	given := -1
+	given, maybeAny := -1, false
 	for i, form := range r.Forms {
-		set := 0
+		sure, maybe := 0, 0
 		for _, name := range form {
+			if surelySet(p, name) {
+				sure++
+			}
 			if p.IsSet(name) {
-				set++
+				maybe++
 			}
 		}
+		maybeAny = maybeAny || maybe > 0
 		switch {
-		case set == 0:
+		case maybe == 0:
 			continue
-		case set < len(form):
+		case maybe < len(form):
+			// A name of the form is surely unset: an error once another
+			// is surely set.
+			if sure == 0 {
+				continue
+			}
 			for _, name := range form {
 				if !p.IsSet(name) {
 					return &InputError{Field: firstSet(p, form), Reason: "is set without " + name + ": " + r.phrase(false)}
 				}
 			}
+		case sure < len(form):
+			continue // some not known yet: decided at plan
 		case given >= 0:
 			return &InputError{Field: r.Forms[given][0], Reason: "is set together with " + strings.Join(form, " and ") + ": " + r.phrase(false)}
 		}
 		given = i
 	}
-	if given < 0 {
+	if !maybeAny {
 		return &InputError{Reason: "No " + r.Noun + " is set: " + r.phrase(false)}
 	}
 	return nil
@@ -410,7 +432,7 @@ func (r OneForm) Check(p Presence) *InputError {
 
 func firstSet(p Presence, names []string) string {
 	for _, n := range names {
-		if p.IsSet(n) {
+		if surelySet(p, n) {
 			return n
 		}
 	}
@@ -651,6 +673,8 @@ func (f *Formula) Bind(raw map[string]any) (Args, error) {
 type argsPresence Args
 
 func (p argsPresence) IsSet(name string) bool { _, ok := p[name]; return ok }
+
+func (p argsPresence) IsKnown(string) bool { return true }
 
 func (p argsPresence) Number(name string) (float64, bool) {
 	f, ok := p[name].(float64)

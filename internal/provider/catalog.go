@@ -380,12 +380,17 @@ func typeName(t tftypes.Type) string {
 }
 
 // presence answers a formula's rules from configured values: an unknown
-// value is set, but its number is not known.
+// value is set, but may still turn out null, and its number is not known.
 type presence map[string]tftypes.Value
 
 func (p presence) IsSet(name string) bool {
 	v, ok := p[name]
 	return ok && (!v.IsKnown() || !v.IsNull())
+}
+
+func (p presence) IsKnown(name string) bool {
+	v, ok := p[name]
+	return !ok || v.IsKnown()
 }
 
 func (p presence) Number(name string) (float64, bool) {
