@@ -115,6 +115,8 @@ func tfValue(t capacity.Type, v any) tftypes.Value {
 // bigNumber is a catalog number (float64 or int64) as Terraform's number.
 func bigNumber(v any) *big.Float {
 	switch n := v.(type) {
+	case *big.Float:
+		return n // a value given, kept as it came
 	case int64:
 		return new(big.Float).SetInt64(n)
 	case float64:

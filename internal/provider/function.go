@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/big"
 	"slices"
 	"strings"
 
@@ -237,6 +238,14 @@ func (f *formulaFunction) runObject(ctx context.Context, req function.RunRequest
 	values := make(map[string]any, len(formula.Inputs)+len(formula.Outputs))
 	for name, v := range args {
 		values[name] = v
+		// A number given is echoed as given, as a data source keeps its
+		// configuration: 0.12345678901234567 is not cut to 15 digits.
+		if g, ok := given[name]; ok && g.IsKnown() && !g.IsNull() && g.Type().Is(tftypes.Number) {
+			var n big.Float
+			if g.As(&n) == nil {
+				values[name] = &n
+			}
+		}
 	}
 	for _, in := range formula.Inputs {
 		if in.Computed && !args.Has(in.Name) {

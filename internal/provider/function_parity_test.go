@@ -62,6 +62,8 @@ func TestFunctionDataSourceParity(t *testing.T) {
 		{"queuecap_consumers", "capacity_plan", "arrival_rate = 10000\nper_consumer_rate = 400\nmax_backlog = 5000000\nrto_seconds = 1800"},
 		{"queuecap_consumers", "capacity_plan", "arrival_rate = 1000\nper_consumer_rate = 100\nretry_rate = 0.5\navg_retries = 2\nmin_headroom = 0.25"},
 		{"queuecap_consumers", "capacity_plan", "arrival_rate = 0\nper_consumer_rate = 400"},
+		// Inputs of more than 15 digits are echoed as given, by both.
+		{"queuecap_consumers", "capacity_plan", "arrival_rate = 0.12345678901234567\nper_consumer_rate = 0.30000000000000004\nretry_rate = 0.12345678901234567\navg_retries = 1"},
 		{"queuecap_alarm_thresholds", "alarm_plan", "arrival_rate = 5000\nsla_seconds = 10\nper_consumer_rate = 10\nrto_seconds = 1800\nttl_seconds = 3600\nqueue_name = \"orders\"\ndead_letter_queue_name = \"orders-dlq\""},
 		{"queuecap_alarm_thresholds", "alarm_plan", "arrival_rate = 200\nsla_seconds = 900\nper_consumer_rate = 2\nrto_seconds = 3600\nretry_rate = 0.2\navg_retries = 2\nfleet = \"ecs\"\nperiod_seconds = 300"},
 		{"queuecap_drain", "drain_plan", "backlog = 380000\narrival_rate = 380\ncompletion_rate = 520"},
