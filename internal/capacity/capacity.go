@@ -203,17 +203,14 @@ func SLAMaxDepth(arrivalRate, slaSeconds float64) (float64, error) {
 }
 
 // WaitSeconds is the wait of a message arriving now behind a FIFO backlog,
-// W = backlog / completion rate. ok is false when nothing completes and the
-// backlog is not empty: the message is never served.
+// W = backlog / completion rate. ok is false when nothing completes, as
+// the docs say: the message is never served, behind a backlog or not.
 func WaitSeconds(backlog, completionRate float64) (seconds float64, ok bool, err error) {
 	if err := checkNonNegative("backlog", backlog); err != nil {
 		return 0, false, err
 	}
 	if err := checkNonNegative("completion_rate", completionRate); err != nil {
 		return 0, false, err
-	}
-	if backlog == 0 {
-		return 0, true, nil
 	}
 	if completionRate == 0 {
 		return 0, false, nil

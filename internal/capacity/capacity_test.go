@@ -224,7 +224,10 @@ func TestWaitSeconds(t *testing.T) {
 		// Little's law: W = L / λ = 600,000 / 5,000.
 		{"Little's law", 600000, 5000, 120, true},
 		{"behind the drain backlog", 180000, 1000, 180, true},
-		{"empty backlog", 0, 0, 0, true},
+		{"empty backlog", 0, 1000, 0, true},
+		// Nothing completes: the message is never served, as the docs
+		// say (null), even behind an empty backlog.
+		{"empty backlog, nothing completes", 0, 0, 0, false},
 		{"nothing completes", 10, 0, 0, false},
 	}
 	for _, tt := range tests {

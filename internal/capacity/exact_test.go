@@ -86,6 +86,28 @@ func TestExactDecimals(t *testing.T) {
 			t.Errorf("probability of waiting at 150 consumers: %v, want a number of at most 15 digits", p)
 		}
 	}
+	// Each output as its docs say. A minimum fleet of 2 at 1 msg/s clears
+	// 100 messages within the 60 s lag with nothing arriving: the formula
+	// ceil(0 / 1 + max(0, 100 − 2 × 60) / (1 × 840)) is 0.
+	lagged, err := capacity.Size(capacity.SizingInput{ArrivalRate: 0, PerConsumerRate: 1, MaxBacklog: 100, RTOSeconds: 900, ProvisioningLagSeconds: 60, MinConsumers: ptrInt(2)})
+	if err != nil || lagged.RequiredConsumers != 0 || lagged.DrainSeconds == nil || *lagged.DrainSeconds != 50 {
+		t.Errorf("a backlog the minimum fleet clears in the lag: %d consumers, drain %s, %v; want 0 and 50 s", lagged.RequiredConsumers, ptrText(lagged.DrainSeconds), err)
+	}
+	// Nothing completes: wait_seconds is null, behind an empty backlog too.
+	idle, _, err := capacity.DrainFormula.Run(map[string]any{"backlog": 0.0, "arrival_rate": 0.0, "consumers": 0.0, "per_consumer_rate": 5.0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if idle.Values["wait_seconds"] != nil {
+		t.Errorf("wait_seconds with nothing completing: %v, want null", idle.Values["wait_seconds"])
+	}
+	// max_seconds = 1 records t = 0 only: no fleet drains a backlog
+	// within it, and min_consumers_to_drain is null, not an error.
+	res, _, err := capacity.RetryStorm.Run(map[string]any{"arrival_rate": 3.0, "per_consumer_rate": 2.0, "consumers": 0.0, "backlog": 50.0,
+		"retries_per_timeout": 0.0, "max_seconds": 1.0})
+	if err != nil || res.Values["min_consumers_to_drain"] != nil || res.Values["drains"] != false {
+		t.Errorf("max_seconds = 1 with a backlog: %v, %v; want no error, drains false and min_consumers_to_drain null", res.Values, err)
+	}
 	if c, err := capacity.MinDrainingConsumers(0.3, 0.1); err != nil || c != 4 {
 		t.Errorf("the fleet that drains 0.3 msg/s at 0.1 each: %d %v, want 4 (3 only keeps up)", c, err)
 	}
@@ -239,3 +261,5 @@ func round15(r *big.Rat) float64 {
 	}
 	return v
 }
+
+func ptrInt(n int64) *int64 { return &n }

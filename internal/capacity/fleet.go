@@ -24,7 +24,8 @@ var (
 // lagDoc is how the provisioning lag enters the sizing, for descriptions.
 const lagDoc = "With `provisioning_lag_seconds` L, the fleet reaches its full size only L seconds into the recovery, " +
 	"so `required_consumers = ceil(λ_eff / μ + max(0, max_backlog − S_min × L) / (μ × (rto_seconds − L)))`, " +
-	"where `S_min = max(0, min_consumers × μ − λ_eff)` is what the minimum fleet drains meanwhile: " +
+	"where `S_min = max(0, min_consumers × μ − λ_eff)` is what the minimum fleet drains meanwhile " +
+	"(`0` more when the minimum fleet clears the backlog within the lag and nothing arrives): " +
 	"10,000 msg/s at 400 msg/s per consumer, a backlog of 5,000,000 and an RTO of 1,800 s need 32 consumers without a lag and 33 with a lag of 180 s."
 
 const drainWithLagDoc = "Time to clear `max_backlog`, in seconds: `max_backlog / surplus` without a provisioning lag; with one, " +

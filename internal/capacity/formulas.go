@@ -421,6 +421,7 @@ var RetryStorm = &Formula{
 		{Name: "peak_effective_arrival_rate", Type: Number, Description: "Highest arrival rate the retries drive, `arrival_rate × (1 + retries_per_timeout × timeout_prob)`, in messages per second. " +
 			"`arrival_rate × (1 + retries_per_timeout)` once every message times out."},
 		{Name: "min_consumers_to_drain", Type: Whole, Description: "Smallest fleet that drains the backlog within `max_seconds` under the same storm, a whole number. " +
+			"Null when `max_seconds` is 1 and there is a backlog: only t = 0 is recorded, so no fleet drains it. " +
 			"Found by binary search (draining is monotone in the fleet size) up to a fleet that provably drains, `(arrival_rate × (1 + retries_per_timeout) + backlog / (max_seconds − 1)) / per_consumer_rate`."},
 		{Name: "min_consumers_to_drain_within_rto", Type: Whole, Description: "Smallest fleet that drains the backlog within `rto_seconds` under the same storm, a whole number: " +
 			"the depth reaches 0 by t = `rto_seconds`. The `min_consumers_to_drain` function answers the same question. Null without `rto_seconds`."},
@@ -431,9 +432,13 @@ var RetryStorm = &Formula{
 		if err != nil {
 			return Result{}, err
 		}
-		minAll, err := MinConsumersToDrain(in, 0)
-		if err != nil {
-			return Result{}, err
+		// With max_seconds = 1 only t = 0 is recorded: no fleet drains a
+		// backlog within it, and min_consumers_to_drain is null.
+		var minAll any
+		if in.Backlog == 0 || in.MaxSeconds > 1 {
+			if minAll, err = MinConsumersToDrain(in, 0); err != nil {
+				return Result{}, err
+			}
 		}
 		v := Values{"drains": st.Drains, "drain_seconds": optional(st.DrainSeconds), "steps": st.Steps, "peak_depth": st.PeakDepth,
 			"final_depth": st.FinalDepth, "peak_effective_arrival_rate": st.PeakEffectiveArrivalRate, "min_consumers_to_drain": minAll,

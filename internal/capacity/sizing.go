@@ -151,10 +151,10 @@ func Size(in SizingInput) (Sizing, error) {
 		}
 		required = max(required, floor)
 	}
+	// A backlog left after the lag needs a consumer, which the ceiling
+	// of its positive term gives; one the minimum fleet clears within the
+	// lag needs none more: the formula as documented (lagDoc).
 	required = max(required, out.SteadyStateConsumers)
-	if in.MaxBacklog > 0 {
-		required = max(required, 1)
-	}
 
 	if out.Capacity, err = FleetCapacity(required, mu); err != nil {
 		return out, err

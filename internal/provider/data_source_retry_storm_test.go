@@ -99,6 +99,23 @@ func TestRetryStormDataSource(t *testing.T) {
 				"min_consumers_to_drain_within_rto": knownvalue.Null(),
 			}),
 		},
+		// max_seconds = 1 records t = 0 only: the backlog does not drain
+		// within it, and no fleet would (null, as documented).
+		resource.TestStep{
+			Config: `data "queuecap_retry_storm" "test" {
+  arrival_rate        = 10000
+  per_consumer_rate   = 400
+  consumers           = 32
+  backlog             = 3600000
+  retries_per_timeout = 1.5
+  max_seconds         = 1
+}`,
+			ConfigStateChecks: expectValues(addr, map[string]knownvalue.Check{
+				"drains":                 knownvalue.Bool(false),
+				"steps":                  knownvalue.Int64Exact(1),
+				"min_consumers_to_drain": knownvalue.Null(),
+			}),
+		},
 		// No backlog: drained at t = 0 by any fleet, even none.
 		resource.TestStep{
 			Config: `data "queuecap_retry_storm" "test" {
@@ -165,7 +182,6 @@ func TestRetryStormDataSourceInvalid(t *testing.T) {
 		"zero timeout window":       {valid + "timeout_window_seconds = 0", `Attribute timeout_window_seconds value must be greater than 0, got: 0`},
 		"zero max_seconds":          {valid + "max_seconds = 0", `Attribute max_seconds value must be between 1 and 864000, got: 0`},
 		"max_seconds beyond 10 d":   {valid + "max_seconds = 1000000", `Attribute max_seconds value must be between 1 and 864000, got: 1000000`},
-		"max_seconds of one second": {valid + "max_seconds = 1", `max_seconds of 1 leaves no step in which a backlog could drain`},
 		"zero rto_seconds":          {valid + "rto_seconds = 0", `Attribute rto_seconds value must be between 1 and 864000, got: 0`},
 		"rto beyond 10 d":           {valid + "rto_seconds = 1000000", `Attribute rto_seconds value must be between 1 and 864000, got: 1000000`},
 		"depth overflows": {"arrival_rate = 1e300\nper_consumer_rate = 1\nconsumers = 0\nbacklog = 1e308\nretries_per_timeout = 1e10",
