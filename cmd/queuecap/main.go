@@ -92,6 +92,7 @@ const usage = `Usage: queuecap <command> [flags]
 Commands:
   lint      check Terraform configurations for queues that cannot recover from a backlog
   size      size a consumer fleet for a backlog and an RTO: the capacity review table
+  calc      compute any formula of the provider's data sources from flags
   simulate  simulate fleets through a retry storm: a summary and an SVG chart of depth
   version   print the version
 
@@ -104,6 +105,7 @@ var commands = map[string]func(args []string, stdout, stderr io.Writer) int{
 	"size":     runSize,
 	"simulate": runSimulate,
 	"runtask":  runRuntask,
+	"calc":     runCalc,
 }
 
 func run(args []string, stdout, stderr io.Writer) (code int) {
