@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/big"
 	"math/rand/v2"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -127,8 +128,11 @@ func ptrText(p *float64) string {
 // significant digits.
 func TestSizeIsExact(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 23))
+	// 1,000 in make test; make fuzz runs 10,000.
 	cases := 1000
-	if testing.Short() {
+	if n, err := strconv.Atoi(os.Getenv("QUEUECAP_PROPERTY_CASES")); err == nil && n > 0 {
+		cases = n
+	} else if testing.Short() {
 		cases = 100
 	}
 	for i := range cases {
