@@ -4,12 +4,9 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
-	"strconv"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
@@ -75,7 +72,9 @@ func runSize(args []string, stdout, stderr io.Writer) int {
 		out.MinConsumers = bound.Count("min_consumers")
 	}
 	if f.format == "json" {
-		err = writeSizeJSON(stdout, bound, res)
+		// The data source's whole result, as queuecap calc consumers
+		// writes it: the inputs with defaults filled in, then the outputs.
+		err = writeCalcJSON(stdout, capacity.Consumers, resultValues(capacity.Consumers, bound, res))
 	} else {
 		err = writeSizeText(stdout, f.in, out)
 	}
@@ -103,43 +102,6 @@ func sizingOf(v capacity.Values) capacity.Sizing {
 		RequiredConsumers: count("required_consumers"), Capacity: num("capacity"), Surplus: num("surplus"),
 		Utilization: num("utilization"), Headroom: ptr(v["headroom"]), Overhead: ptr(v["overhead"]), DrainSeconds: ptr(v["drain_seconds"]),
 	}
-}
-
-// writeSizeJSON writes the queuecap_consumers data source's whole result
-// as the catalog declares it, in its order: the inputs with defaults
-// filled in, then the outputs, with the provider's attribute names and
-// its decimal-clean numbers; null where a quantity is undefined.
-func writeSizeJSON(w io.Writer, args capacity.Args, res capacity.Result) error {
-	var b strings.Builder
-	b.WriteString("{\n")
-	attrs := capacity.Consumers.ObjectType().Attrs
-	for i, a := range attrs {
-		v, ok := res.Values[a.Name]
-		if !ok {
-			v = args[a.Name]
-		}
-		fmt.Fprintf(&b, "  %q: %s", a.Name, jsonNumber(v))
-		if i < len(attrs)-1 {
-			b.WriteString(",")
-		}
-		b.WriteString("\n")
-	}
-	b.WriteString("}\n")
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-func jsonNumber(v any) string {
-	switch n := v.(type) {
-	case nil:
-		return "null"
-	case int64:
-		return strconv.FormatInt(n, 10)
-	case float64:
-		return capacity.Decimal(n)
-	}
-	enc, _ := json.Marshal(v)
-	return string(enc)
 }
 
 func writeSizeText(w io.Writer, in capacity.SizingInput, out capacity.Sizing) error {
