@@ -136,31 +136,48 @@ func (r Retries) validate() error {
 
 // amplification is 1 + r·k, the factor retries multiply arrivals by.
 func (r Retries) amplification() *big.Rat {
+	if r.Rate == 0 || r.Average == 0 {
+		return ratOne // read only, as every operand here
+	}
 	return add(ratOne, mul(dec(r.Rate), dec(r.Average)))
 }
 
 // effective is λ_eff = λ · (1 + r · k), exact, once the inputs are
 // valid.
 func (r Retries) effective(arrivalRate float64) *big.Rat {
-	return mul(dec(arrivalRate), r.amplification())
+	if amp := r.amplification(); amp != ratOne {
+		return mul(dec(arrivalRate), amp)
+	}
+	return dec(arrivalRate)
 }
 
 // EffectiveArrivalRate is λ_eff = λ · (1 + r · k).
 func EffectiveArrivalRate(arrivalRate float64, retries Retries) (float64, error) {
+	_, eff, err := effectiveArrival(arrivalRate, retries)
+	return eff, err
+}
+
+// effectiveArrival is λ_eff exactly and as written, checked.
+func effectiveArrival(arrivalRate float64, retries Retries) (*big.Rat, float64, error) {
 	if err := checkNonNegative("arrival_rate", arrivalRate); err != nil {
-		return 0, err
+		return nil, 0, err
 	}
 	if err := retries.validate(); err != nil {
-		return 0, err
+		return nil, 0, err
 	}
-	if err := checkResult("avg_retries", "the retry amplification 1 + retry_rate × avg_retries", float(retries.amplification())); err != nil {
-		return 0, err
+	amp := retries.amplification()
+	if !ratFinite(amp) {
+		return nil, 0, checkResult("avg_retries", "the retry amplification 1 + retry_rate × avg_retries", math.Inf(1))
 	}
-	eff := float(retries.effective(arrivalRate))
+	effR := dec(arrivalRate)
+	if amp != ratOne {
+		effR = mul(effR, amp)
+	}
+	eff := float(effR)
 	if err := checkResult("arrival_rate", "the effective arrival rate arrival_rate × (1 + retry_rate × avg_retries)", eff); err != nil {
-		return 0, err
+		return nil, 0, err
 	}
-	return eff, nil
+	return effR, eff, nil
 }
 
 // DrainSeconds is the fluid-model time to clear backlog B at net rate

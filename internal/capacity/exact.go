@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/big"
 	"strconv"
+	"strings"
 	"sync"
 )
 
@@ -27,11 +28,20 @@ func dec(x float64) *big.Rat {
 	if x == math.Trunc(x) && math.Abs(x) < 1<<53 {
 		return new(big.Rat).SetInt64(int64(x)) // a whole number reads as itself
 	}
-	r, ok := new(big.Rat).SetString(strconv.FormatFloat(x, 'g', -1, 64))
-	if !ok {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
 		panic("capacity: dec of a value that is not finite")
 	}
-	return r
+	// The shortest digits d.ddd…e±X: at most 17, an int64, over a power
+	// of ten.
+	var buf [32]byte
+	b := strconv.AppendFloat(buf[:0], x, 'e', -1, 64)
+	mant, exp, _ := strings.Cut(string(b), "e")
+	e, _ := strconv.Atoi(exp)
+	whole, frac, _ := strings.Cut(mant, ".")
+	n, _ := strconv.ParseInt(whole+frac, 10, 64)
+	e -= len(frac)
+	r := new(big.Rat).SetInt64(n)
+	return r.Mul(r, pow10Rat(e))
 }
 
 // float is r rounded once to at most 15 significant digits, halves away
@@ -46,6 +56,20 @@ func float(r *big.Rat) float64 {
 	if r.IsInt() && r.Num().IsInt64() {
 		if n := r.Num().Int64(); n > -1e15 && n < 1e15 {
 			return float64(n) // 15 digits at most: exact already
+		}
+	}
+	// Fast and still exact: the float64 nearest r, written to 15 digits,
+	// is r's own 15-digit rounding unless a midpoint between two 15-digit
+	// decimals lies between them. The float64 is within half a step of r,
+	// at most 2^-53 of the value: 11.1 units of its 17th significant digit
+	// when the value begins with 9.99. So with its 16th and 17th digits
+	// within 35 to 65, the exact path below decides, halves away from zero.
+	if f, _ := r.Float64(); f != 0 && !math.IsInf(f, 0) && math.Abs(f) >= 0x1p-1022 {
+		var buf [32]byte
+		d := strconv.AppendFloat(buf[:0], math.Abs(f), 'e', 16, 64) // d.dddddddddddddddde±X
+		if tail := (int(d[16]-'0'))*10 + int(d[17]-'0'); tail < 35 || tail > 65 {
+			v, _ := strconv.ParseFloat(strconv.FormatFloat(f, 'e', 14, 64), 64)
+			return v
 		}
 	}
 	abs := new(big.Rat).Abs(r)
@@ -150,4 +174,16 @@ func ceilFloat(x *big.Rat) float64 {
 	}
 	v, _ := new(big.Float).SetInt(q).Float64()
 	return v
+}
+
+// ratFinite reports whether x is within float64's range (about 1.8e308).
+func ratFinite(x *big.Rat) bool {
+	switch d := x.Num().BitLen() - x.Denom().BitLen(); {
+	case d < 1023:
+		return true
+	case d > 1025:
+		return false
+	}
+	f, _ := x.Float64()
+	return !math.IsInf(f, 0)
 }

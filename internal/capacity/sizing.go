@@ -3,7 +3,10 @@
 
 package capacity
 
-import "math/big"
+import (
+	"math"
+	"math/big"
+)
 
 // NetRate is completion − arrival, exactly: a fleet that matches its
 // arrivals has a net rate of 0, and 12,530 − 12,529.72 is 0.28.
@@ -89,18 +92,18 @@ func Size(in SizingInput) (Sizing, error) {
 			return out, err
 		}
 	}
-	eff, err := EffectiveArrivalRate(in.ArrivalRate, in.Retries)
+	effR, eff, err := effectiveArrival(in.ArrivalRate, in.Retries)
 	if err != nil {
 		return out, err
 	}
 	out.EffectiveArrivalRate = eff
 	mu := in.PerConsumerRate
-	effR, muR := in.Retries.effective(in.ArrivalRate), dec(mu)
+	muR := dec(mu)
 
 	steadyRatio := quo(effR, muR)
 	steadyCulprit := culprit(term{"arrival_rate", eff, 1}, term{"per_consumer_rate", mu, -1})
-	if err := checkResult(steadyCulprit, "the steady-state ratio effective arrival / per_consumer_rate", float(steadyRatio)); err != nil {
-		return out, err
+	if !ratFinite(steadyRatio) {
+		return out, checkResult(steadyCulprit, "the steady-state ratio effective arrival / per_consumer_rate", math.Inf(1))
 	}
 	if out.SteadyStateConsumers, err = ceilRat(steadyCulprit, "steady_state_consumers", steadyRatio); err != nil {
 		return out, err
@@ -128,9 +131,11 @@ func Size(in SizingInput) (Sizing, error) {
 	backlogRatio := new(big.Rat)
 	if remaining.Sign() > 0 {
 		backlogRatio = quo(quo(remaining, muR), window)
-		if err := checkResult(culprit(term{"max_backlog", float(remaining), 1}, term{"per_consumer_rate", mu, -1}, term{"rto_seconds", float(window), -1}),
-			"the backlog term max_backlog / (per_consumer_rate × rto_seconds)", float(backlogRatio)); err != nil {
-			return out, err
+		if !ratFinite(backlogRatio) {
+			rem, _ := remaining.Float64()
+			win, _ := window.Float64()
+			return out, checkResult(culprit(term{"max_backlog", rem, 1}, term{"per_consumer_rate", mu, -1}, term{"rto_seconds", win, -1}),
+				"the backlog term max_backlog / (per_consumer_rate × rto_seconds)", math.Inf(1))
 		}
 	}
 	// The steady state alone fits (it was counted above), so a sum beyond
@@ -142,8 +147,8 @@ func Size(in SizingInput) (Sizing, error) {
 	}
 	if in.MinHeadroom > 0 {
 		withHeadroom := mul(steadyRatio, add(ratOne, dec(in.MinHeadroom)))
-		if err := checkResult("min_headroom", "the headroom ratio", float(withHeadroom)); err != nil {
-			return out, err
+		if !ratFinite(withHeadroom) {
+			return out, checkResult("min_headroom", "the headroom ratio", math.Inf(1))
 		}
 		floor, err := ceilRat("min_headroom", "required_consumers", withHeadroom)
 		if err != nil {
@@ -156,10 +161,11 @@ func Size(in SizingInput) (Sizing, error) {
 	// lag needs none more: the formula as documented (lagDoc).
 	required = max(required, out.SteadyStateConsumers)
 
-	if out.Capacity, err = FleetCapacity(required, mu); err != nil {
+	capR := mul(ratInt(required), muR)
+	out.Capacity = float(capR)
+	if err := checkResult("per_consumer_rate", "the capacity consumers × per_consumer_rate", out.Capacity); err != nil {
 		return out, err
 	}
-	capR := mul(ratInt(required), muR)
 	surplus := sub(capR, effR)
 	out.Surplus = float(surplus)
 	out.RequiredConsumers = required
