@@ -109,8 +109,9 @@ func runFormula(f *capacity.Formula, args []string, stdout, stderr io.Writer) in
 		default:
 			kind, parse := "number", parseNumber
 			switch {
-			case in.Unit == "seconds" && !in.Type.Whole:
-				// As every command reads a duration: 1800, 30m, 1h30m.
+			case in.Unit == "seconds":
+				// As every command reads a duration: 1800, 30m, 1h30m
+				// (whole seconds where the input takes only those).
 				kind, parse = "duration", parseDuration
 			case in.Type.Whole:
 				kind = "whole number"
