@@ -7,9 +7,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -284,5 +287,77 @@ func TestReadmeCalcExample(t *testing.T) {
 	var out, errb bytes.Buffer
 	if code := run(append([]string{"calc"}, strings.Fields(argLine)...), &out, &errb); code != exitOK || out.String() != want {
 		t.Errorf("README.md shows\n%s\nqueuecap calc %s prints (exit %d, %s)\n%s", want, argLine, code, errb.String(), out.String())
+	}
+}
+
+// TestNoFloatNoise: on random decimal inputs around each data source's
+// example, no number a formula returns has more than 15 significant
+// digits, in an attribute or inside a string (descriptions, CloudWatch
+// expressions, PromQL and YAML): every result is rounded once, to the
+// decimal the provider writes. The attributes of the two float64 families
+// (the retry storm's simulation, Erlang C) are rounded only where they
+// are written (capacity.Decimal), which their own invariants need (a
+// stable fleet's utilization of 0.99999999999999994 is below 1); their
+// strings are held too.
+func TestNoFloatNoise(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	long := regexp.MustCompile(`\d[\d.]*\d`)
+	tooLong := func(s string) bool {
+		for _, m := range long.FindAllString(s, -1) {
+			digits := strings.TrimLeft(strings.ReplaceAll(m, ".", ""), "0")
+			if strings.Contains(m, ".") && len(digits) > 15 {
+				return true
+			}
+		}
+		return false
+	}
+	for _, f := range capacity.Formulas {
+		_, raw := exampleArgs(t, f)
+		for range 100 {
+			args := map[string]any{}
+			for name, v := range raw {
+				in := f.Input(name)
+				x, ok := v.(float64)
+				switch {
+				case !ok || in.Type.Whole:
+					args[name] = v
+				default:
+					// A decimal factor of 0.5 to 2, three places.
+					factor := float64(rng.IntN(1500)+500) / 1000
+					args[name], _ = strconv.ParseFloat(strconv.FormatFloat(x*factor, 'g', 6, 64), 64)
+				}
+			}
+			res, _, err := f.Run(args)
+			if err != nil {
+				continue // out of a range: the errors have their own tests
+			}
+			var walk func(path string, v any)
+			walk = func(path string, v any) {
+				switch x := v.(type) {
+				case float64:
+					if f.Name == "retry_storm" || f.Name == "wait_time" {
+						return
+					}
+					if s := strconv.FormatFloat(x, 'e', -1, 64); len(strings.TrimLeft(strings.ReplaceAll(strings.Split(s, "e")[0], ".", ""), "-")) > 15 {
+						t.Errorf("%s %s = %s: more than 15 significant digits (inputs %v)", f.Name, path, s, args)
+					}
+				case string:
+					if tooLong(x) {
+						t.Errorf("%s %s holds a number of more than 15 digits: %q (inputs %v)", f.Name, path, x, args)
+					}
+				case []any:
+					for i, e := range x {
+						walk(fmt.Sprintf("%s[%d]", path, i), e)
+					}
+				case map[string]any:
+					for k, e := range x {
+						walk(path+"."+k, e)
+					}
+				}
+			}
+			for name, v := range res.Values {
+				walk(name, v)
+			}
+		}
 	}
 }
