@@ -132,8 +132,8 @@ func QueueSettings(in SettingsInput) (Settings, error) {
 	s.MaxReceiveCount = int64(receives)
 	s.RedeliverySeconds = float64(s.MaxReceiveCount * s.VisibilityTimeout)
 
-	// Exact: a drain of 3,000 s and a margin of 0.2 need 3,600 s, not
-	// 3,601.
+	// Exact: a drain of 3,000 s and redeliveries of 5 × 990 s with a
+	// margin of 0.1 need 8,745 s, not 8,751.
 	needed := ceilFloat(mul(add(drain, ratInt(s.MaxReceiveCount*s.VisibilityTimeout)), add(ratOne, dec(in.RetentionMargin))))
 	if !finite(needed) || needed > MaxRetentionSeconds {
 		// Blame the larger of the two terms, or the margin when neither
