@@ -179,25 +179,13 @@ func sameJSON(got, want any) bool {
 	return reflect.DeepEqual(numbersAsFloats(got), numbersAsFloats(norm))
 }
 
+// numbersAsFloats is a decoded JSON value with its numbers as float64.
 func numbersAsFloats(v any) any {
-	switch x := v.(type) {
-	case json.Number:
-		f, _ := x.Float64()
+	if n, ok := v.(json.Number); ok {
+		f, _ := n.Float64()
 		return f
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = numbersAsFloats(e)
-		}
-		return out
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = numbersAsFloats(e)
-		}
-		return out
 	}
-	return v
+	return eachElement(v, numbersAsFloats)
 }
 
 // TestCalcErrors: a mistake is one line naming the flag and the reason,
@@ -255,16 +243,24 @@ func clean(v any) any {
 			out[i] = capacity.Clean(e)
 		}
 		return out
+	}
+	return eachElement(v, clean)
+}
+
+// eachElement is a list or map with f applied to each element, any
+// other value as it is.
+func eachElement(v any, f func(any) any) any {
+	switch x := v.(type) {
 	case []any:
 		out := make([]any, len(x))
 		for i, e := range x {
-			out[i] = clean(e)
+			out[i] = f(e)
 		}
 		return out
 	case map[string]any:
 		out := make(map[string]any, len(x))
 		for k, e := range x {
-			out[k] = clean(e)
+			out[k] = f(e)
 		}
 		return out
 	}

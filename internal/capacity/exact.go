@@ -155,10 +155,7 @@ var ratOne = big.NewRat(1, 1)
 // ceilRat is the exact ceiling of a non-negative rational as a count. It
 // fails, naming field, when the count exceeds MaxCount.
 func ceilRat(field, what string, x *big.Rat) (int64, error) {
-	q, m := new(big.Int).DivMod(x.Num(), x.Denom(), new(big.Int))
-	if m.Sign() != 0 {
-		q.Add(q, big.NewInt(1))
-	}
+	q := ceilInt(x)
 	if q.Cmp(big.NewInt(MaxCount)) > 0 {
 		return 0, inputErr(field, "makes %s %.6g, more than the largest supported count %d", what, float(x), int64(MaxCount))
 	}
@@ -168,12 +165,18 @@ func ceilRat(field, what string, x *big.Rat) (int64, error) {
 // ceilFloat is the exact ceiling of x as a float64, +Inf beyond its
 // range: for whole seconds that a caller bounds itself.
 func ceilFloat(x *big.Rat) float64 {
+	v, _ := new(big.Float).SetInt(ceilInt(x)).Float64()
+	return v
+}
+
+// ceilInt is the exact ceiling of x (DivMod's quotient is the floor for
+// a positive denominator, negative x included).
+func ceilInt(x *big.Rat) *big.Int {
 	q, m := new(big.Int).DivMod(x.Num(), x.Denom(), new(big.Int))
 	if m.Sign() != 0 {
 		q.Add(q, big.NewInt(1))
 	}
-	v, _ := new(big.Float).SetInt(q).Float64()
-	return v
+	return q
 }
 
 // ratFinite reports whether x is within float64's range (about 1.8e308).

@@ -270,3 +270,24 @@ func checkSummary(s string) error {
 	}
 	return nil
 }
+
+// sizedByConsumers is a queue whose auto scaling group's max_size is the
+// required_consumers of a queuecap_consumers data source with args (one
+// per line, indented): the fleet the provider sizes.
+func sizedByConsumers(args string) string {
+	return "data \"queuecap_consumers\" \"orders\" {\n" + args + "\n}" + `
+
+resource "aws_sqs_queue" "orders" {
+  name = "orders"
+}
+
+resource "aws_autoscaling_group" "workers" {
+  max_size = data.queuecap_consumers.orders.required_consumers
+  tag {
+    key                 = "queuecap:queue"
+    value               = "aws_sqs_queue.orders"
+    propagate_at_launch = false
+  }
+}
+`
+}

@@ -72,26 +72,10 @@ resource "aws_autoscaling_group" "workers" {
 			// again. Exact, the data source sizes 772 and the linter
 			// agrees.
 			name: "the fleet the sizing data source sizes",
-			files: map[string]string{"main.tf": `data "queuecap_consumers" "orders" {
-  arrival_rate      = 10000
+			files: map[string]string{"main.tf": sizedByConsumers(`  arrival_rate      = 10000
   per_consumer_rate = 400
   max_backlog       = 268560000.0002
-  rto_seconds       = 900
-}
-
-resource "aws_sqs_queue" "orders" {
-  name = "orders"
-}
-
-resource "aws_autoscaling_group" "workers" {
-  max_size = data.queuecap_consumers.orders.required_consumers
-  tag {
-    key                 = "queuecap:queue"
-    value               = "aws_sqs_queue.orders"
-    propagate_at_launch = false
-  }
-}
-`},
+  rto_seconds       = 900`)},
 		},
 		{
 			name:  "a declared min_headroom lowers the bar",

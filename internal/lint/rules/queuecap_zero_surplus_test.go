@@ -358,26 +358,10 @@ resource "aws_autoscaling_group" "workers" {
 		},
 		{
 			name: "fleet sized to required_consumers has a surplus",
-			files: map[string]string{"main.tf": `data "queuecap_consumers" "orders" {
-  arrival_rate      = 10000
+			files: map[string]string{"main.tf": sizedByConsumers(`  arrival_rate      = 10000
   per_consumer_rate = 400
   max_backlog       = 5000000
-  rto_seconds       = 1800
-}
-
-resource "aws_sqs_queue" "orders" {
-  name = "orders"
-}
-
-resource "aws_autoscaling_group" "workers" {
-  max_size = data.queuecap_consumers.orders.required_consumers
-  tag {
-    key                 = "queuecap:queue"
-    value               = "aws_sqs_queue.orders"
-    propagate_at_launch = false
-  }
-}
-`},
+  rto_seconds       = 1800`)},
 		},
 		{
 			name: "two fleets on one queue",

@@ -48,33 +48,13 @@ func TestSizedFleetIsNeverFlagged(t *testing.T) {
 			backlog = b.Add(b, big.NewRat(2, 10000)).FloatString(4)
 			lambda, retryRate, headroom = fmt.Sprintf("%s * %d", mu, rng.IntN(200)+1), "0", "0"
 		}
-		src := fmt.Sprintf(`locals {
-  arrival_rate = %s
-}
-
-data "queuecap_consumers" "orders" {
-  arrival_rate      = local.arrival_rate
+		src := fmt.Sprintf("locals {\n  arrival_rate = %s\n}\n\n", lambda) + sizedByConsumers(fmt.Sprintf(`  arrival_rate      = local.arrival_rate
   per_consumer_rate = %s
   max_backlog       = %s
   rto_seconds       = %s
   min_headroom      = %s
   retry_rate        = %s
-  avg_retries       = %s
-}
-
-resource "aws_sqs_queue" "orders" {
-  name = "orders"
-}
-
-resource "aws_autoscaling_group" "workers" {
-  max_size = data.queuecap_consumers.orders.required_consumers
-  tag {
-    key                 = "queuecap:queue"
-    value               = "aws_sqs_queue.orders"
-    propagate_at_launch = false
-  }
-}
-`, lambda, mu, backlog, rto, headroom, retryRate, avgRetries)
+  avg_retries       = %s`, mu, backlog, rto, headroom, retryRate, avgRetries))
 		for _, rule := range []string{"queuecap_zero_surplus", "queuecap_insufficient_headroom"} {
 			res, _ := lintCase(t, rule, ruleCase{files: map[string]string{"main.tf": src}})
 			for _, is := range res.Issues {
