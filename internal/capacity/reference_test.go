@@ -1,0 +1,395 @@
+// Copyright (c) The queuecap Authors
+// SPDX-License-Identifier: MPL-2.0
+
+package capacity_test
+
+import (
+	"fmt"
+	"math/big"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"strconv"
+	"testing"
+
+	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
+)
+
+// The exact-reference properties: every output of a formula, as the
+// catalog computes it for every face (data source, function, CLI, the
+// linter's facts), equals a reference written here in exact rationals
+// (big.Rat) from the same decimal inputs and rounded once, by round15, to
+// 15 significant digits. The reference is a second, independent writing of
+// MATH.md's formula: it shares no code with the package beyond the inputs.
+
+// family is one formula checked against its reference.
+type family struct {
+	formula *capacity.Formula
+	// gen is the i-th case's arguments. A number is a *big.Rat (the
+	// decimal a user types), a list of numbers a []*big.Rat; anything
+	// else is passed as it is. Cases with i%5 == 0 should be built on a
+	// boundary (an exact tie, a zero surplus, a limit met exactly).
+	gen func(rng *rand.Rand, i int) map[string]any
+	// ref is every output of the formula for those arguments: a *big.Rat
+	// for a number (rounded here, once), a bool, an int64, a string, nil
+	// for null, and []any or map[string]any of those for lists and
+	// objects. Defaults the catalog fills in are the reference's to fill.
+	ref func(in map[string]any) map[string]any
+	// skip names outputs checked elsewhere, with why.
+	skip map[string]string
+}
+
+// propertyCases is how many random cases each property runs: 1,000 in
+// make test, 100 with -short, and QUEUECAP_PROPERTY_CASES (make fuzz
+// sets 10,000).
+func propertyCases(t *testing.T) int {
+	t.Helper()
+	if n, err := strconv.Atoi(os.Getenv("QUEUECAP_PROPERTY_CASES")); err == nil && n > 0 {
+		return n
+	}
+	if testing.Short() {
+		return 100
+	}
+	return 1000
+}
+
+// checkFamily runs the family's property on propertyCases random cases.
+func checkFamily(t *testing.T, fam family, seed uint64) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(seed, 23))
+	cases := propertyCases(t)
+	checked := 0
+	for i := range cases {
+		in := fam.gen(rng, i)
+		raw := make(map[string]any, len(in))
+		for k, v := range in {
+			raw[k] = asFloat(v)
+		}
+		res, _, err := fam.formula.Run(raw)
+		if err != nil {
+			t.Fatalf("case %d %s: %v", i, caseText(in), err)
+		}
+		want := fam.ref(in)
+		for _, out := range fam.formula.Outputs {
+			if _, ok := fam.skip[out.Name]; ok {
+				continue
+			}
+			w, ok := want[out.Name]
+			if !ok {
+				t.Fatalf("the reference for %s has no %s", fam.formula.Name, out.Name)
+			}
+			if msg := sameValue(res.Values[out.Name], w); msg != "" {
+				t.Fatalf("case %d %s: %s = %s", i, caseText(in), out.Name, msg)
+			}
+		}
+		checked++
+	}
+	if checked != cases {
+		t.Fatalf("checked %d cases of %d", checked, cases)
+	}
+}
+
+// asFloat is an argument as Terraform hands it to the catalog.
+func asFloat(v any) any {
+	switch v := v.(type) {
+	case *big.Rat:
+		return f(v)
+	case []*big.Rat:
+		out := make([]float64, len(v))
+		for i, r := range v {
+			out[i] = f(r)
+		}
+		return out
+	}
+	return v
+}
+
+// caseText is a case's arguments as decimals, sorted by name.
+func caseText(in map[string]any) string {
+	names := make([]string, 0, len(in))
+	for k := range in {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	s := "{"
+	for i, k := range names {
+		if i > 0 {
+			s += " "
+		}
+		s += k + "=" + valueText(in[k])
+	}
+	return s + "}"
+}
+
+func valueText(v any) string {
+	switch v := v.(type) {
+	case *big.Rat:
+		return v.FloatString(6)
+	case []*big.Rat:
+		s := "["
+		for i, r := range v {
+			if i > 0 {
+				s += ","
+			}
+			s += r.FloatString(6)
+		}
+		return s + "]"
+	}
+	return fmt.Sprint(v)
+}
+
+// sameValue is "" when got, as the catalog returns it, is want, as the
+// reference gives it; otherwise what differs.
+func sameValue(got, want any) string {
+	switch w := want.(type) {
+	case nil:
+		if got != nil {
+			return fmt.Sprintf("%v, want null", got)
+		}
+		return ""
+	case *big.Rat:
+		r := round15(w)
+		switch g := got.(type) {
+		case float64:
+			if g != r {
+				return fmt.Sprintf("%v, want %v (exactly %s)", g, r, w.FloatString(20))
+			}
+			return ""
+		case int64:
+			if float64(g) != r || !w.IsInt() {
+				return fmt.Sprintf("%d, want %v", g, r)
+			}
+			return ""
+		}
+		return fmt.Sprintf("%v (%T), want the number %v", got, got, r)
+	case int64:
+		if g, ok := got.(int64); !ok || g != w {
+			return fmt.Sprintf("%v (%T), want %d", got, got, w)
+		}
+		return ""
+	case bool, string:
+		if got != want {
+			return fmt.Sprintf("%v, want %v", got, want)
+		}
+		return ""
+	case []any:
+		g, ok := got.([]any)
+		if !ok || len(g) != len(w) {
+			return fmt.Sprintf("%v, want %d elements", got, len(w))
+		}
+		for i := range w {
+			if msg := sameValue(g[i], w[i]); msg != "" {
+				return fmt.Sprintf("[%d] %s", i, msg)
+			}
+		}
+		return ""
+	case map[string]any:
+		g, ok := got.(map[string]any)
+		if !ok {
+			return fmt.Sprintf("%v (%T), want an object", got, got)
+		}
+		for k := range g {
+			if _, ok := w[k]; !ok {
+				return fmt.Sprintf(".%s is not in the reference", k)
+			}
+		}
+		for k, wv := range w {
+			if msg := sameValue(g[k], wv); msg != "" {
+				return fmt.Sprintf(".%s %s", k, msg)
+			}
+		}
+		return ""
+	}
+	return fmt.Sprintf("the reference's %T is not a value", want)
+}
+
+// Exact arithmetic for references: new values, operands left alone.
+func rAdd(a, b *big.Rat) *big.Rat { return new(big.Rat).Add(a, b) }
+func rSub(a, b *big.Rat) *big.Rat { return new(big.Rat).Sub(a, b) }
+func rMul(a, b *big.Rat) *big.Rat { return new(big.Rat).Mul(a, b) }
+func rQuo(a, b *big.Rat) *big.Rat { return new(big.Rat).Quo(a, b) }
+func rInt(n int64) *big.Rat       { return big.NewRat(n, 1) }
+
+// rMax and rMin are the larger and the smaller of a and b.
+func rMax(a, b *big.Rat) *big.Rat {
+	if a.Cmp(b) >= 0 {
+		return a
+	}
+	return b
+}
+
+func rMin(a, b *big.Rat) *big.Rat {
+	if a.Cmp(b) <= 0 {
+		return a
+	}
+	return b
+}
+
+// rCeil is the ceiling of x, by integer division.
+func rCeil(x *big.Rat) *big.Rat {
+	q, m := new(big.Int).QuoRem(x.Num(), x.Denom(), new(big.Int))
+	if m.Sign() > 0 {
+		q.Add(q, big.NewInt(1))
+	}
+	return new(big.Rat).SetInt(q)
+}
+
+// rat is the named number argument, or def when the case leaves it out.
+func rat(in map[string]any, name string, def *big.Rat) *big.Rat {
+	if v, ok := in[name].(*big.Rat); ok {
+		return v
+	}
+	return def
+}
+
+// effArrival is λ × (1 + retry_rate × avg_retries).
+func effArrival(in map[string]any) *big.Rat {
+	amp := rAdd(rInt(1), rMul(rat(in, "retry_rate", rInt(0)), rat(in, "avg_retries", rInt(0))))
+	return rMul(in["arrival_rate"].(*big.Rat), amp)
+}
+
+// randRetries sets retry_rate and avg_retries in about half of the cases.
+func randRetries(rng *rand.Rand, in map[string]any) {
+	if rng.IntN(2) == 0 {
+		in["retry_rate"] = rMin(randDecimal(rng, 3, 3), rInt(1))
+		in["avg_retries"] = randDecimal(rng, 2, 1)
+	}
+}
+
+// decimalNear is a random decimal of 1 to 7 significant digits, with 0 to
+// 3 decimal places.
+func decimalNear(rng *rand.Rand) *big.Rat {
+	return randDecimal(rng, 1+rng.IntN(7), rng.IntN(4))
+}
+
+// positive is a random decimal above 0.
+func positive(rng *rand.Rand) *big.Rat {
+	for {
+		if r := decimalNear(rng); r.Sign() > 0 {
+			return r
+		}
+	}
+}
+
+func TestPropertyDrain(t *testing.T) {
+	checkFamily(t, family{
+		formula: capacity.DrainFormula,
+		gen: func(rng *rand.Rand, i int) map[string]any {
+			in := map[string]any{"backlog": decimalNear(rng), "arrival_rate": decimalNear(rng)}
+			randRetries(rng, in)
+			if rng.IntN(2) == 0 {
+				in["completion_rate"] = positive(rng)
+			} else {
+				in["consumers"] = float64(rng.IntN(2000))
+				in["per_consumer_rate"] = positive(rng)
+			}
+			if i%5 == 0 {
+				// The completion rate is exactly the effective arrival rate
+				// (no surplus), or a decimal step above it.
+				delete(in, "consumers")
+				delete(in, "per_consumer_rate")
+				c := effArrival(in)
+				if i%10 == 0 {
+					c = rAdd(c, big.NewRat(1, 1000))
+				}
+				if c.Sign() == 0 {
+					c = big.NewRat(1, 10)
+				}
+				in["completion_rate"] = c
+			}
+			if rng.IntN(3) == 0 {
+				in["ttl_seconds"] = positive(rng)
+			}
+			if rng.IntN(3) == 0 {
+				n := 1 + rng.IntN(6)
+				fc := make([]*big.Rat, n)
+				for j := range fc {
+					fc[j] = decimalNear(rng)
+				}
+				in["arrival_forecast"] = fc
+				if rng.IntN(2) == 0 {
+					in["forecast_step_seconds"] = positive(rng)
+				}
+			}
+			if i%5 == 1 {
+				// A backlog that empties exactly at the end of step k of the
+				// forecast: the sum of the first k steps' net completions.
+				in["completion_rate"] = positive(rng)
+				delete(in, "consumers")
+				delete(in, "per_consumer_rate")
+				// Few enough digits that the backlog is a decimal of at most
+				// 15: no retries, whole seconds per step.
+				delete(in, "retry_rate")
+				delete(in, "avg_retries")
+				c, step := in["completion_rate"].(*big.Rat), rInt(1+rng.Int64N(3600))
+				n := 1 + rng.IntN(4)
+				k := 1 + rng.IntN(n)
+				fc, left := make([]*big.Rat, n), rInt(0)
+				for j := range fc {
+					fc[j] = rMin(decimalNear(rng), c)
+					if net := rSub(c, fc[j]); j < k {
+						left = rAdd(left, rMul(net, step))
+					}
+				}
+				if left.Sign() < 0 {
+					left = rInt(0)
+				}
+				in["arrival_forecast"], in["forecast_step_seconds"], in["backlog"] = fc, step, left
+			}
+			if i%7 == 0 {
+				in["backlog"] = rInt(0)
+			}
+			return in
+		},
+		ref: func(in map[string]any) map[string]any {
+			backlog := in["backlog"].(*big.Rat)
+			completion := rat(in, "completion_rate", nil)
+			if completion == nil {
+				completion = rMul(rInt(int64(in["consumers"].(float64))), in["per_consumer_rate"].(*big.Rat))
+			}
+			eff := effArrival(in)
+			net := rSub(completion, eff)
+			out := map[string]any{"effective_arrival_rate": eff, "net_rate": net, "drains": false, "drain_seconds": nil,
+				"wait_seconds": nil, "should_shed": nil, "forecast_drains": nil, "forecast_drain_seconds": nil}
+			var drain *big.Rat
+			switch {
+			case backlog.Sign() == 0:
+				drain = rInt(0)
+			case net.Sign() > 0:
+				drain = rQuo(backlog, net)
+			}
+			if drain != nil {
+				out["drains"], out["drain_seconds"] = true, drain
+			}
+			if completion.Sign() > 0 {
+				out["wait_seconds"] = rQuo(backlog, completion)
+			}
+			if ttl := rat(in, "ttl_seconds", nil); ttl != nil {
+				out["should_shed"] = drain == nil || drain.Cmp(ttl) > 0
+			}
+			if fc, ok := in["arrival_forecast"].([]*big.Rat); ok {
+				step := rat(in, "forecast_step_seconds", rInt(capacity.DefaultForecastStepSeconds))
+				amp := rAdd(rInt(1), rMul(rat(in, "retry_rate", rInt(0)), rat(in, "avg_retries", rInt(0))))
+				out["forecast_drains"] = false
+				left := backlog
+				for j, a := range fc {
+					if left.Sign() == 0 {
+						out["forecast_drains"], out["forecast_drain_seconds"] = true, rInt(0)
+						break
+					}
+					net := rSub(completion, rMul(a, amp))
+					// The backlog empties within this step when the step's
+					// net completions reach it, at the step's very end included.
+					if net.Sign() > 0 && rMul(net, step).Cmp(left) >= 0 {
+						out["forecast_drains"], out["forecast_drain_seconds"] = true, rAdd(rMul(rInt(int64(j)), step), rQuo(left, net))
+						break
+					}
+					left = rSub(left, rMul(net, step))
+				}
+			}
+			// completion_rate is an output too (computed from the fleet).
+			out["completion_rate"] = completion
+			return out
+		},
+	}, 1)
+}
