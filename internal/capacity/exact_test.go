@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math/big"
 	"math/rand/v2"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -128,14 +127,7 @@ func ptrText(p *float64) string {
 // significant digits.
 func TestSizeIsExact(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 23))
-	// 1,000 in make test; make fuzz runs 10,000.
-	cases := 1000
-	if n, err := strconv.Atoi(os.Getenv("QUEUECAP_PROPERTY_CASES")); err == nil && n > 0 {
-		cases = n
-	} else if testing.Short() {
-		cases = 100
-	}
-	for i := range cases {
+	for i := range propertyCases(t) {
 		lambda, mu := randDecimal(rng, 7, 3), randDecimal(rng, 5, 3)
 		if mu.Sign() == 0 {
 			continue

@@ -393,3 +393,176 @@ func TestPropertyDrain(t *testing.T) {
 		},
 	}, 1)
 }
+
+func TestPropertyConsumers(t *testing.T) {
+	checkFamily(t, family{
+		formula: capacity.Consumers,
+		gen: func(rng *rand.Rand, i int) map[string]any {
+			mu := positive(rng)
+			in := map[string]any{"arrival_rate": decimalNear(rng), "per_consumer_rate": mu}
+			randRetries(rng, in)
+			if i%5 == 0 {
+				// λ an exact multiple of a decimal μ: the steady state has no
+				// surplus at all.
+				in["arrival_rate"] = rMul(mu, rInt(rng.Int64N(1000)))
+				delete(in, "retry_rate")
+				delete(in, "avg_retries")
+			}
+			if rng.IntN(3) > 0 {
+				rto := rInt(1 + rng.Int64N(7200))
+				in["rto_seconds"] = rto
+				in["max_backlog"] = randDecimal(rng, 1+rng.IntN(8), rng.IntN(2))
+				if i%5 == 0 {
+					// A backlog exactly k consumers' worth over the RTO.
+					in["max_backlog"] = rMul(rMul(mu, rto), rInt(rng.Int64N(50)))
+				}
+				if rng.IntN(2) == 0 {
+					in["provisioning_lag_seconds"] = rQuo(rInt(rng.Int64N(rto.Num().Int64()*10)), rInt(10)) // below the RTO
+					if rng.IntN(2) == 0 {
+						in["min_consumers"] = float64(rng.IntN(200))
+					}
+				}
+			}
+			if rng.IntN(3) == 0 {
+				in["min_headroom"] = randDecimal(rng, 2, 2)
+			}
+			return in
+		},
+		ref: func(in map[string]any) map[string]any {
+			mu, eff := in["per_consumer_rate"].(*big.Rat), effArrival(in)
+			backlog, rto := rat(in, "max_backlog", rInt(0)), rat(in, "rto_seconds", rInt(0))
+			lag, h := rat(in, "provisioning_lag_seconds", rInt(0)), rat(in, "min_headroom", rInt(0))
+			steady := rCeil(rQuo(eff, mu))
+			cmin := steady
+			if c, ok := in["min_consumers"].(float64); ok {
+				cmin = rInt(int64(c))
+			}
+			sMin, remaining, window := rInt(0), backlog, rto
+			if lag.Sign() > 0 && rto.Sign() > 0 {
+				sMin = rMax(rSub(rMul(cmin, mu), eff), rInt(0))
+				remaining = rMax(rSub(backlog, rMul(sMin, lag)), rInt(0))
+				window = rSub(rto, lag)
+			}
+			ratio := rQuo(eff, mu)
+			if remaining.Sign() > 0 {
+				ratio = rAdd(ratio, rQuo(remaining, rMul(mu, window)))
+			}
+			required := rMax(rCeil(ratio), steady)
+			if h.Sign() > 0 {
+				required = rMax(required, rCeil(rQuo(rMul(eff, rAdd(rInt(1), h)), mu)))
+			}
+			capy := rMul(required, mu)
+			surplus := rSub(capy, eff)
+			out := map[string]any{"effective_arrival_rate": eff, "steady_state_consumers": steady.Num().Int64(),
+				"required_consumers": required.Num().Int64(), "capacity": capy, "surplus": surplus,
+				"utilization": rInt(0), "headroom": nil, "overhead": nil, "drain_seconds": nil}
+			if capy.Sign() > 0 {
+				out["utilization"] = rQuo(eff, capy)
+			}
+			if eff.Sign() > 0 {
+				out["headroom"] = rQuo(surplus, eff)
+			}
+			if steady.Sign() > 0 {
+				out["overhead"] = rSub(rQuo(required, steady), rInt(1))
+			}
+			switch {
+			case lag.Sign() > 0 && sMin.Sign() > 0 && backlog.Cmp(rMul(sMin, lag)) <= 0:
+				out["drain_seconds"] = rQuo(backlog, sMin)
+			case backlog.Sign() == 0:
+				out["drain_seconds"] = rInt(0)
+			case surplus.Sign() > 0:
+				out["drain_seconds"] = rAdd(rQuo(rSub(backlog, rMul(sMin, lag)), surplus), lag)
+			}
+			return out
+		},
+	}, 2)
+}
+
+func TestPropertySLADepth(t *testing.T) {
+	checkFamily(t, family{
+		formula: capacity.SLADepth,
+		gen: func(rng *rand.Rand, i int) map[string]any {
+			return map[string]any{"arrival_rate": decimalNear(rng), "sla_seconds": positive(rng)}
+		},
+		ref: func(in map[string]any) map[string]any {
+			return map[string]any{"max_depth": rMul(in["arrival_rate"].(*big.Rat), in["sla_seconds"].(*big.Rat))}
+		},
+	}, 3)
+}
+
+func TestPropertyTTLBacklog(t *testing.T) {
+	checkFamily(t, family{
+		formula: capacity.TTLBacklogFormula,
+		gen: func(rng *rand.Rand, i int) map[string]any {
+			in := map[string]any{"arrival_rate": decimalNear(rng), "incident_seconds": decimalNear(rng), "ttl_seconds": positive(rng)}
+			randRetries(rng, in)
+			if rng.IntN(2) == 0 {
+				in["degraded_completion_rate"] = decimalNear(rng)
+			}
+			if i%5 == 0 {
+				// A tie: the TTL window is exactly the unbounded backlog
+				// (λ × ttl = (λ − degraded) × incident), or the fleet keeps up
+				// exactly.
+				delete(in, "retry_rate")
+				delete(in, "avg_retries")
+				lambda, incident := in["arrival_rate"].(*big.Rat), in["incident_seconds"].(*big.Rat)
+				if i%10 == 0 && lambda.Sign() > 0 && incident.Sign() > 0 {
+					in["degraded_completion_rate"] = rInt(0)
+					in["ttl_seconds"] = incident
+				} else {
+					in["degraded_completion_rate"] = lambda
+				}
+			}
+			return in
+		},
+		ref: func(in map[string]any) map[string]any {
+			eff := effArrival(in)
+			unbounded := rMul(rMax(rSub(eff, rat(in, "degraded_completion_rate", rInt(0))), rInt(0)), in["incident_seconds"].(*big.Rat))
+			window := rMul(eff, in["ttl_seconds"].(*big.Rat))
+			applies := window.Cmp(unbounded) < 0
+			return map[string]any{"effective_arrival_rate": eff, "unbounded_backlog": unbounded,
+				"ttl_bounded_backlog": rMin(window, unbounded), "ttl_bound_applies": applies}
+		},
+	}, 4)
+}
+
+func TestPropertyReplayBudget(t *testing.T) {
+	checkFamily(t, family{
+		formula: capacity.ReplayBudgetFormula,
+		gen: func(rng *rand.Rand, i int) map[string]any {
+			limit := positive(rng)
+			in := map[string]any{"downstream_limit": limit, "live_usage": rMin(decimalNear(rng), limit), "retry_usage": rMin(decimalNear(rng), limit)}
+			if rng.IntN(2) == 0 {
+				in["calls_per_job"] = positive(rng)
+			}
+			if rng.IntN(2) == 0 {
+				in["safety_margin"] = rMin(randDecimal(rng, 2, 2), rInt(1))
+			}
+			if rng.IntN(2) == 0 {
+				in["dlq_depth"] = decimalNear(rng)
+			}
+			if i%5 == 0 {
+				// Live work and retries leave exactly the margin: no room, to
+				// the last decimal.
+				margin := rat(in, "safety_margin", big.NewRat(1, 10))
+				free := rMul(limit, rSub(rInt(1), margin))
+				in["live_usage"] = rMin(in["live_usage"].(*big.Rat), free)
+				in["retry_usage"] = rSub(free, in["live_usage"].(*big.Rat))
+			}
+			return in
+		},
+		ref: func(in map[string]any) map[string]any {
+			margin := rat(in, "safety_margin", big.NewRat(1, 10))
+			free := rSub(rMul(in["downstream_limit"].(*big.Rat), rSub(rInt(1), margin)), rAdd(in["live_usage"].(*big.Rat), in["retry_usage"].(*big.Rat)))
+			out := map[string]any{"replay_calls_per_second": rInt(0), "replay_jobs_per_second": rInt(0), "replay_seconds": nil}
+			if free.Sign() > 0 {
+				jobs := rQuo(free, rat(in, "calls_per_job", rInt(1)))
+				out["replay_calls_per_second"], out["replay_jobs_per_second"] = free, jobs
+				if d := rat(in, "dlq_depth", nil); d != nil {
+					out["replay_seconds"] = rQuo(d, jobs)
+				}
+			}
+			return out
+		},
+	}, 5)
+}
