@@ -83,11 +83,11 @@ func WaitTime(in WaitInput) (Wait, error) {
 	if err := checkResult("per_consumer_rate", "the capacity consumers × per_consumer_rate", capacity); err != nil {
 		return out, err
 	}
-	out.Utilization = a / float64(in.Consumers)
-	// Stable on the exact surplus, like every other capacity figure: a
-	// fleet whose capacity equals arrivals has no steady state, even when
-	// ρ reads 0.9999999999999.
-	out.Stable = out.Utilization < 1 && erlangSurplus(in.Consumers, in.PerConsumerRate, in.ArrivalRate) > 0
+	// ρ is a ratio of the decimals given, exact like the fluid model's, and
+	// stable on the exact surplus: a fleet whose capacity equals arrivals
+	// has no steady state.
+	out.Utilization = float(quo(dec(in.ArrivalRate), mul(ratInt(in.Consumers), dec(in.PerConsumerRate))))
+	out.Stable = erlangSurplus(in.Consumers, in.PerConsumerRate, in.ArrivalRate) > 0
 	// One pass of the recursion serves both the fleet's figures and the
 	// smallest fleet meeting the target: C(n) is computed at every n > a.
 	var (

@@ -491,7 +491,8 @@ var WaitTimeFormula = &Formula{
 			Description: "Longest acceptable `percentile` wait, in seconds.", Note: "Enables `min_consumers_for_target`."},
 	},
 	Outputs: []Output{
-		{Name: "utilization", Type: Number, Description: "Share of the fleet's capacity used, `ρ = arrival_rate / (consumers × per_consumer_rate)`, a fraction."},
+		{Name: "utilization", Type: Number, Description: "Share of the fleet's capacity used, `ρ = arrival_rate / (consumers × per_consumer_rate)`, a fraction, " +
+			"exact and then written to 15 significant digits, like every figure: a fleet stable by less than that (a 16-digit arrival rate) reads `1` beside `stable = true`."},
 		{Name: "stable", Type: Bool, Description: "Whether the queue has a steady state, `utilization < 1`."},
 		{Name: "probability_of_wait", Type: Number, Description: "Probability that a message waits at all, Erlang C `C(consumers, a)`, a fraction. Null when not `stable`."},
 		{Name: "mean_wait_seconds", Type: Number, Description: "Mean time a message waits before a consumer takes it, in seconds. Null when not `stable`."},

@@ -78,7 +78,13 @@ func SimulateStorm(in StormInput, visit func(t int64, depth, effectiveArrival fl
 	if err := in.validate(); err != nil {
 		return Storm{}, err
 	}
-	return simulateStorm(in, visit)
+	st, err := simulateStorm(in, visit)
+	// The simulation is float64 by design; what it reports is written to
+	// 15 significant digits, as every result is. A depth is not flushed
+	// to 0 below 1e-300 as a probability is: it has not drained.
+	st.PeakDepth, st.FinalDepth = Clean(st.PeakDepth), Clean(st.FinalDepth)
+	st.PeakEffectiveArrivalRate = Clean(st.PeakEffectiveArrivalRate)
+	return st, err
 }
 
 // simulateStorm is SimulateStorm on validated input.
