@@ -14,6 +14,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
+	"github.com/queuecap/terraform-provider-queuecap/internal/textfmt"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 )
@@ -302,7 +303,9 @@ func (t *taggedRates) add(key string, val cty.Value, rng hcl.Range) string {
 	}
 	f := t.rates.Field(name)
 	if f == nil {
-		return ""
+		// A misspelt rate (queuecap:sla_second, queuecap:arrival-rate)
+		// would switch its rule off without a word.
+		return unknownTag(key, name)
 	}
 	v, known, why := tagNumber(name, val)
 	if why != "" {
@@ -310,6 +313,30 @@ func (t *taggedRates) add(key string, val cty.Value, rng hcl.Range) string {
 	}
 	*f = Num{V: v, Set: true, Known: known, Range: rng, From: "tag " + key}
 	return ""
+}
+
+// unknownTag is why queuecap:name is no tag queuecap reads, with the
+// closest one.
+func unknownTag(key, name string) string {
+	names := append([]string{"queue"}, rateNames()...)
+	// - and spaces read as _, so that queuecap:arrival-rate finds
+	// arrival_rate.
+	fix := strings.NewReplacer("-", "_", " ", "_").Replace(strings.ToLower(name))
+	hint := "."
+	if best := textfmt.Closest(fix, names, len(fix)/2+2); best != "" {
+		hint = "; did you mean queuecap:" + best + "?"
+	}
+	return fmt.Sprintf("tag %s is not a tag queuecap reads%s A misspelt rate is not declared, so no rule that needs it checks this resource. "+
+		"queuecap reads queuecap:%s", key, hint, strings.Join(names, ", queuecap:"))
+}
+
+// rateNames are the rates a queuecap:* tag declares.
+func rateNames() []string {
+	out := make([]string, len(model.RateFields))
+	for i, f := range model.RateFields {
+		out[i] = f.Name
+	}
+	return out
 }
 
 // tagNumber is a tag's value as the rate name, known or not, or why a

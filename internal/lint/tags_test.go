@@ -28,6 +28,9 @@ func TestTagNumbersValid(t *testing.T) {
     "queuecap:max_backlog"  = "1e400"
     "queuecap:rto_seconds"  = "-5"
     "queuecap:sla_seconds"  = "${"x"}${"y"}"
+    "queuecap:sla_second"   = "60"
+    "queuecap:arrival-rate" = "2500"
+    "queuecap:owner"        = "team-a"
     Name                    = "not a rate"
   }
 }
@@ -56,11 +59,14 @@ resource "aws_ecs_service" "s" {
 }
 `})
 	want := []string{ // sorted
-		"main.tf:18:27: Invalid queuecap tag: tag queuecap:per_consumer_rate must be a finite number, got +Inf",
+		"main.tf:10:31: Invalid queuecap tag: tag queuecap:arrival-rate is not a tag queuecap reads; did you mean queuecap:arrival_rate? A misspelt rate",
+		"main.tf:11:31: Invalid queuecap tag: tag queuecap:owner is not a tag queuecap reads. A misspelt rate is not declared, so no rule that needs it checks this resource. queuecap reads queuecap:queue, queuecap:arrival_rate, ",
+		"main.tf:21:27: Invalid queuecap tag: tag queuecap:per_consumer_rate must be a finite number, got +Inf",
 		"main.tf:5:31: Invalid queuecap tag: tag queuecap:arrival_rate must be a number, got \"NaN\"",
 		"main.tf:6:31: Invalid queuecap tag: tag queuecap:max_backlog must be a finite number within the float64 range",
 		"main.tf:7:31: Invalid queuecap tag: tag queuecap:rto_seconds value must be",
 		"main.tf:8:31: Invalid queuecap tag: tag queuecap:sla_seconds must be a number, got \"xy\"",
+		"main.tf:9:31: Invalid queuecap tag: tag queuecap:sla_second is not a tag queuecap reads; did you mean queuecap:sla_seconds?",
 	}
 	res := lintDir(t, lint.Options{Dirs: []string{dir}, Config: &lint.Config{}})
 	var got []string
