@@ -6,6 +6,7 @@ package capacity
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"strconv"
 	"strings"
 )
@@ -147,18 +148,23 @@ func PrometheusRules(in PrometheusInput) (PrometheusRuleGroup, error) {
 		return g, err
 	}
 	g.EvaluationIntervalSeconds = in.EvaluationIntervalSeconds
+	// floorR is the depth floor exactly: the clamp is rounded once from it,
+	// not from the floor already rounded to 15 digits.
+	var floorR *big.Rat
 	if in.DepthFloor != nil {
 		if err := checkNonNegative("not_draining_depth_floor", *in.DepthFloor); err != nil {
 			return g, err
 		}
 		g.DepthFloor = *in.DepthFloor
+		floorR = dec(g.DepthFloor)
 	} else {
-		g.DepthFloor = float(mul(dec(in.PerConsumerRate), ratInt(in.EvaluationIntervalSeconds)))
+		floorR = mul(dec(in.PerConsumerRate), ratInt(in.EvaluationIntervalSeconds))
+		g.DepthFloor = float(floorR)
 		if err := checkResult("per_consumer_rate", "the not-draining depth floor per_consumer_rate × evaluation_interval_seconds", g.DepthFloor); err != nil {
 			return g, err
 		}
 	}
-	g.NetRateClamp = float(quo(dec(g.DepthFloor), dec(in.RTOSeconds)))
+	g.NetRateClamp = float(quo(floorR, dec(in.RTOSeconds)))
 	if err := checkResult("rto_seconds", "the net rate clamp not_draining_depth_floor / rto_seconds", g.NetRateClamp); err != nil {
 		return g, err
 	}

@@ -104,3 +104,19 @@ func TestPrometheusRulesQuoting(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "rules.yml"), yaml)
 	runPromtool(t, promtool, dir, "check", "rules", "rules.yml")
 }
+
+// TestNetRateClampRoundedOnce: with the default floor, the clamp is
+// per_consumer_rate × evaluation_interval_seconds / rto_seconds rounded
+// once: 391,775,464,250,121 × 3 / 47 is 25,006,944,526,603.468…, where
+// the floor rounded first (1,175,326,392,750,360) gave …603.4.
+func TestNetRateClampRoundedOnce(t *testing.T) {
+	g, err := PrometheusRules(PrometheusInput{ArrivalRate: 1, SLASeconds: 1, PerConsumerRate: 391775464250121, RTOSeconds: 47,
+		DepthMetric: DefaultDepthMetric, EnqueuedMetric: DefaultEnqueuedMetric, CompletedMetric: DefaultCompletedMetric, QueueLabel: DefaultQueueLabel,
+		RateWindowSeconds: DefaultRateWindowSeconds, EvaluationIntervalSeconds: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.DepthFloor != 1175326392750360 || g.NetRateClamp != 25006944526603.5 {
+		t.Errorf("floor %v, clamp %v; want 1175326392750360 and 25006944526603.5", g.DepthFloor, g.NetRateClamp)
+	}
+}
