@@ -310,16 +310,27 @@ func promDuration(seconds int64) string {
 }
 
 // show writes a number for a sentence: whole numbers in full, others to
-// four significant digits (13.33).
+// four significant digits (13.33) of the decimal v reads as, halves away
+// from zero. FormatFloat alone would round the binary value, half to
+// even: 9.4545 would be 9.454 and 1234.5 a whole-looking 1234.
 func show(v float64) string {
 	if v == math.Trunc(v) && math.Abs(v) < 1e15 {
 		return formatNumber(v)
 	}
-	s := strconv.FormatFloat(v, 'g', 4, 64)
+	s := strconv.FormatFloat(fourDigits(v), 'g', 4, 64)
 	if strings.Contains(s, "e") {
 		return Decimal(v)
 	}
 	return s
+}
+
+// fourDigits is v rounded to four significant digits of the decimal it
+// reads as, halves away from zero; v is finite and not 0.
+func fourDigits(v float64) float64 {
+	abs := new(big.Rat).Abs(dec(v))
+	e := decimalExponent(abs)
+	f, _ := strconv.ParseFloat(mul(abs, pow10Rat(3-e)).FloatString(0)+"e"+strconv.Itoa(e-3), 64)
+	return math.Copysign(f, v)
 }
 
 // ruleFileYAML writes the group as a Prometheus rule file. Strings are

@@ -120,3 +120,17 @@ func TestNetRateClampRoundedOnce(t *testing.T) {
 		t.Errorf("floor %v, clamp %v; want 1175326392750360 and 25006944526603.5", g.DepthFloor, g.NetRateClamp)
 	}
 }
+
+// TestShowRoundsHalvesAway: the annotations' four digits are of the
+// decimal, halves away from zero, as every rounding of queuecap; not of
+// the binary value, half to even (9.4545 was 9.454, 1234.5 a whole-looking
+// 1234).
+func TestShowRoundsHalvesAway(t *testing.T) {
+	for v, want := range map[float64]string{9.4545: "9.455", 1234.5: "1235", 1200.5: "1201", 100.25: "100.3", 1.0625: "1.063",
+		0.00012345: "0.0001235", 13.3333333333333: "13.33", 9.9996: "10", 2.5: "2.5", 50000: "50000",
+		12345.6: "12345.6", 9999.5: "9999.5", 0.000012345: "0.000012345"} {
+		if got := show(v); got != want {
+			t.Errorf("show(%v) = %s, want %s", v, got, want)
+		}
+	}
+}
