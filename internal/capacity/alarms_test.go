@@ -170,3 +170,19 @@ func TestEveryAlarmSaysWhyMissingData(t *testing.T) {
 		}
 	}
 }
+
+// TestAlarmMaxDepthRoundedOnce: the SLA depth is λ_eff × SLA from the
+// exact λ_eff, rounded once. λ_eff = 100,000,000,000,001 × 1.5 is
+// 150,000,000,000,001.5, and × 3 it is 450,000,000,000,004.5, which
+// rounds to …005; from λ_eff rounded first (…002) it came out as …006.
+func TestAlarmMaxDepthRoundedOnce(t *testing.T) {
+	p, err := capacity.AlarmThresholds(capacity.AlarmInput{ArrivalRate: 100000000000001, Retries: capacity.Retries{Rate: 0.5, Average: 1},
+		SLASeconds: 3, PerConsumerRate: 1, RTOSeconds: 60, PeriodSeconds: 60})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.EffectiveArrivalRate != 150000000000002 || p.MaxDepth != 450000000000005 || p.ProjectedDepthThreshold != 450000000000005 {
+		t.Errorf("λ_eff %v, max depth %v, projected threshold %v; want 150000000000002, 450000000000005 twice",
+			p.EffectiveArrivalRate, p.MaxDepth, p.ProjectedDepthThreshold)
+	}
+}

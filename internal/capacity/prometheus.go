@@ -6,6 +6,7 @@ package capacity
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"strconv"
 	"strings"
 )
@@ -147,18 +148,23 @@ func PrometheusRules(in PrometheusInput) (PrometheusRuleGroup, error) {
 		return g, err
 	}
 	g.EvaluationIntervalSeconds = in.EvaluationIntervalSeconds
+	// floorR is the depth floor exactly: the clamp is rounded once from it,
+	// not from the floor already rounded to 15 digits.
+	var floorR *big.Rat
 	if in.DepthFloor != nil {
 		if err := checkNonNegative("not_draining_depth_floor", *in.DepthFloor); err != nil {
 			return g, err
 		}
 		g.DepthFloor = *in.DepthFloor
+		floorR = dec(g.DepthFloor)
 	} else {
-		g.DepthFloor = float(mul(dec(in.PerConsumerRate), ratInt(in.EvaluationIntervalSeconds)))
+		floorR = mul(dec(in.PerConsumerRate), ratInt(in.EvaluationIntervalSeconds))
+		g.DepthFloor = float(floorR)
 		if err := checkResult("per_consumer_rate", "the not-draining depth floor per_consumer_rate × evaluation_interval_seconds", g.DepthFloor); err != nil {
 			return g, err
 		}
 	}
-	g.NetRateClamp = float(quo(dec(g.DepthFloor), dec(in.RTOSeconds)))
+	g.NetRateClamp = float(quo(floorR, dec(in.RTOSeconds)))
 	if err := checkResult("rto_seconds", "the net rate clamp not_draining_depth_floor / rto_seconds", g.NetRateClamp); err != nil {
 		return g, err
 	}
@@ -304,16 +310,27 @@ func promDuration(seconds int64) string {
 }
 
 // show writes a number for a sentence: whole numbers in full, others to
-// four significant digits (13.33).
+// four significant digits (13.33) of the decimal v reads as, halves away
+// from zero. FormatFloat alone would round the binary value, half to
+// even: 9.4545 would be 9.454 and 1234.5 a whole-looking 1234.
 func show(v float64) string {
 	if v == math.Trunc(v) && math.Abs(v) < 1e15 {
 		return formatNumber(v)
 	}
-	s := strconv.FormatFloat(v, 'g', 4, 64)
+	s := strconv.FormatFloat(fourDigits(v), 'g', 4, 64)
 	if strings.Contains(s, "e") {
 		return Decimal(v)
 	}
 	return s
+}
+
+// fourDigits is v rounded to four significant digits of the decimal it
+// reads as, halves away from zero; v is finite and not 0.
+func fourDigits(v float64) float64 {
+	abs := new(big.Rat).Abs(dec(v))
+	e := decimalExponent(abs)
+	f, _ := strconv.ParseFloat(mul(abs, pow10Rat(3-e)).FloatString(0)+"e"+strconv.Itoa(e-3), 64)
+	return math.Copysign(f, v)
 }
 
 // ruleFileYAML writes the group as a Prometheus rule file. Strings are

@@ -104,3 +104,33 @@ func TestPrometheusRulesQuoting(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "rules.yml"), yaml)
 	runPromtool(t, promtool, dir, "check", "rules", "rules.yml")
 }
+
+// TestNetRateClampRoundedOnce: with the default floor, the clamp is
+// per_consumer_rate × evaluation_interval_seconds / rto_seconds rounded
+// once: 391,775,464,250,121 × 3 / 47 is 25,006,944,526,603.468…, where
+// the floor rounded first (1,175,326,392,750,360) gave …603.4.
+func TestNetRateClampRoundedOnce(t *testing.T) {
+	g, err := PrometheusRules(PrometheusInput{ArrivalRate: 1, SLASeconds: 1, PerConsumerRate: 391775464250121, RTOSeconds: 47,
+		DepthMetric: DefaultDepthMetric, EnqueuedMetric: DefaultEnqueuedMetric, CompletedMetric: DefaultCompletedMetric, QueueLabel: DefaultQueueLabel,
+		RateWindowSeconds: DefaultRateWindowSeconds, EvaluationIntervalSeconds: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.DepthFloor != 1175326392750360 || g.NetRateClamp != 25006944526603.5 {
+		t.Errorf("floor %v, clamp %v; want 1175326392750360 and 25006944526603.5", g.DepthFloor, g.NetRateClamp)
+	}
+}
+
+// TestShowRoundsHalvesAway: the annotations' four digits are of the
+// decimal, halves away from zero, as every rounding of queuecap; not of
+// the binary value, half to even (9.4545 was 9.454, 1234.5 a whole-looking
+// 1234).
+func TestShowRoundsHalvesAway(t *testing.T) {
+	for v, want := range map[float64]string{9.4545: "9.455", 1234.5: "1235", 1200.5: "1201", 100.25: "100.3", 1.0625: "1.063",
+		0.00012345: "0.0001235", 13.3333333333333: "13.33", 9.9996: "10", 2.5: "2.5", 50000: "50000",
+		12345.6: "12345.6", 9999.5: "9999.5", 0.000012345: "0.000012345"} {
+		if got := show(v); got != want {
+			t.Errorf("show(%v) = %s, want %s", v, got, want)
+		}
+	}
+}
