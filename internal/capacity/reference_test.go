@@ -211,8 +211,6 @@ func rQuo(a, b *big.Rat) *big.Rat { return new(big.Rat).Quo(a, b) }
 func rInt(n int64) *big.Rat       { return big.NewRat(n, 1) }
 
 // rMax and rMin are the larger and the smaller of a and b.
-//
-//nolint:unused // kept beside rMin for the references that take a maximum
 func rMax(a, b *big.Rat) *big.Rat {
 	if a.Cmp(b) >= 0 {
 		return a
@@ -432,7 +430,7 @@ func TestPropertyConsumers(t *testing.T) {
 			return in
 		},
 		ref: func(in map[string]any) map[string]any {
-			mu, eff := in["per_consumer_rate"].(*big.Rat), effArrival(in)
+			mu, eff := rat(in, "per_consumer_rate", nil), effArrival(in)
 			backlog, rto := rat(in, "max_backlog", rInt(0)), rat(in, "rto_seconds", rInt(0))
 			lag, h := rat(in, "provisioning_lag_seconds", rInt(0)), rat(in, "min_headroom", rInt(0))
 			steady := rCeil(rQuo(eff, mu))
@@ -488,7 +486,7 @@ func TestPropertySLADepth(t *testing.T) {
 			return map[string]any{"arrival_rate": decimalNear(rng), "sla_seconds": positive(rng)}
 		},
 		ref: func(in map[string]any) map[string]any {
-			return map[string]any{"max_depth": rMul(in["arrival_rate"].(*big.Rat), in["sla_seconds"].(*big.Rat))}
+			return map[string]any{"max_depth": rMul(rat(in, "arrival_rate", nil), rat(in, "sla_seconds", nil))}
 		},
 	}, 3)
 }
@@ -508,7 +506,7 @@ func TestPropertyTTLBacklog(t *testing.T) {
 				// exactly.
 				delete(in, "retry_rate")
 				delete(in, "avg_retries")
-				lambda, incident := in["arrival_rate"].(*big.Rat), in["incident_seconds"].(*big.Rat)
+				lambda, incident := rat(in, "arrival_rate", nil), rat(in, "incident_seconds", nil)
 				if i%10 == 0 && lambda.Sign() > 0 && incident.Sign() > 0 {
 					in["degraded_completion_rate"] = rInt(0)
 					in["ttl_seconds"] = incident
@@ -520,8 +518,8 @@ func TestPropertyTTLBacklog(t *testing.T) {
 		},
 		ref: func(in map[string]any) map[string]any {
 			eff := effArrival(in)
-			unbounded := rMul(rMax(rSub(eff, rat(in, "degraded_completion_rate", rInt(0))), rInt(0)), in["incident_seconds"].(*big.Rat))
-			window := rMul(eff, in["ttl_seconds"].(*big.Rat))
+			unbounded := rMul(rMax(rSub(eff, rat(in, "degraded_completion_rate", rInt(0))), rInt(0)), rat(in, "incident_seconds", nil))
+			window := rMul(eff, rat(in, "ttl_seconds", nil))
 			applies := window.Cmp(unbounded) < 0
 			return map[string]any{"effective_arrival_rate": eff, "unbounded_backlog": unbounded,
 				"ttl_bounded_backlog": rMin(window, unbounded), "ttl_bound_applies": applies}
@@ -549,14 +547,14 @@ func TestPropertyReplayBudget(t *testing.T) {
 				// the last decimal.
 				margin := rat(in, "safety_margin", big.NewRat(1, 10))
 				free := rMul(limit, rSub(rInt(1), margin))
-				in["live_usage"] = rMin(in["live_usage"].(*big.Rat), free)
-				in["retry_usage"] = rSub(free, in["live_usage"].(*big.Rat))
+				in["live_usage"] = rMin(rat(in, "live_usage", nil), free)
+				in["retry_usage"] = rSub(free, rat(in, "live_usage", nil))
 			}
 			return in
 		},
 		ref: func(in map[string]any) map[string]any {
 			margin := rat(in, "safety_margin", big.NewRat(1, 10))
-			free := rSub(rMul(in["downstream_limit"].(*big.Rat), rSub(rInt(1), margin)), rAdd(in["live_usage"].(*big.Rat), in["retry_usage"].(*big.Rat)))
+			free := rSub(rMul(rat(in, "downstream_limit", nil), rSub(rInt(1), margin)), rAdd(rat(in, "live_usage", nil), rat(in, "retry_usage", nil)))
 			out := map[string]any{"replay_calls_per_second": rInt(0), "replay_jobs_per_second": rInt(0), "replay_seconds": nil}
 			if free.Sign() > 0 {
 				jobs := rQuo(free, rat(in, "calls_per_job", rInt(1)))
