@@ -245,7 +245,7 @@ func rat(in map[string]any, name string, def *big.Rat) *big.Rat {
 // effArrival is λ × (1 + retry_rate × avg_retries).
 func effArrival(in map[string]any) *big.Rat {
 	amp := rAdd(rInt(1), rMul(rat(in, "retry_rate", rInt(0)), rat(in, "avg_retries", rInt(0))))
-	return rMul(in["arrival_rate"].(*big.Rat), amp)
+	return rMul(rat(in, "arrival_rate", nil), amp)
 }
 
 // randRetries sets retry_rate and avg_retries in about half of the cases.
@@ -321,7 +321,7 @@ func TestPropertyDrain(t *testing.T) {
 				// 15: no retries, whole seconds per step.
 				delete(in, "retry_rate")
 				delete(in, "avg_retries")
-				c, step := in["completion_rate"].(*big.Rat), rInt(1+rng.Int64N(3600))
+				c, step := rat(in, "completion_rate", nil), rInt(1+rng.Int64N(3600))
 				n := 1 + rng.IntN(4)
 				k := 1 + rng.IntN(n)
 				fc, left := make([]*big.Rat, n), rInt(0)
@@ -342,10 +342,11 @@ func TestPropertyDrain(t *testing.T) {
 			return in
 		},
 		ref: func(in map[string]any) map[string]any {
-			backlog := in["backlog"].(*big.Rat)
+			backlog := rat(in, "backlog", nil)
 			completion := rat(in, "completion_rate", nil)
 			if completion == nil {
-				completion = rMul(rInt(int64(in["consumers"].(float64))), in["per_consumer_rate"].(*big.Rat))
+				consumers, _ := in["consumers"].(float64)
+				completion = rMul(rInt(int64(consumers)), rat(in, "per_consumer_rate", nil))
 			}
 			eff := effArrival(in)
 			net := rSub(completion, eff)
