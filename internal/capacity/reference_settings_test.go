@@ -11,7 +11,7 @@ import (
 	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
 )
 
-// The exact reference of queuecap_queue_settings.
+// The exact references of queuecap_queue_settings and queuecap_fleet.
 
 // roundPlaces is r ≥ 0 rounded half up to places decimal places.
 func roundPlaces(r *big.Rat, places int) *big.Rat {
@@ -415,4 +415,251 @@ func TestPropertyQueueSettings(t *testing.T) {
 			return out
 		},
 	}, 7301)
+}
+
+// fleetRef is every output of queuecap_fleet for in.
+func fleetRef(in map[string]any) map[string]any {
+	eff := effArrival(in)
+	mu := rat(in, "per_consumer_rate", nil)
+	backlog := rat(in, "max_backlog", rInt(0))
+	rto := rat(in, "rto_seconds", nil)
+	lag := rat(in, "provisioning_lag_seconds", rInt(0))
+	// The steady state, ceil(λ_eff / μ); min_size, min_consumers or it.
+	steady := rCeil(rQuo(eff, mu))
+	minSize := steady
+	if c, ok := count(in, "min_consumers"); ok {
+		minSize = rInt(c)
+	}
+	// desired_capacity: the headroom asked for, at least min_size.
+	headroomFleet := rCeil(rMul(rQuo(eff, mu), rAdd(rInt(1), rat(in, "min_headroom", rInt(0)))))
+	desired := rMax(headroomFleet, minSize)
+	// max_size: the headroom formula with the lag. The lag counts only
+	// with an RTO: until it ends only the minimum fleet drains, at
+	// S_min = max(0, min_size × μ − λ_eff), and the full fleet has
+	// RTO − L for what is left.
+	sMin, lagged := rInt(0), rto != nil && lag.Sign() > 0
+	backlogTerm := rInt(0)
+	switch {
+	case lagged:
+		sMin = rMax(rInt(0), rSub(rMul(minSize, mu), eff))
+		backlogTerm = rQuo(rMax(rInt(0), rSub(backlog, rMul(sMin, lag))), rMul(mu, rSub(rto, lag)))
+	case backlog.Sign() > 0:
+		backlogTerm = rQuo(backlog, rMul(mu, rto))
+	}
+	required := rMax(rCeil(rAdd(rQuo(eff, mu), backlogTerm)), headroomFleet)
+	maxSize := rMax(required, desired)
+	surplus := rSub(rMul(maxSize, mu), eff)
+	// drain_seconds: the minimum fleet alone when it clears the backlog
+	// within the lag, else the lag at S_min and the rest at max_size's
+	// surplus; 0 without a backlog. (A min_size above what the recovery
+	// needs is max_size itself: S_min is then the full fleet's surplus.)
+	var drain any
+	switch {
+	case lagged && sMin.Sign() > 0 && backlog.Cmp(rMul(sMin, lag)) <= 0:
+		drain = rQuo(backlog, sMin)
+	case backlog.Sign() == 0:
+		drain = rInt(0)
+	case surplus.Sign() > 0 && lagged:
+		drain = rAdd(lag, rQuo(rSub(backlog, rMul(sMin, lag)), surplus))
+	case surplus.Sign() > 0:
+		drain = rQuo(backlog, surplus)
+	}
+	var overhead any
+	if steady.Sign() > 0 {
+		overhead = rSub(rQuo(maxSize, steady), rInt(1))
+	}
+	target := rMul(rat(in, "sla_seconds", nil), mu)
+	var warmup any
+	if lag.Sign() > 0 {
+		warmup = whole(rCeil(lag))
+	}
+	lambda := []any{}
+	if maxSize.Cmp(rInt(1000)) <= 0 {
+		lambda = []any{map[string]any{"maximum_concurrency": whole(rMax(maxSize, rInt(2)))}}
+	}
+	name := func(key string) string { s, _ := in[key].(string); return s }
+	// dims are the dimensions whose values are given, in order.
+	dims := func(pairs ...string) []any {
+		out := []any{}
+		for j := 0; j < len(pairs); j += 2 {
+			if pairs[j+1] != "" {
+				out = append(out, map[string]any{"name": pairs[j], "value": pairs[j+1]})
+			}
+		}
+		return out
+	}
+	metric := func(id, label, namespace, metricName, stat string, dimensions []any) map[string]any {
+		return map[string]any{"id": id, "label": label, "expression": nil, "return_data": false,
+			"metric_stat": []any{map[string]any{"stat": stat,
+				"metric": []any{map[string]any{"metric_name": metricName, "namespace": namespace, "dimensions": dimensions}}}}}
+	}
+	// tracking is the target tracking block on backlog per consumer:
+	// visible messages over the consumers' count.
+	tracking := func(id string, consumers map[string]any, per string) []any {
+		visible := metric("visible", "Visible messages", "AWS/SQS", "ApproximateNumberOfMessagesVisible", "Sum", dims("QueueName", name("queue_name")))
+		ratio := map[string]any{"id": "backlog_per_" + per, "label": "Backlog per " + per, "expression": "visible / " + id,
+			"return_data": true, "metric_stat": []any{}}
+		return []any{map[string]any{"target_value": target, "disable_scale_in": false,
+			"customized_metric_specification": []any{map[string]any{"metrics": []any{visible, consumers, ratio}}}}}
+	}
+	return map[string]any{
+		"effective_arrival_rate": eff, "min_size": whole(minSize), "desired_capacity": whole(desired), "max_size": whole(maxSize),
+		"surplus": surplus, "drain_seconds": drain, "overhead": overhead, "backlog_per_consumer_target": target,
+		"ec2_scaling_policy": map[string]any{"policy_type": "TargetTrackingScaling", "estimated_instance_warmup": warmup,
+			"target_tracking_configuration": tracking("in_service", metric("in_service", "Instances in service", "AWS/AutoScaling", "GroupInServiceInstances", "Average",
+				dims("AutoScalingGroupName", name("autoscaling_group_name"))), "instance")},
+		"ecs_scaling_policy": map[string]any{"policy_type": "TargetTrackingScaling", "service_namespace": "ecs", "scalable_dimension": "ecs:service:DesiredCount",
+			"target_tracking_scaling_policy_configuration": tracking("running_tasks", metric("running_tasks", "Running tasks", "ECS/ContainerInsights", "RunningTaskCount", "Average",
+				dims("ClusterName", name("ecs_cluster_name"), "ServiceName", name("ecs_service_name"))), "task")},
+		"lambda_scaling_config": lambda,
+	}
+}
+
+// fleetCase is a random queuecap_fleet case.
+func fleetCase(rng *rand.Rand, i int) map[string]any {
+	mu := positive(rng)
+	in := map[string]any{"arrival_rate": decimalNear(rng), "per_consumer_rate": mu, "sla_seconds": positive(rng)}
+	randRetries(rng, in)
+	if rng.IntN(4) != 0 {
+		in["max_backlog"], in["rto_seconds"] = decimalNear(rng), positive(rng)
+	} else if rng.IntN(2) == 0 {
+		in["rto_seconds"] = positive(rng)
+	}
+	if rng.IntN(2) == 0 {
+		in["min_headroom"] = randDecimal(rng, 2, 2)
+	}
+	if rng.IntN(2) == 0 {
+		lag := decimalNear(rng)
+		in["provisioning_lag_seconds"] = lag
+		if rto, ok := in["rto_seconds"].(*big.Rat); ok && rto.Cmp(lag) <= 0 {
+			in["rto_seconds"] = rAdd(lag, positive(rng))
+		}
+	}
+	if rng.IntN(2) == 0 {
+		steady := whole(rCeil(rQuo(effArrival(in), mu)))
+		in["min_consumers"] = float64(rng.Int64N(2*steady + 3))
+	}
+	fleetBoundary(rng, i, in)
+	names := []string{"", "orders", "orders-dlq.fifo", "a b"}
+	if rng.IntN(3) != 0 {
+		in["queue_name"] = names[rng.IntN(len(names))]
+	}
+	if rng.IntN(2) == 0 {
+		in["autoscaling_group_name"] = names[rng.IntN(len(names))]
+	}
+	if rng.IntN(2) == 0 {
+		in["ecs_cluster_name"], in["ecs_service_name"] = names[rng.IntN(len(names))], names[rng.IntN(len(names))]
+	}
+	return in
+}
+
+// fleetBoundary puts every 5th case on a boundary, by kind: λ = k × μ for
+// a decimal μ, so that the steady state is exactly k.
+func fleetBoundary(rng *rand.Rand, i int, in map[string]any) {
+	if i%5 != 0 {
+		return
+	}
+	mu := rat(in, "per_consumer_rate", nil)
+	delete(in, "retry_rate")
+	delete(in, "avg_retries")
+	k := rng.Int64N(3000)
+	in["arrival_rate"] = rMul(mu, rInt(k))
+	delete(in, "min_consumers")
+	switch (i / 5) % 6 {
+	case 0:
+		// The backlog is exactly j consumers' work over the RTO: max_size
+		// is k + j on the nose, and the drain takes the RTO exactly; or a
+		// thousandth of a message more, or the next decimal above.
+		delete(in, "provisioning_lag_seconds")
+		delete(in, "min_headroom")
+		rto := positive(rng)
+		b := rMul(rMul(mu, rto), rInt(rng.Int64N(500)))
+		switch rng.IntN(4) {
+		case 0:
+			b = rAdd(b, big.NewRat(1, 1000))
+		case 1:
+			if b.Sign() > 0 {
+				b = stepAbove(b)
+			}
+		}
+		if isArgument(b) {
+			in["max_backlog"], in["rto_seconds"] = b, rto
+		}
+	case 1:
+		// The headroom asked for lands exactly on a whole fleet:
+		// λ_eff × (1 + h) / μ = n, or the next decimal λ above.
+		g := randFactor(rng)
+		if x := exactOver(rng, g, 1, 1e6); x != nil && isArgument(rMul(mu, x)) {
+			lambda := rMul(mu, x)
+			if rng.IntN(3) == 0 {
+				lambda = stepAbove(lambda) // a fleet more
+			}
+			in["arrival_rate"], in["min_headroom"] = lambda, rSub(g, rInt(1))
+		}
+	case 2:
+		// min_consumers is the steady state exactly (S_min = 0) through a
+		// whole-second lag: max_size is k + j, and the backlog is gone at
+		// the RTO exactly.
+		delete(in, "min_headroom")
+		lag, window := rInt(1+rng.Int64N(600)), positive(rng)
+		b := rMul(rMul(mu, window), rInt(1+rng.Int64N(500)))
+		if !isArgument(b) {
+			b = rInt(0)
+		}
+		in["min_consumers"], in["provisioning_lag_seconds"], in["rto_seconds"], in["max_backlog"] = float64(k), lag, rAdd(lag, window), b
+	case 3:
+		// The minimum fleet, m consumers over the steady state, clears the
+		// backlog exactly at the end of the lag (or a thousandth after):
+		// no consumer more, a drain of the lag exactly. With nothing
+		// arriving in a third of the cases.
+		if rng.IntN(3) == 0 {
+			k = 0
+			in["arrival_rate"] = rInt(0)
+		}
+		m := 1 + rng.Int64N(50)
+		lag := decimalNear(rng)
+		if lag.Sign() == 0 {
+			lag = rInt(1)
+		}
+		b := rMul(rMul(rInt(m), mu), lag)
+		if rng.IntN(3) == 0 {
+			b = rAdd(b, big.NewRat(1, 1000))
+		}
+		if !isArgument(b) {
+			b = rInt(0)
+		}
+		in["min_consumers"], in["provisioning_lag_seconds"], in["max_backlog"] = float64(k+m), lag, b
+		in["rto_seconds"] = rAdd(lag, positive(rng))
+	case 4:
+		// max_size at Lambda's limits: 0, 1, 2, and 999 to 1,001
+		// concurrent invocations for one event source mapping.
+		ks := []int64{0, 1, 2, 999, 1000, 1001}
+		k = ks[rng.IntN(len(ks))]
+		in["arrival_rate"] = rMul(mu, rInt(k))
+		if k > 0 && rng.IntN(3) == 0 {
+			// The next decimal λ above k × μ needs k + 1.
+			in["arrival_rate"] = stepAbove(rMul(mu, rInt(k)))
+		}
+		delete(in, "max_backlog")
+		delete(in, "min_headroom")
+	case 5:
+		// min_consumers above what the recovery needs: the fleet never
+		// scales out.
+		out := fleetRef(in)
+		in["min_consumers"] = float64(wholeOut(out, "max_size") + rng.Int64N(20))
+	}
+}
+
+func TestPropertyFleet(t *testing.T) {
+	checkFamily(t, family{
+		formula: capacity.FleetFormula,
+		gen: func(rng *rand.Rand, i int) map[string]any {
+			in := fleetCase(rng, i)
+			if !allArguments(in) {
+				panic("a fleet case of more than 15 digits: " + caseText(in))
+			}
+			return in
+		},
+		ref: fleetRef,
+	}, 7302)
 }
