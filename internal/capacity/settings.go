@@ -161,12 +161,11 @@ func visibilityTimeout(in SettingsInput) (int64, string, error) {
 		if !finite(in.LambdaTimeoutSeconds) || in.LambdaTimeoutSeconds < 1 || in.LambdaTimeoutSeconds > MaxLambdaTimeoutSeconds {
 			return 0, "", inputErr("lambda_timeout_seconds", "must be between 1 and %d seconds, as Lambda accepts, got %v", MaxLambdaTimeoutSeconds, in.LambdaTimeoutSeconds)
 		}
-		v, err := MinVisibilityTimeout(in.LambdaTimeoutSeconds)
-		if err != nil {
-			return 0, "", err
-		}
-		// 6 × 900 s is 5,400 s, within SQS's 12 hours.
-		return int64(math.Ceil(v)), "lambda_timeout_seconds", nil
+		// Exact: 6 × 166.666666666667 s is 1,000.000000000002 s, so
+		// 1,001 s (the ceiling of the product rounded to 15 digits was
+		// 1,000). 6 × 900 s is 5,400 s, within SQS's 12 hours.
+		v := ceilFloat(mul(ratInt(LambdaVisibilityFactor), dec(in.LambdaTimeoutSeconds)))
+		return int64(v), "lambda_timeout_seconds", nil
 	}
 	if err := checkPositive("max_processing_seconds", in.MaxProcessingSeconds); err != nil {
 		return 0, "", err

@@ -43,6 +43,14 @@ func TestQueueSettings(t *testing.T) {
 		{"no backlog", func(in *capacity.SettingsInput) {
 			in.LambdaTimeoutSeconds, in.MaxProcessingSeconds, in.VisibilityMargin, in.MaxBacklog, in.MinRetentionSeconds = 0, 0.5, 1, 0, 60
 		}, 0, 1, 5, 60, capacity.MaxRetentionSeconds, false},
+		// 6 × 166.666666666667 s is 1,000.000000000002 s: the visibility
+		// timeout is its exact ceiling, 1,001 s, not the ceiling of the
+		// product rounded to 15 digits (1,000 s, less than six timeouts).
+		// (1,785.71 + 5 × 1,001) × 1.5 = 10,186.07 → 10,187 s.
+		{"lambda, six timeouts just above a whole second", func(in *capacity.SettingsInput) {
+			in.LambdaTimeoutSeconds, in.MinRetentionSeconds = 166.666666666667, 60
+		},
+			5e6 / 2800.0, 1001, 5, 10187, capacity.MaxRetentionSeconds, false},
 		// The source needs the 14 days itself: the dead-letter queue
 		// cannot keep messages longer.
 		{"source at the maximum", func(in *capacity.SettingsInput) { in.MinRetentionSeconds = capacity.MaxRetentionSeconds },
