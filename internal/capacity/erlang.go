@@ -27,7 +27,7 @@ type WaitInput struct {
 // Utilization and Stable are nil when the queue is unstable (ρ ≥ 1): it
 // has no steady state, the queue grows without bound.
 type Wait struct {
-	Utilization           float64 // ρ = λ / (c·μ)
+	Utilization           float64 // ρ = λ / (c·μ), exact, rounded once to 15 digits
 	Stable                bool
 	ProbabilityOfWait     *float64 // C(c, a)
 	MeanWaitSeconds       *float64 // C / (cμ − λ)
@@ -83,11 +83,14 @@ func WaitTime(in WaitInput) (Wait, error) {
 	if err := checkResult("per_consumer_rate", "the capacity consumers × per_consumer_rate", capacity); err != nil {
 		return out, err
 	}
-	out.Utilization = a / float64(in.Consumers)
+	// ρ is a ratio of the decimals given, exact like every fluid figure and
+	// rounded once (a / c in float64 rounds twice and can miss the 15th
+	// digit: 0.134493000022681 for 0.1344930000226815060…).
+	out.Utilization = float(quo(dec(in.ArrivalRate), mul(ratInt(in.Consumers), dec(in.PerConsumerRate))))
 	// Stable on the exact surplus, like every other capacity figure: a
-	// fleet whose capacity equals arrivals has no steady state, even when
-	// ρ reads 0.9999999999999.
-	out.Stable = out.Utilization < 1 && erlangSurplus(in.Consumers, in.PerConsumerRate, in.ArrivalRate) > 0
+	// fleet whose capacity equals arrivals has no steady state, and one
+	// with a surplus has, even when ρ reads 1 to 15 digits.
+	out.Stable = erlangSurplus(in.Consumers, in.PerConsumerRate, in.ArrivalRate) > 0
 	// One pass of the recursion serves both the fleet's figures and the
 	// smallest fleet meeting the target: C(n) is computed at every n > a.
 	var (
