@@ -134,13 +134,16 @@ func WaitTime(in WaitInput) (Wait, error) {
 	return out, nil
 }
 
-// erlangSurplus is n·μ − λ for Erlang C, which stays in float64: in
-// float64 where that cannot get its sign wrong, else exact (3 × 0.1
-// against 0.3 is no surplus). The recursion calls it for every fleet
-// size, so the exact arithmetic is kept for the few that need it.
+// erlangSurplus is n·μ − λ for Erlang C: in float64 where that loses at
+// most three of its digits to cancellation (its error is ~3.3e-16 of
+// max(n·μ, λ), so under 3.3e-13 of the surplus), else exact: 3 × 0.1
+// against 0.3 is no surplus, and 918 × 570,949.4 − 524,131,496.786845 is
+// 52.413155, not float64's 52.4131550192833 (the waits divide by it).
+// The recursion calls it for every fleet size, so the exact arithmetic is
+// kept for the few within 0.1 % of the offered load.
 func erlangSurplus(n int64, mu, lambda float64) float64 {
 	c := float64(n) * mu
-	if s := c - lambda; math.Abs(s) > 1e-9*math.Max(math.Abs(c), math.Abs(lambda)) {
+	if s := c - lambda; math.Abs(s) > 1e-3*math.Max(math.Abs(c), math.Abs(lambda)) {
 		return s
 	}
 	return float(sub(mul(ratInt(n), dec(mu)), dec(lambda)))
