@@ -4,6 +4,7 @@
 package capacity_test
 
 import (
+	"math"
 	"testing"
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
@@ -163,5 +164,22 @@ func TestStormDrainsOnTheSecond(t *testing.T) {
 	tiny := capacity.StormInput{ArrivalRate: 1000, PerConsumerRate: 1, Consumers: 1000, Backlog: 1e-12, TimeoutWindowSeconds: 30, MaxSeconds: 100}
 	if s, err := capacity.SimulateStorm(tiny, nil); err != nil || s.Drains || s.FinalDepth != 1e-12 {
 		t.Errorf("1e-12 messages at no surplus: %+v %v, want never drained, 1e-12 left", s, err)
+	}
+}
+
+// TestStormNearSteadyState: a step's rounding is of the depth and the net
+// flow. At λ = c·μ = 57,631,296 msg/s a backlog of 0.006 under 2.6
+// retries per timeout (W 85 s) grows by 1 + 2.6/85 a second to
+// 22,050,485.8070313 at t = 731 (a 200-bit simulation's figure); adding the
+// retries' few messages a second to λ before taking c·μ away left them
+// only what a unit in the last place of λ kept, and the peak 1.5e-6 off.
+func TestStormNearSteadyState(t *testing.T) {
+	s, err := capacity.SimulateStorm(capacity.StormInput{ArrivalRate: 57631296, PerConsumerRate: 960521.6, Consumers: 60, Backlog: 0.006,
+		RetriesPerTimeout: 2.6, TimeoutWindowSeconds: 85, MaxSeconds: 732}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := 22050485.807031262; s.Drains || math.Abs(s.PeakDepth-want) > 1e-12*want {
+		t.Errorf("peak depth %v (drains %v), want %v", s.PeakDepth, s.Drains, want)
 	}
 }
