@@ -27,7 +27,7 @@ type WaitInput struct {
 // Utilization and Stable are nil when the queue is unstable (ρ ≥ 1): it
 // has no steady state, the queue grows without bound.
 type Wait struct {
-	Utilization           float64 // ρ = λ / (c·μ)
+	Utilization           float64 // ρ = λ / (c·μ), exact, rounded once to 15 digits
 	Stable                bool
 	ProbabilityOfWait     *float64 // C(c, a)
 	MeanWaitSeconds       *float64 // C / (cμ − λ)
@@ -83,10 +83,13 @@ func WaitTime(in WaitInput) (Wait, error) {
 	if err := checkResult("per_consumer_rate", "the capacity consumers × per_consumer_rate", capacity); err != nil {
 		return out, err
 	}
-	// ρ is a ratio of the decimals given, exact like the fluid model's, and
-	// stable on the exact surplus: a fleet whose capacity equals arrivals
-	// has no steady state.
+	// ρ is a ratio of the decimals given, exact like every fluid figure and
+	// rounded once (a / c in float64 rounds twice and can miss the 15th
+	// digit: 0.134493000022681 for 0.1344930000226815060…).
 	out.Utilization = float(quo(dec(in.ArrivalRate), mul(ratInt(in.Consumers), dec(in.PerConsumerRate))))
+	// Stable on the exact surplus, like every other capacity figure: a
+	// fleet whose capacity equals arrivals has no steady state, and one
+	// with a surplus has, even when ρ reads 1 to 15 digits.
 	out.Stable = erlangSurplus(in.Consumers, in.PerConsumerRate, in.ArrivalRate) > 0
 	// One pass of the recursion serves both the fleet's figures and the
 	// smallest fleet meeting the target: C(n) is computed at every n > a.
@@ -131,13 +134,16 @@ func WaitTime(in WaitInput) (Wait, error) {
 	return out, nil
 }
 
-// erlangSurplus is n·μ − λ for Erlang C, which stays in float64: in
-// float64 where that cannot get its sign wrong, else exact (3 × 0.1
-// against 0.3 is no surplus). The recursion calls it for every fleet
-// size, so the exact arithmetic is kept for the few that need it.
+// erlangSurplus is n·μ − λ for Erlang C: in float64 where that loses at
+// most three of its digits to cancellation (its error is ~3.3e-16 of
+// max(n·μ, λ), so under 3.3e-13 of the surplus), else exact: 3 × 0.1
+// against 0.3 is no surplus, and 918 × 570,949.4 − 524,131,496.786845 is
+// 52.413155, not float64's 52.4131550192833 (the waits divide by it).
+// The recursion calls it for every fleet size, so the exact arithmetic is
+// kept for the few within 0.1 % of the offered load.
 func erlangSurplus(n int64, mu, lambda float64) float64 {
 	c := float64(n) * mu
-	if s := c - lambda; math.Abs(s) > 1e-9*math.Max(math.Abs(c), math.Abs(lambda)) {
+	if s := c - lambda; math.Abs(s) > 1e-3*math.Max(math.Abs(c), math.Abs(lambda)) {
 		return s
 	}
 	return float(sub(mul(ratInt(n), dec(mu)), dec(lambda)))

@@ -4,6 +4,7 @@
 package capacity_test
 
 import (
+	"math"
 	"testing"
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
@@ -135,5 +136,50 @@ func TestSimulateStormInvalid(t *testing.T) {
 			_, err := capacity.SimulateStorm(in, nil)
 			assertInputError(t, err, tc.field)
 		})
+	}
+}
+
+// TestStormDrainsOnTheSecond: a run whose arrival rate never changes (no
+// retries, or every message timed out) reaches 0 on the exact second,
+// not when float64's accumulated rounding says: 2 messages at a surplus of
+// 7 × 0.1 − 0.3 = 0.4 msg/s are gone at t = 5 (float64's stepping left
+// a residue there and reached 0 at t = 6), so 7 consumers drain them
+// within an RTO of 5 s, as the headroom formula's ceil(0.3/0.1 + 2/(0.1 ×
+// 5)) = 7 says. A backlog of 1e-12 against 1,000 msg/s in and out stays
+// 1e-12 (stepping made it 1.0231815394945443e-12).
+func TestStormDrainsOnTheSecond(t *testing.T) {
+	in := capacity.StormInput{ArrivalRate: 0.3, PerConsumerRate: 0.1, Consumers: 7, Backlog: 2, TimeoutWindowSeconds: 30, MaxSeconds: 100}
+	s, err := capacity.SimulateStorm(in, nil)
+	if err != nil || !s.Drains || *s.DrainSeconds != 5 || s.Steps != 6 {
+		t.Errorf("2 messages at 0.4 msg/s: %+v %v, want drained at t = 5 in 6 steps", s, err)
+	}
+	if c, err := capacity.MinConsumersToDrain(in, 5); err != nil || c != 7 {
+		t.Errorf("the least fleet within 5 s: %d %v, want 7", c, err)
+	}
+	// The same with every message timed out: 1.5 retries, λ·W = 0.03 ≤ 0.4.
+	in.Consumers, in.RetriesPerTimeout, in.TimeoutWindowSeconds = 12, 1.5, 0.1
+	if s, err := capacity.SimulateStorm(in, nil); err != nil || !s.Drains || *s.DrainSeconds != 5 {
+		t.Errorf("2 messages at 12 × 0.1 − 0.3 × 2.5 = 0.45 msg/s: %+v %v, want drained at t = 5", s, err)
+	}
+	tiny := capacity.StormInput{ArrivalRate: 1000, PerConsumerRate: 1, Consumers: 1000, Backlog: 1e-12, TimeoutWindowSeconds: 30, MaxSeconds: 100}
+	if s, err := capacity.SimulateStorm(tiny, nil); err != nil || s.Drains || s.FinalDepth != 1e-12 {
+		t.Errorf("1e-12 messages at no surplus: %+v %v, want never drained, 1e-12 left", s, err)
+	}
+}
+
+// TestStormNearSteadyState: a step's rounding is of the depth and the net
+// flow. At λ = c·μ = 57,631,296 msg/s a backlog of 0.006 under 2.6
+// retries per timeout (W 85 s) grows by 1 + 2.6/85 a second to
+// 22,050,485.8070313 at t = 731 (a 200-bit simulation's figure); adding the
+// retries' few messages a second to λ before taking c·μ away left them
+// only what a unit in the last place of λ kept, and the peak 1.5e-6 off.
+func TestStormNearSteadyState(t *testing.T) {
+	s, err := capacity.SimulateStorm(capacity.StormInput{ArrivalRate: 57631296, PerConsumerRate: 960521.6, Consumers: 60, Backlog: 0.006,
+		RetriesPerTimeout: 2.6, TimeoutWindowSeconds: 85, MaxSeconds: 732}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := 22050485.807031262; s.Drains || math.Abs(s.PeakDepth-want) > 1e-12*want {
+		t.Errorf("peak depth %v (drains %v), want %v", s.PeakDepth, s.Drains, want)
 	}
 }
