@@ -149,7 +149,7 @@ resource "aws_cloudwatch_metric_alarm" "age" {
 # What the fleet at its maximum completes beyond the arrivals, in msg/s:
 # the rate at which a backlog drains.
 locals {
-  surplus = provider::queuecap::surplus(aws_autoscaling_group.workers.max_size, var.per_consumer_rate, var.arrival_rate)
+  surplus = provider::queuecap::surplus(var.arrival_rate, var.per_consumer_rate, aws_autoscaling_group.workers.max_size)
 }
 
 output "surplus" {

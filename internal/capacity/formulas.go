@@ -595,12 +595,12 @@ var Functions = []*Function{
 	view(DrainFormula, "surplus", "Capacity left after arrivals",
 		"Returns `consumers × per_consumer_rate − arrival_rate`, in messages per second: the rate at which a backlog drains. "+
 			"Zero or less means a backlog never drains. Matches `net_rate` of the `queuecap_drain` data source given `consumers` and `per_consumer_rate`.",
-		[]string{"consumers", "per_consumer_rate", "arrival_rate"}, "net_rate", Args{"backlog": 0.0}),
+		[]string{"arrival_rate", "per_consumer_rate", "consumers"}, "net_rate", Args{"backlog": 0.0}),
 	view(DrainFormula, "drain_seconds", "Time to clear a backlog",
 		"Returns `backlog / (completion_rate − arrival_rate)`, in seconds, or null when the backlog never drains "+
 			"(completions do not exceed arrivals). Dividing by the completion rate alone is the common mistake. "+
 			"Matches `drain_seconds` of the `queuecap_drain` data source.",
-		[]string{"backlog", "arrival_rate", "completion_rate"}, "drain_seconds", nil),
+		[]string{"arrival_rate", "completion_rate", "backlog"}, "drain_seconds", nil),
 	view(Consumers, "required_consumers", "Consumers to keep up and clear a backlog within the RTO",
 		"Returns the headroom formula `ceil(arrival_rate / per_consumer_rate + max_backlog / (per_consumer_rate × rto_seconds))`, "+
 			"a whole number: the ceiling of the sum, not the sum of ceilings. Matches `required_consumers` of the `queuecap_consumers` data source "+
@@ -618,7 +618,7 @@ var Functions = []*Function{
 		Name: "backlog_per_consumer_target", Summary: "Target value for target tracking on backlog per consumer",
 		Description: "Returns `sla_seconds × per_consumer_rate`, messages waiting per consumer: AWS's acceptable latency over processing time per message. " +
 			"Matches `backlog_per_consumer_target` of the `queuecap_alarm_thresholds` data source.",
-		Params: []Input{inSLASeconds, inPerConsumerRate},
+		Params: []Input{inPerConsumerRate, inSLASeconds},
 		Result: *AlarmThresholdsFormula.Output("backlog_per_consumer_target"),
 		Compute: func(a Args) (any, error) {
 			return BacklogPerConsumerTarget(a.Num("sla_seconds"), a.Num("per_consumer_rate"))

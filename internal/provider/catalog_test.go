@@ -294,7 +294,7 @@ func TestCapacityPlanInputForms(t *testing.T) {
 func TestFunctionsValidateKnownArgumentsBesideUnknownOnes(t *testing.T) {
 	for call, want := range map[string]string{
 		"required_consumers(terraform_data.n.output, 0, 5e6, 1800)":                                         `Invalid value for "per_consumer_rate" parameter: per_consumer_rate value must be greater than 0, got: 0`,
-		"surplus(2.5, 400, terraform_data.n.output)":                                                        `Invalid value for "consumers" parameter: consumers must be a whole number, got: 2.5`,
+		"surplus(terraform_data.n.output, 400, 2.5)":                                                        `Invalid value for "consumers" parameter: consumers must be a whole number, got: 2.5`,
 		"capacity_plan({ arrival_rate = terraform_data.n.output, per_consumer_rate = -1 })":                 `inputs.per_consumer_rate value must be greater than 0, got: -1`,
 		"capacity_plan({ arrival_rate = terraform_data.n.output, per_consumer_rate = 1, max_backlog = 5 })": `inputs.rto_seconds is required when max_backlog is greater than 0`,
 	} {

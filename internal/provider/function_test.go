@@ -40,13 +40,13 @@ func TestFunctionsKnown(t *testing.T) {
 		want knownvalue.Check
 	}{
 		{"effective_arrival_rate(10000, 0.2, 2)", num(14000)},
-		{"surplus(32, 400, 10000)", num(2800)},
-		{"surplus(25, 400, 10000)", num(0)},
-		{"drain_seconds(180000, 800, 1000)", num(900)},
-		{"drain_seconds(3600000, 10000, 12800)", num(3.6e6 / 2800)},
+		{"surplus(10000, 400, 32)", num(2800)},
+		{"surplus(10000, 400, 25)", num(0)},
+		{"drain_seconds(800, 1000, 180000)", num(900)},
+		{"drain_seconds(10000, 12800, 3600000)", num(3.6e6 / 2800)},
 		// Never drains: null (an output holding null is not kept in state, so compare).
-		{"drain_seconds(180000, 1200, 1000) == null", knownvalue.Bool(true)},
-		{"drain_seconds(0, 1200, 1000)", num(0)},
+		{"drain_seconds(1200, 1000, 180000) == null", knownvalue.Bool(true)},
+		{"drain_seconds(1200, 1000, 0)", num(0)},
 		{"required_consumers(10000, 400, 5000000, 1800)", knownvalue.Int64Exact(32)},
 		{"required_consumers(0.3, 0.1, 0, 1)", knownvalue.Int64Exact(3)},
 		{"sla_max_depth(5000, 10)", num(50000)},
@@ -124,13 +124,13 @@ func TestFunctionCapacityPlan(t *testing.T) {
 
 func TestFunctionsInvalid(t *testing.T) {
 	cases := []struct{ call, err string }{
-		{"surplus(2.5, 400, 10000)", `consumers must be a whole number, got: 2.5`},
-		{"surplus(1e30, 400, 10000)", `consumers value must be at most 9007199254740992 (2^53, the largest count a float64 holds exactly), got: 1000000000000000000000000000000`},
-		{"surplus(-1, 400, 10000)", `value must be at least 0, got: -1`},
-		{"surplus(3, 0, 10000)", `value must be greater than 0, got: 0`},
+		{"surplus(10000, 400, 2.5)", `consumers must be a whole number, got: 2.5`},
+		{"surplus(10000, 400, 1e30)", `consumers value must be at most 9007199254740992 (2^53, the largest count a float64 holds exactly), got: 1000000000000000000000000000000`},
+		{"surplus(10000, 400, -1)", `value must be at least 0, got: -1`},
+		{"surplus(10000, 0, 3)", `value must be greater than 0, got: 0`},
 		{"effective_arrival_rate(10000, 1.5, 1)", `value must be between 0 and 1, got: 1.5`},
-		{"drain_seconds(1/0, 1, 10)", `must be a finite number within the float64 range`},
-		{"drain_seconds(1e300, 0, 1e-300)", `backlog makes the drain time backlog / net rate overflow the float64 range`},
+		{"drain_seconds(1, 10, 1/0)", `must be a finite number within the float64 range`},
+		{"drain_seconds(0, 1e-300, 1e300)", `backlog makes the drain time backlog / net rate overflow the float64 range`},
 		{"required_consumers(1e300, 1, 0, 1)", `arrival_rate makes steady_state_consumers 1e+300, more than the largest supported count`},
 		{"sla_max_depth(5000, 0)", `value must be greater than 0, got: 0`},
 		{"sla_max_depth(null, 10)", `argument must not be null`},
@@ -178,8 +178,8 @@ func TestFunctionsInvalid(t *testing.T) {
 // An argument known only after apply makes the result unknown at plan.
 func TestFunctionsUnknown(t *testing.T) {
 	for _, call := range []string{
-		"surplus(terraform_data.n.output, 400, 10000)",
-		"drain_seconds(terraform_data.n.output, 800, 1000)",
+		"surplus(10000, 400, terraform_data.n.output)",
+		"drain_seconds(800, 1000, terraform_data.n.output)",
 		"required_consumers(10000, 400, terraform_data.n.output, 1800)",
 		"capacity_plan({ arrival_rate = 10000, per_consumer_rate = 400, max_backlog = terraform_data.n.output, rto_seconds = 1800 })",
 		"min_consumers_to_drain(10000, 400, 3600000, 1.5, 30, terraform_data.n.output)",
