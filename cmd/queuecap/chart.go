@@ -229,7 +229,7 @@ func newDepthChart(f simulateFlags, simulated float64, runs []stormRun, refs []r
 		}
 		points := rec.points()
 		s := chartSeries{
-			label:    fmt.Sprintf("%d consumers, %s", r.consumers, strings.TrimSuffix(formatRetries(r.retriesPerTimeout), " per timeout")),
+			label:    fmt.Sprintf("%s consumers, %s", formatConsumers(r.consumers), strings.TrimSuffix(formatRetries(r.retriesPerTimeout), " per timeout")),
 			capacity: formatRate(r.capacity),
 			color:    seriesColors[i%len(seriesColors)],
 			dash:     retryDashes[r.retryIndex%len(retryDashes)],
@@ -248,7 +248,8 @@ func newDepthChart(f simulateFlags, simulated float64, runs []stormRun, refs []r
 		if r.storm.Drains {
 			s.outcome = "empty at " + formatDuration(*r.storm.DrainSeconds)
 		} else {
-			s.outcome = "never drains, peak " + formatCount(r.storm.PeakDepth)
+			// What the simulation showed: not drained within its length.
+			s.outcome = "never drains within " + formatDuration(simulated) + ", peak " + formatCount(r.storm.PeakDepth)
 		}
 		c.series = append(c.series, s)
 	}

@@ -331,10 +331,10 @@ func TestSeedChart(t *testing.T) {
 	// The labels, top to bottom: the curves that end highest first, then
 	// the drained ones by drain time.
 	want := []string{
-		"25 consumers, 1.5 retries|never drains, peak 544M|over the TTL depth from 36 min 1 s",
-		"32 consumers, 1.5 retries|never drains, peak 443M|over the TTL depth from 44 min 16 s",
+		"25 consumers, 1.5 retries|never drains within 10 h, peak 544M|over the TTL depth from 36 min 1 s",
+		"32 consumers, 1.5 retries|never drains within 10 h, peak 443M|over the TTL depth from 44 min 16 s",
 		"TTL 1 h: depth 36M|above it, messages older than|1 h are dropped: lost",
-		"25 consumers, no retries|never drains, peak 3.6M",
+		"25 consumers, no retries|never drains within 10 h, peak 3.6M",
 		"SLA 10 s: depth 100k|above it, a message waits|longer than 10 s",
 		"32 consumers, no retries|empty at 21 min 26 s",
 		"26 consumers, no retries|the smallest fleet to drain in 10 h|empty at 2 h 30 min",

@@ -30,6 +30,7 @@ type simulateFlags struct {
 	retriesPerTimeout                     []float64
 	timeoutWindowSeconds, maxSeconds      float64
 	slaSeconds, ttlSeconds                float64
+	rtoSeconds                            float64 // 0 without --rto
 	out                                   string
 }
 
@@ -41,6 +42,9 @@ type stormRun struct {
 	capacity, surplus   float64
 	storm               capacity.Storm
 	minConsumersToDrain int64
+	// minConsumersWithinRTO is the smallest fleet that drains by --rto
+	// under the same storm; 0 without --rto.
+	minConsumersWithinRTO int64
 	points              []point // downsampled depth over time, for the sparkline
 	retryIndex          int     // its place among the retry levels given
 }
@@ -63,6 +67,7 @@ func runSimulate(args []string, stdout, stderr io.Writer) int {
 	fs.Var(numberFlag{&f.maxSeconds, parseDuration}, "max", "time simulated, a `duration` of whole seconds")
 	fs.Var(numberFlag{&f.slaSeconds, parseDuration}, "sla", "longest a message may wait, a `duration`: draws the depth λ × SLA")
 	fs.Var(numberFlag{&f.ttlSeconds, parseDuration}, "ttl", "age at which messages expire, a `duration`: draws the depth λ × TTL")
+	fs.Var(numberFlag{&f.rtoSeconds, parseDuration}, "rto", "time allowed to clear the backlog, a `duration` of whole seconds: adds the smallest fleet that drains within it")
 	fs.StringVar(&f.out, "out", "", "write an SVG chart of depth over time to this `file`")
 	cmd.footer = unitsFooter
 	cmd.alias("o", "out")
@@ -72,12 +77,18 @@ func runSimulate(args []string, stdout, stderr io.Writer) int {
 	if len(f.retriesPerTimeout) == 0 {
 		f.retriesPerTimeout = []float64{0}
 	}
-	if n := len(f.consumers) * len(f.retriesPerTimeout); n > maxSeries {
-		fmt.Fprintf(stderr, "Error: %d fleets × %d retry levels make %d series: at most %d fit one chart\n", len(f.consumers), len(f.retriesPerTimeout), n, maxSeries)
+	// Only a chart has room for so many: the table takes any number.
+	if n := len(f.consumers) * len(f.retriesPerTimeout); n > maxSeries && f.out != "" {
+		fmt.Fprintf(stderr, "Error: --out: %d fleets × %d retry levels make %d series: at most %d fit one chart (without --out the table lists them all)\n",
+			len(f.consumers), len(f.retriesPerTimeout), n, maxSeries)
 		return exitError
 	}
 	if f.maxSeconds != math.Trunc(f.maxSeconds) {
 		fmt.Fprintf(stderr, "Error: --max must be whole seconds, got %v\n", f.maxSeconds)
+		return exitError
+	}
+	if cmd.set["rto"] && (f.rtoSeconds != math.Trunc(f.rtoSeconds) || f.rtoSeconds < 1 || f.rtoSeconds > f.maxSeconds) {
+		fmt.Fprintf(stderr, "Error: --rto must be whole seconds from 1 s to --max (%s), got %s\n", formatDuration(f.maxSeconds), formatNumber(f.rtoSeconds))
 		return exitError
 	}
 	// Clamped only so that the conversion is defined: the simulation
@@ -159,7 +170,8 @@ func writeChart(f simulateFlags, simulated float64, runs []stormRun, refs []refL
 // simulateRuns simulates every fleet under every retry level, in the order
 // given: fleets outermost.
 func simulateRuns(f simulateFlags, maxSeconds int64) ([]stormRun, error) {
-	minConsumers := map[float64]int64{} // the search depends on the storm, not the fleet
+	// The searches depend on the storm, not the fleet.
+	minConsumers, minWithinRTO := map[float64]int64{}, map[float64]int64{}
 	var runs []stormRun
 	for _, c := range f.consumers {
 		for ri, k := range f.retriesPerTimeout {
@@ -178,6 +190,16 @@ func simulateRuns(f simulateFlags, maxSeconds int64) ([]stormRun, error) {
 			r, err := simulateRun(in, minC, ri)
 			if err != nil {
 				return nil, err
+			}
+			if f.rtoSeconds > 0 {
+				within, ok := minWithinRTO[k]
+				if !ok {
+					if within, err = capacity.MinConsumersToDrain(in, int64(f.rtoSeconds)); err != nil {
+						return nil, err
+					}
+					minWithinRTO[k] = within
+				}
+				r.minConsumersWithinRTO = within
 			}
 			runs = append(runs, r)
 		}
@@ -296,10 +318,18 @@ func writeSummary(w io.Writer, f simulateFlags, horizon, shown float64, runs []s
 	fmt.Fprintln(w)
 
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "consumers\tretries per timeout\tsurplus\toutcome\tpeak depth\tpeak arrival\tmin consumers to drain in %s\n", formatDuration(horizon))
+	rtoColumn := ""
+	if f.rtoSeconds > 0 {
+		rtoColumn = "\tmin consumers to drain in " + formatDuration(f.rtoSeconds) + " (RTO)"
+	}
+	fmt.Fprintf(tw, "consumers\tretries per timeout\tsurplus\toutcome\tpeak depth\tpeak arrival\tmin consumers to drain in %s%s\n", formatDuration(horizon), rtoColumn)
 	for _, r := range runs {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%d\n", r.consumers, formatNumber(r.retriesPerTimeout), formatRate(r.surplus),
-			r.outcome(horizon), formatCount(r.storm.PeakDepth), formatRate(r.storm.PeakEffectiveArrivalRate), r.minConsumersToDrain)
+		within := ""
+		if f.rtoSeconds > 0 {
+			within = "\t" + formatConsumers(r.minConsumersWithinRTO)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s%s\n", formatConsumers(r.consumers), formatNumber(r.retriesPerTimeout), formatRate(r.surplus),
+			r.outcome(horizon), formatCount(r.storm.PeakDepth), formatRate(r.storm.PeakEffectiveArrivalRate), formatConsumers(r.minConsumersToDrain), within)
 	}
 	tw.Flush()
 
@@ -307,7 +337,7 @@ func writeSummary(w io.Writer, f simulateFlags, horizon, shown float64, runs []s
 		formatCount(scale.min()), formatCount(scale.max()), formatDuration(shown/sparklineWidth))
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, r := range runs {
-		fmt.Fprintf(tw, "%d consumers, %s\t%s\n", r.consumers, formatRetries(r.retriesPerTimeout), sparkline(r.points, shown, sparklineWidth, scale))
+		fmt.Fprintf(tw, "%s consumers, %s\t%s\n", formatConsumers(r.consumers), formatRetries(r.retriesPerTimeout), sparkline(r.points, shown, sparklineWidth, scale))
 	}
 	tw.Flush()
 }

@@ -5,6 +5,7 @@ package main
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -111,5 +112,47 @@ func TestSimulateEdgeCases(t *testing.T) {
 			}
 			checkChart(t, "chart.svg")
 		})
+	}
+}
+
+// TestSimulateRTO: --rto adds the smallest fleet that drains within it
+// under each storm, as min_consumers_to_drain does (30 without retries and
+// 68 with 1.5 per timeout for seed 000 within 30 minutes).
+func TestSimulateRTO(t *testing.T) {
+	code, stdout, stderr := cli(t, "", append(slices.Clone(seedSimulate), "--rto", "30m")...)
+	if code != exitOK || stderr != "" {
+		t.Fatalf("exit %d, stderr %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "min consumers to drain in 10 h  min consumers to drain in 30 min (RTO)\n") {
+		t.Errorf("no RTO column:\n%s", stdout)
+	}
+	for _, row := range []string{"25         0 ", "25         1.5 ", "32         0 ", "32         1.5 "} {
+		want := "  26                              30\n"
+		if strings.Contains(row, "1.5") {
+			want = "  63                              68\n"
+		}
+		i := strings.Index(stdout, row)
+		if i < 0 {
+			t.Fatalf("no row %q:\n%s", row, stdout)
+		}
+		if line := stdout[i : i+strings.Index(stdout[i:], "\n")+1]; !strings.HasSuffix(line, want) {
+			t.Errorf("row %q, want it to end %q", line, want)
+		}
+	}
+}
+
+// TestSimulateManySeries: the twelve-series limit is the chart's; the
+// table lists any number of runs, and its counts are grouped.
+func TestSimulateManySeries(t *testing.T) {
+	code, stdout, stderr := cli(t, "", "simulate", "--arrival-rate", "10000", "--per-consumer-rate", "0.4", "--backlog", "1e6",
+		"--consumers", "25000,26000,27000,28000,29000", "--retries-per-timeout", "0,1,2", "--max", "10m")
+	if code != exitOK || stderr != "" {
+		t.Fatalf("exit %d, stderr %s", code, stderr)
+	}
+	if n := strings.Count(stdout, " consumers, "); n != 15 {
+		t.Errorf("%d sparklines, want 15:\n%s", n, stdout)
+	}
+	if !strings.Contains(stdout, "\n29,000     2  ") {
+		t.Errorf("consumer counts without separators:\n%s", stdout)
 	}
 }

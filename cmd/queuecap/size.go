@@ -116,15 +116,15 @@ func writeSizeText(w io.Writer, in capacity.SizingInput, out capacity.Sizing) er
 		fmt.Fprintf(w, ", at least %s headroom", formatPercent(in.MinHeadroom))
 	}
 	if in.ProvisioningLagSeconds > 0 {
-		fmt.Fprintf(w, ", new consumers starting after %s with %d running", formatDuration(in.ProvisioningLagSeconds), out.MinConsumers)
+		fmt.Fprintf(w, ", new consumers starting after %s with %s running", formatDuration(in.ProvisioningLagSeconds), formatConsumers(out.MinConsumers))
 	}
 	fmt.Fprint(w, "\n\n")
 
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	row := func(name, value, note string) { fmt.Fprintf(tw, "%s\t%s\t%s\n", name, value, note) }
 	row("effective arrival", formatRate(out.EffectiveArrivalRate), "λ × (1 + retry rate × retries)")
-	row("steady-state consumers", fmt.Sprint(out.SteadyStateConsumers), "just keep up: ceil(effective arrival / μ)")
-	row("required consumers", fmt.Sprint(out.RequiredConsumers), "clear the backlog within the RTO: the fleet's maximum size")
+	row("steady-state consumers", formatConsumers(out.SteadyStateConsumers), "just keep up: ceil(effective arrival / μ)")
+	row("required consumers", formatConsumers(out.RequiredConsumers), "clear the backlog within the RTO: the fleet's maximum size")
 	if out.Overhead != nil {
 		row("overhead", formatPercent(*out.Overhead), "required / steady-state − 1")
 	} else {
@@ -144,7 +144,7 @@ func writeSizeText(w io.Writer, in capacity.SizingInput, out capacity.Sizing) er
 	case in.MaxBacklog == 0:
 		row("drain time", "0 s", "no backlog given")
 	case in.ProvisioningLagSeconds > 0:
-		row("drain time", formatDuration(*out.DrainSeconds), fmt.Sprintf("%s of provisioning lag at %d consumers, the rest at %s", formatDuration(in.ProvisioningLagSeconds), out.MinConsumers, formatRate(out.Surplus)))
+		row("drain time", formatDuration(*out.DrainSeconds), fmt.Sprintf("%s of provisioning lag at %s consumers, the rest at %s", formatDuration(in.ProvisioningLagSeconds), formatConsumers(out.MinConsumers), formatRate(out.Surplus)))
 	default:
 		row("drain time", formatDuration(*out.DrainSeconds), fmt.Sprintf("%s messages / %s = %s s", formatNumber(in.MaxBacklog), formatRate(out.Surplus), formatNumber(*out.DrainSeconds)))
 	}

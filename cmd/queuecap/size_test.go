@@ -206,3 +206,17 @@ func TestReadmeSizeExample(t *testing.T) {
 		t.Errorf("README.md shows\n%s\nqueuecap size %s prints (exit %d, %s)\n%s", want, argLine, code, stderr, got)
 	}
 }
+
+// TestSizeGroupsCounts: consumer counts are written with thousands
+// separators, as every other number is.
+func TestSizeGroupsCounts(t *testing.T) {
+	code, stdout, stderr := cli(t, "", "size", "--arrival-rate", "2500000", "--per-consumer-rate", "0.9", "--max-backlog", "5e6", "--rto", "15m")
+	if code != exitOK || stderr != "" {
+		t.Fatalf("exit %d, stderr %s", code, stderr)
+	}
+	for _, want := range []string{"steady-state consumers  2,777,778 ", "required consumers      2,783,951 "} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("no %q in\n%s", want, stdout)
+		}
+	}
+}

@@ -215,6 +215,10 @@ func formatCount(x float64) string {
 // 2,800, 0.33.
 func formatNumber(x float64) string { return textfmt.Grouped(x) }
 
+// formatConsumers is a count of consumers with thousands separators:
+// 2,783,951.
+func formatConsumers(n int64) string { return textfmt.Grouped(float64(n)) }
+
 func formatRate(x float64) string { return formatNumber(x) + " msg/s" }
 
 // formatPercent prints a fraction as a percentage with one decimal.

@@ -173,7 +173,9 @@ func TestCommandErrors(t *testing.T) {
 		{"simulate: max too long", with(sim, "--max", "30d"), "--max must be between 1 and 864000"},
 		{"simulate: zero SLA", with(sim, "--sla", "0"), "--sla must be greater than 0"},
 		{"simulate: zero TTL", with(sim, "--ttl", "0s"), "--ttl must be greater than 0"},
-		{"simulate: too many series", with(sim, "--consumers", "1,2,3,4,5", "--retries-per-timeout", "0,1,2"), "at most 12 fit one chart"},
+		{"simulate: too many series for a chart", with(sim, "--consumers", "1,2,3,4,5", "--retries-per-timeout", "0,1,2", "--out", "depth.svg"), "series: at most 12 fit one chart (without --out the table lists them all)"},
+		{"simulate: fractional RTO", with(sim, "--rto", "1.5s"), "--rto must be whole seconds from 1 s to --max (10 h), got 1.5"},
+		{"simulate: RTO beyond the simulation", with(sim, "--rto", "11h"), "--rto must be whole seconds from 1 s to --max (10 h), got 39,600"},
 		{"simulate: unwritable chart", with(sim, "--out", "/nonexistent/dir/depth.svg"), "/nonexistent/dir/depth.svg"},
 	}
 	for _, tc := range cases {
