@@ -45,8 +45,8 @@ type stormRun struct {
 	// minConsumersWithinRTO is the smallest fleet that drains by --rto
 	// under the same storm; 0 without --rto.
 	minConsumersWithinRTO int64
-	points              []point // downsampled depth over time, for the sparkline
-	retryIndex          int     // its place among the retry levels given
+	points                []point // downsampled depth over time, for the sparkline
+	retryIndex            int     // its place among the retry levels given
 }
 
 // smallest reports whether this is the smallest fleet that drains under
