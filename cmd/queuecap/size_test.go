@@ -220,3 +220,23 @@ func TestSizeGroupsCounts(t *testing.T) {
 		}
 	}
 }
+
+// TestSizeWarnsOfUnitMistakes: an RTO of 15 s where 15 minutes was meant
+// sizes 2,250 consumers for 2,500 msg/s at 90 msg/s each; the CLI says so
+// on standard error, and --rto 15m sizes 65.
+func TestSizeWarnsOfUnitMistakes(t *testing.T) {
+	args := []string{"size", "--arrival-rate", "2500", "--per-consumer-rate", "90", "--max-backlog", "3e6", "--rto", "15"}
+	code, stdout, stderr := cli(t, "", args...)
+	if code != exitOK || !strings.Contains(stdout, "required consumers      2,250 ") {
+		t.Fatalf("exit %d:\n%s", code, stdout)
+	}
+	if !strings.Contains(stderr, "Warning: The required fleet is more than six times the steady state: check the units") ||
+		!strings.Contains(strings.Join(strings.Fields(stderr), " "), "if 15 was meant as minutes, write 900, which needs 65 consumers") {
+		t.Errorf("stderr:\n%s", stderr)
+	}
+	args[len(args)-1] = "15m"
+	code, stdout, stderr = cli(t, "", args...)
+	if code != exitOK || stderr != "" || !strings.Contains(stdout, "required consumers      65 ") {
+		t.Errorf("--rto 15m: exit %d, stderr %q:\n%s", code, stderr, stdout)
+	}
+}

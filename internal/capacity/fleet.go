@@ -258,6 +258,7 @@ var FleetFormula = &Formula{
 		if w := ZeroSurplusWarning(in, p.Sizing); w != nil {
 			r.Warnings = append(r.Warnings, *w)
 		}
+		r.Warnings = append(r.Warnings, SizingWarnings(in, p.Sizing)...)
 		if p.LambdaMaximumConcurrency == 0 {
 			r.Warnings = append(r.Warnings, Warning{Summary: "max_size is beyond one Lambda event source mapping",
 				Detail: fmt.Sprintf("max_size = %d, but an SQS event source mapping's scaling_config allows a maximum_concurrency of at most %d, "+

@@ -62,7 +62,9 @@ var Consumers = &Formula{
 		"raised to `ceil(λ_eff × (1 + min_headroom) / μ)` when that is larger. " +
 		lagDoc + " " +
 		"A fleet sized for the steady state alone (`steady_state_consumers`) has zero surplus, so any backlog never drains: " +
-		"when `required_consumers` leaves no surplus, the read returns a warning saying so.",
+		"when `required_consumers` leaves no surplus, the read returns a warning saying so. " +
+		"So does a sizing whose inputs probably carry the wrong unit: a fleet more than six times the steady state, or an RTO shorter than one message's processing time " +
+		"(`rto_seconds = 15` meant as minutes sizes 2,250 consumers for 2,500 msg/s at 90 msg/s each; the warning says to write 900, which needs 65).",
 	Inputs: append([]Input{inArrivalRate, inPerConsumerRate, inMaxBacklog, inRTOSeconds}, append(retryRules, inMinHeadroom, inProvisioningLag, inMinConsumers)...),
 	Outputs: []Output{
 		{Name: "effective_arrival_rate", Type: Number, Description: effectiveArrivalDoc},
@@ -90,6 +92,7 @@ var Consumers = &Formula{
 		if w := ZeroSurplusWarning(in, s); w != nil {
 			r.Warnings = append(r.Warnings, *w)
 		}
+		r.Warnings = append(r.Warnings, SizingWarnings(in, s)...)
 		return r, nil
 	},
 }

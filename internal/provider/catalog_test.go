@@ -222,6 +222,45 @@ func TestZeroSurplusWarning(t *testing.T) {
 	}
 }
 
+// TestUnitMistakeWarnings: a sizing whose inputs probably carry the wrong
+// unit warns at plan, naming the input and what it is in seconds; the
+// newcomer's scenario (2,500 msg/s, 90 msg/s per worker, RTO 15 meant as
+// minutes) sized 2,250 consumers without a word.
+func TestUnitMistakeWarnings(t *testing.T) {
+	cases := []struct {
+		name   string
+		config map[string]float64
+		want   []string
+	}{
+		{"an RTO in minutes", map[string]float64{"arrival_rate": 2500, "per_consumer_rate": 90, "max_backlog": 3e6, "rto_seconds": 15},
+			[]string{"required_consumers = 2,250 is 80.4 times the steady state's 28", "if 15 was meant as minutes, write 900, which needs 65 consumers"}},
+		{"an RTO shorter than a message", map[string]float64{"arrival_rate": 1, "per_consumer_rate": 0.05, "max_backlog": 10, "rto_seconds": 15},
+			[]string{"rto_seconds = 15 s, but one consumer takes 1 / per_consumer_rate = 20 s for one message"}},
+		{"the newcomer's scenario in seconds", map[string]float64{"arrival_rate": 2500, "per_consumer_rate": 90, "max_backlog": 3e6, "rto_seconds": 900}, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, diags := readDataSource(t, newDataSource(capacity.Consumers), tc.config)
+			if diags.HasError() {
+				t.Fatalf("errors: %v", diags)
+			}
+			var details []string
+			for _, w := range diags.Warnings() {
+				details = append(details, w.Detail())
+			}
+			all := strings.Join(details, "\n")
+			if tc.want == nil && len(details) != 0 {
+				t.Errorf("warnings %q, want none", details)
+			}
+			for _, want := range tc.want {
+				if !strings.Contains(all, want) {
+					t.Errorf("warnings %q do not say %q", details, want)
+				}
+			}
+		})
+	}
+}
+
 // TestWholeNumberInputs: counts and whole seconds that are not whole, or
 // beyond what a float64 counts exactly, fail at plan with the attribute
 // and a reason (not a framework conversion error naming a Go type).
@@ -276,9 +315,10 @@ func TestCapacityPlanInputForms(t *testing.T) {
 		})
 	}
 	for call, want := range map[string]string{
-		`capacity_plan({ arrival_rate = true, per_consumer_rate = 400 })`:  `inputs.arrival_rate must be a number, got a bool`,
-		`capacity_plan({ arrival_rate = "ten", per_consumer_rate = 400 })`: `inputs.arrival_rate must be a number, got the string "ten"`,
-		`capacity_plan({ arrival_rate = [1], per_consumer_rate = 400 })`:   `inputs.arrival_rate must be a number, got a tuple`,
+		`capacity_plan({ arrival_rate = true, per_consumer_rate = 400 })`:                                        `inputs.arrival_rate must be a number, got a bool`,
+		`capacity_plan({ arrival_rate = "ten", per_consumer_rate = 400 })`:                                       `inputs.arrival_rate must be a number, got the string "ten"`,
+		`capacity_plan({ arrival_rate = 2500, per_consumer_rate = 90, max_backlog = 3e6, rto_seconds = "15m" })`: `inputs.rto_seconds must be a number of seconds, got the string "15m": write 900`,
+		`capacity_plan({ arrival_rate = [1], per_consumer_rate = 400 })`:                                         `inputs.arrival_rate must be a number, got a tuple`,
 		`capacity_plan("10000")`: `inputs must be an object or a map of queuecap_consumers arguments, got a string`,
 		`capacity_plan({ arrival_rate = 10000, per_consumer_rate = 2.5e-400 })`: `inputs.per_consumer_rate must be a finite number within the float64 range`,
 	} {

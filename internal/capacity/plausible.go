@@ -1,0 +1,95 @@
+// Copyright (c) The queuecap Authors
+// SPDX-License-Identifier: MPL-2.0
+
+package capacity
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// MaxPlausibleOverhead is the overhead over the steady state beyond which a
+// sizing is more likely a unit mistake than a plan: a fleet six times what
+// keeps up with arrivals.
+const MaxPlausibleOverhead = 5
+
+// SizingWarnings are the warnings of a sizing whose inputs probably carry
+// the wrong unit: rto_seconds = 15 meant as minutes sizes 2,250 consumers
+// where 28 keep up. They name the input and what it would be in the unit
+// probably meant; a sizing that looks right has none.
+func SizingWarnings(in SizingInput, s Sizing) []Warning {
+	var out []Warning
+	mu := in.PerConsumerRate
+	service := quo(ratOne, dec(mu)) // one message's processing time, s
+	if in.RTOSeconds > 0 && in.MaxBacklog > 0 && dec(in.RTOSeconds).Cmp(service) < 0 {
+		out = append(out, Warning{
+			Summary: "rto_seconds is shorter than one message's processing time",
+			Detail: fmt.Sprintf("rto_seconds = %s s, but one consumer takes 1 / per_consumer_rate = %s s for one message: "+
+				"no fleet clears a backlog faster than a message is processed. rto_seconds is in seconds (%s minutes is %s) "+
+				"and per_consumer_rate in messages per second per consumer (%s per minute is %s).",
+				Decimal(in.RTOSeconds), Decimal(float(service)), Decimal(in.RTOSeconds), Decimal(float(mul(dec(in.RTOSeconds), ratInt(60)))),
+				Decimal(mu), Decimal(float(quo(dec(mu), ratInt(60))))),
+		})
+	}
+	if s.Overhead == nil || *s.Overhead <= MaxPlausibleOverhead || in.MaxBacklog <= 0 || in.RTOSeconds <= 0 {
+		return out
+	}
+	// The backlog term sets the fleet: what it would be with the RTO in
+	// minutes says whether that is the likely mistake.
+	detail := fmt.Sprintf("required_consumers = %s is %s the steady state's %s (overhead %s): "+
+		"the backlog term max_backlog / (per_consumer_rate × rto_seconds) sets it, %s messages within %s s.",
+		group(s.RequiredConsumers), timesText(s.RequiredConsumers, s.SteadyStateConsumers), group(s.SteadyStateConsumers),
+		percent(*s.Overhead), groupDecimal(in.MaxBacklog), Decimal(in.RTOSeconds))
+	asMinutes := in
+	asMinutes.RTOSeconds = float(mul(dec(in.RTOSeconds), ratInt(60)))
+	if in.ProvisioningLagSeconds < asMinutes.RTOSeconds {
+		if m, err := Size(asMinutes); err == nil && m.Overhead != nil && *m.Overhead <= MaxPlausibleOverhead {
+			detail += fmt.Sprintf(" rto_seconds is in seconds: if %s was meant as minutes, write %s, which needs %s consumers.",
+				Decimal(in.RTOSeconds), Decimal(asMinutes.RTOSeconds), group(m.RequiredConsumers))
+		} else {
+			detail += " Check that rto_seconds is in seconds and max_backlog in messages."
+		}
+	}
+	out = append(out, Warning{Summary: "The required fleet is more than six times the steady state: check the units", Detail: detail})
+	return out
+}
+
+// group is n with thousands separators.
+func group(n int64) string {
+	s := fmt.Sprint(n)
+	neg := len(s) > 0 && s[0] == '-'
+	if neg {
+		s = s[1:]
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	if neg {
+		s = "-" + s
+	}
+	return s
+}
+
+// groupDecimal is v with thousands separators when it is a whole number
+// of at most 15 digits, else as Decimal writes it.
+func groupDecimal(v float64) string {
+	if v == float64(int64(v)) && v < 1e15 && v > -1e15 {
+		return group(int64(v))
+	}
+	return Decimal(v)
+}
+
+// timesText is "80.4 times" for a over b, to three significant digits.
+func timesText(a, b int64) string {
+	return strconv.FormatFloat(float64(a)/float64(b), 'g', 3, 64) + " times"
+}
+
+// percent is a fraction as a percentage to 15 significant digits, cut to
+// whole percent when large.
+func percent(f float64) string {
+	p := float(mul(dec(f), ratInt(100)))
+	if p >= 100 {
+		return group(int64(p+0.5)) + " %"
+	}
+	return Decimal(p) + " %"
+}
