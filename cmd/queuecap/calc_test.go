@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -21,6 +20,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
+	"github.com/queuecap/terraform-provider-queuecap/internal/floatnoise"
 )
 
 // calcFallback are arguments the examples write with references (a
@@ -287,23 +287,14 @@ func TestReadmeCalcExample(t *testing.T) {
 }
 
 // TestNoFloatNoise: on random decimal inputs around each data source's
-// example, no number a formula returns has more than 15 significant
-// digits, in an attribute or inside a string (descriptions, CloudWatch
+// example, no number a formula returns shows float noise (floatnoise: more
+// than 15 significant digits, or a run of six 0s or 9s in its decimals),
+// in an attribute or inside a string (descriptions, CloudWatch
 // expressions, PromQL and YAML): every result is rounded once, to the
 // decimal the provider writes, the two float64 families' (the retry
 // storm's simulation, Erlang C) included.
 func TestNoFloatNoise(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 5))
-	long := regexp.MustCompile(`\d[\d.]*\d`)
-	tooLong := func(s string) bool {
-		for _, m := range long.FindAllString(s, -1) {
-			digits := strings.TrimLeft(strings.ReplaceAll(m, ".", ""), "0")
-			if strings.Contains(m, ".") && len(digits) > 15 {
-				return true
-			}
-		}
-		return false
-	}
 	for _, f := range capacity.Formulas {
 		_, raw := exampleArgs(t, f)
 		for range 100 {
@@ -328,12 +319,12 @@ func TestNoFloatNoise(t *testing.T) {
 			walk = func(path string, v any) {
 				switch x := v.(type) {
 				case float64:
-					if s := strconv.FormatFloat(x, 'e', -1, 64); len(strings.TrimLeft(strings.ReplaceAll(strings.Split(s, "e")[0], ".", ""), "-")) > 15 {
-						t.Errorf("%s %s = %s: more than 15 significant digits (inputs %v)", f.Name, path, s, args)
+					if floatnoise.Float(x) {
+						t.Errorf("%s %s = %s: float noise, more than 15 significant digits or a run of six 0s or 9s (inputs %v)", f.Name, path, strconv.FormatFloat(x, 'f', -1, 64), args)
 					}
 				case string:
-					if tooLong(x) {
-						t.Errorf("%s %s holds a number of more than 15 digits: %q (inputs %v)", f.Name, path, x, args)
+					if noisy := floatnoise.Find(x); len(noisy) > 0 {
+						t.Errorf("%s %s holds float noise %q: %q (inputs %v)", f.Name, path, noisy, x, args)
 					}
 				case []any:
 					for i, e := range x {

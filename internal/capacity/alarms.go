@@ -160,15 +160,11 @@ func AlarmThresholds(in AlarmInput) (AlarmPlan, error) {
 		return p, inputErr("fleet", "must be %q or %q, got %s", FleetEC2, FleetECS, Quote(fleet))
 	}
 
-	effR, eff, err := effectiveArrival(in.ArrivalRate, in.Retries)
-	if err != nil {
+	var err error
+	if p.EffectiveArrivalRate, err = EffectiveArrivalRate(in.ArrivalRate, in.Retries); err != nil {
 		return p, err
 	}
-	p.EffectiveArrivalRate = eff
-	// λ_eff × SLA from the exact λ_eff, rounded once: not from λ_eff
-	// already rounded to 15 digits.
-	p.MaxDepth = float(mul(effR, dec(in.SLASeconds)))
-	if err := checkResult(culprit(term{"arrival_rate", eff, 1}, term{"sla_seconds", in.SLASeconds, 1}), "the maximum depth arrival_rate × sla_seconds", p.MaxDepth); err != nil {
+	if p.MaxDepth, err = EffectiveSLAMaxDepth(in.ArrivalRate, in.Retries, in.SLASeconds); err != nil {
 		return p, err
 	}
 	if p.BacklogPerConsumerTarget, err = BacklogPerConsumerTarget(in.SLASeconds, in.PerConsumerRate); err != nil {

@@ -185,4 +185,10 @@ func TestAlarmMaxDepthRoundedOnce(t *testing.T) {
 		t.Errorf("λ_eff %v, max depth %v, projected threshold %v; want 150000000000002, 450000000000005 twice",
 			p.EffectiveArrivalRate, p.MaxDepth, p.ProjectedDepthThreshold)
 	}
+	// The depth queuecap_depth_alarm_after_sla holds a threshold to.
+	if d, err := capacity.EffectiveSLAMaxDepth(100000000000001, capacity.Retries{Rate: 0.5, Average: 1}, 3); err != nil || d != 450000000000005 {
+		t.Errorf("EffectiveSLAMaxDepth = %v, %v; want 450000000000005", d, err)
+	}
+	_, err = capacity.EffectiveSLAMaxDepth(1, capacity.Retries{}, 0)
+	assertInputError(t, err, "sla_seconds")
 }

@@ -219,6 +219,26 @@ func SLAMaxDepth(arrivalRate, slaSeconds float64) (float64, error) {
 	return d, nil
 }
 
+// EffectiveSLAMaxDepth is Little's law on the effective arrival rate,
+// λ · (1 + r · k) · SLA, from the exact λ_eff and rounded once, not from
+// λ_eff already rounded to 15 digits: the depth_above_sla threshold of
+// queuecap_alarm_thresholds, and the depth queuecap_depth_alarm_after_sla
+// holds a threshold to.
+func EffectiveSLAMaxDepth(arrivalRate float64, retries Retries, slaSeconds float64) (float64, error) {
+	effR, eff, err := effectiveArrival(arrivalRate, retries)
+	if err != nil {
+		return 0, err
+	}
+	if err := checkPositive("sla_seconds", slaSeconds); err != nil {
+		return 0, err
+	}
+	d := float(mul(effR, dec(slaSeconds)))
+	if err := checkResult(culprit(term{"arrival_rate", eff, 1}, term{"sla_seconds", slaSeconds, 1}), "the maximum depth arrival_rate × sla_seconds", d); err != nil {
+		return 0, err
+	}
+	return d, nil
+}
+
 // WaitSeconds is the wait of a message arriving now behind a FIFO backlog,
 // W = backlog / completion rate. ok is false when nothing completes, as
 // the docs say: the message is never served, behind a backlog or not.

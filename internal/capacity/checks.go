@@ -26,39 +26,76 @@ const (
 	MaxRetentionSeconds = 14 * SecondsPerDay
 )
 
-// TotalCapacity is the summed completion rate of several fleets.
-func TotalCapacity(capacities ...float64) (float64, error) {
-	sum := new(big.Rat)
-	for _, c := range capacities {
-		if err := checkNonNegative("per_consumer_rate", c); err != nil {
-			return 0, err
-		}
-		sum.Add(sum, dec(c))
-	}
-	total := float(sum)
-	if err := checkResult("per_consumer_rate", "the total capacity of the consumers", total); err != nil {
-		return 0, err
-	}
-	return total, nil
+// FleetSize is one fleet at its maximum size: Count consumers of
+// PerConsumerRate msg/s each.
+type FleetSize struct {
+	Count           int64
+	PerConsumerRate float64
 }
 
-// Headroom is spare capacity as a fraction of the effective arrival rate,
-// (C − λ_eff) / λ_eff; nil when nothing arrives.
-func Headroom(capacity, effectiveArrival float64) (*float64, error) {
-	if err := checkNonNegative("per_consumer_rate", capacity); err != nil {
-		return nil, err
+// Supply is what consumer fleets at their maximum sizes do against a
+// queue's arrivals. Every number comes from the exact Σ c·μ and λ_eff and
+// is rounded once, as the provider sizes: from a λ_eff or a c·μ first
+// written to 15 digits, the surplus of the fleet queuecap_consumers sized
+// for a backlog within its RTO came out short, and its drain time over
+// the RTO (or its headroom under min_headroom) by the rounding.
+type Supply struct {
+	Capacity             float64 // Σ c·μ
+	EffectiveArrivalRate float64 // λ_eff
+	Surplus              float64 // Σ c·μ − λ_eff
+	// Headroom is surplus / λ_eff; nil when nothing arrives.
+	Headroom *float64
+	// Drains reports whether the backlog drains, in DrainSeconds =
+	// backlog / surplus (0 when it does not, or there is none).
+	Drains       bool
+	DrainSeconds float64
+}
+
+// SupplyAgainst is the Supply of fleets against arrivalRate amplified by
+// retries, and how they drain backlog.
+func SupplyAgainst(fleets []FleetSize, arrivalRate float64, retries Retries, backlog float64) (Supply, error) {
+	var s Supply
+	effR, eff, err := effectiveArrival(arrivalRate, retries)
+	if err != nil {
+		return s, err
 	}
-	if err := checkNonNegative("arrival_rate", effectiveArrival); err != nil {
-		return nil, err
+	if err := checkNonNegative("backlog", backlog); err != nil {
+		return s, err
 	}
-	if effectiveArrival == 0 {
-		return nil, nil
+	s.EffectiveArrivalRate = eff
+	total := new(big.Rat)
+	for _, f := range fleets {
+		if f.Count < 0 {
+			return s, inputErr("consumers", "must be at least 0, got %d", f.Count)
+		}
+		if err := checkPositive("per_consumer_rate", f.PerConsumerRate); err != nil {
+			return s, err
+		}
+		total.Add(total, mul(ratInt(f.Count), dec(f.PerConsumerRate)))
 	}
-	h := float(quo(sub(dec(capacity), dec(effectiveArrival)), dec(effectiveArrival)))
-	if err := checkResult("arrival_rate", "the headroom surplus / effective arrival", h); err != nil {
-		return nil, err
+	if s.Capacity = float(total); !finite(s.Capacity) {
+		return s, checkResult("per_consumer_rate", "the total capacity of the consumers", s.Capacity)
 	}
-	return &h, nil
+	surplus := sub(total, effR)
+	s.Surplus = float(surplus)
+	if effR.Sign() > 0 {
+		h := float(quo(surplus, effR))
+		if err := checkResult("arrival_rate", "the headroom surplus / effective arrival", h); err != nil {
+			return s, err
+		}
+		s.Headroom = &h
+	}
+	switch {
+	case backlog == 0:
+		s.Drains = true
+	case surplus.Sign() > 0:
+		s.Drains = true
+		s.DrainSeconds = float(quo(dec(backlog), surplus))
+		if err := checkResult("backlog", "the drain time backlog / net rate", s.DrainSeconds); err != nil {
+			return s, err
+		}
+	}
+	return s, nil
 }
 
 // HeadroomCapacity is the capacity that leaves min_headroom spare:

@@ -12,23 +12,30 @@ import (
 )
 
 func TestFindingFormulas(t *testing.T) {
-	total, err := capacity.TotalCapacity(10*400, 5*200)
+	// 10 × 400 + 5 × 200 against 4,000 msg/s: 25 % spare, and 1,500
+	// messages drained in 1.5 s; nothing arriving: no headroom.
+	sup, err := capacity.SupplyAgainst([]capacity.FleetSize{{Count: 10, PerConsumerRate: 400}, {Count: 5, PerConsumerRate: 200}}, 4000, capacity.Retries{}, 1500)
 	if err != nil {
 		t.Fatal(err)
 	}
-	assertClose(t, "TotalCapacity", total, 5000)
-	_, err = capacity.TotalCapacity(math.MaxFloat64, math.MaxFloat64)
+	assertClose(t, "SupplyAgainst capacity", sup.Capacity, 5000)
+	assertClose(t, "SupplyAgainst surplus", sup.Surplus, 1000)
+	assertOptional(t, "SupplyAgainst headroom", sup.Headroom, ptr(0.25))
+	if !sup.Drains || sup.DrainSeconds != 1.5 {
+		t.Errorf("SupplyAgainst drain: %v in %v s, want 1.5 s", sup.Drains, sup.DrainSeconds)
+	}
+	if sup, _ := capacity.SupplyAgainst([]capacity.FleetSize{{Count: 1, PerConsumerRate: 400}}, 0, capacity.Retries{}, 0); sup.Headroom != nil {
+		t.Errorf("SupplyAgainst with no arrivals: headroom %v, want nil", *sup.Headroom)
+	}
+	if sup, _ := capacity.SupplyAgainst([]capacity.FleetSize{{Count: 25, PerConsumerRate: 400}}, 10000, capacity.Retries{}, 1); sup.Drains || sup.DrainSeconds != 0 {
+		t.Errorf("SupplyAgainst without a surplus drains %v in %v s", sup.Drains, sup.DrainSeconds)
+	}
+	_, err = capacity.SupplyAgainst([]capacity.FleetSize{{Count: math.MaxInt64, PerConsumerRate: math.MaxFloat64}}, 0, capacity.Retries{}, 0)
 	assertInputError(t, err, "per_consumer_rate")
-
-	// 32 × 400 against 10,000: 28 % spare; nothing arriving: undefined.
-	h, err := capacity.Headroom(12800, 10000)
-	if err != nil {
-		t.Fatal(err)
-	}
-	assertOptional(t, "Headroom", h, ptr(0.28))
-	if h, _ := capacity.Headroom(400, 0); h != nil {
-		t.Errorf("Headroom with no arrivals = %v, want nil", *h)
-	}
+	_, err = capacity.SupplyAgainst([]capacity.FleetSize{{Count: -1, PerConsumerRate: 1}}, 0, capacity.Retries{}, 0)
+	assertInputError(t, err, "consumers")
+	_, err = capacity.SupplyAgainst(nil, 0, capacity.Retries{}, -1)
+	assertInputError(t, err, "backlog")
 
 	c, err := capacity.HeadroomCapacity(10000, 0.2)
 	if err != nil {
@@ -196,6 +203,34 @@ func TestExactCapacityLadder(t *testing.T) {
 			_, err := capacity.ExactCapacityLadder(tc.threshold, tc.steps)
 			assertInputError(t, err, tc.field)
 		})
+	}
+}
+
+// TestSupplyAgainstIsExact: the supply is computed from the exact λ_eff
+// and Σ c·μ, rounded once. λ × (1 + r × a) has 18 digits here, and 116
+// consumers of 314.585 msg/s, which the headroom formula gives, drain the
+// backlog in 162 s less 1e-14 of it: from λ_eff written to 15 digits
+// first, it was 162.000000000006 s, over rto_seconds.
+func TestSupplyAgainstIsExact(t *testing.T) {
+	in := capacity.SizingInput{ArrivalRate: 19795.0636460173, PerConsumerRate: 314.585, MaxBacklog: 23995.9496377824, RTOSeconds: 162,
+		Retries: capacity.Retries{Rate: 0.76, Average: 1.1}}
+	sized, err := capacity.Size(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sized.RequiredConsumers != 116 {
+		t.Fatalf("required_consumers %d, want 116", sized.RequiredConsumers)
+	}
+	s, err := capacity.SupplyAgainst([]capacity.FleetSize{{Count: 116, PerConsumerRate: 314.585}}, in.ArrivalRate, in.Retries, in.MaxBacklog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 116 × 314.585 − 19,795.0636460173 × 1.836 = 148.1231459122372…
+	if s.EffectiveArrivalRate != 36343.7368540878 || s.Capacity != 36491.86 || s.Surplus != 148.123145912237 || !s.Drains || s.DrainSeconds != 162 {
+		t.Errorf("supply %+v, want λ_eff 36343.7368540878, capacity 36491.86, surplus 148.123145912237, drained in 162 s", s)
+	}
+	if s.Headroom == nil || *s.Headroom != 0.0040756168389321 {
+		t.Errorf("headroom %v, want 0.0040756168389321", ptrText(s.Headroom))
 	}
 }
 

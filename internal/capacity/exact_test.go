@@ -24,6 +24,14 @@ func TestExactDecimals(t *testing.T) {
 		}
 		return v
 	}
+	supply := func(fleets []capacity.FleetSize, arrivalRate float64, retries capacity.Retries) capacity.Supply {
+		t.Helper()
+		s, err := capacity.SupplyAgainst(fleets, arrivalRate, retries, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
 	for _, c := range []struct {
 		name      string
 		got, want float64
@@ -35,7 +43,8 @@ func TestExactDecimals(t *testing.T) {
 		{"no surplus at 3 × 0.1 against 0.3", capacity.NetRate(must(capacity.FleetCapacity(3, 0.1)), 0.3), 0},
 		{"SLA depth 0.7 × 3", must(capacity.SLAMaxDepth(0.7, 3)), 2.1},
 		{"headroom capacity 0.1 × 1.2", must(capacity.HeadroomCapacity(0.1, 0.2)), 0.12},
-		{"total capacity 0.1 + 0.2", must(capacity.TotalCapacity(0.1, 0.2)), 0.3},
+		{"total capacity 0.1 + 0.2", supply([]capacity.FleetSize{{Count: 1, PerConsumerRate: 0.1}, {Count: 1, PerConsumerRate: 0.2}}, 0, capacity.Retries{}).Capacity, 0.3},
+		{"no surplus at 3 × 0.1 against 0.1 × (1 + 0.5 × 4)", supply([]capacity.FleetSize{{Count: 3, PerConsumerRate: 0.1}}, 0.1, capacity.Retries{Rate: 0.5, Average: 4}).Surplus, 0},
 	} {
 		if c.got != c.want {
 			t.Errorf("%s = %v, want exactly %v", c.name, c.got, c.want)

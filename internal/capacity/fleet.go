@@ -82,16 +82,17 @@ func PlanFleet(in SizingInput, slaSeconds float64) (FleetPlan, error) {
 	if p.MaxSize > s.RequiredConsumers {
 		// min_consumers above what the recovery needs: the fleet never
 		// scales out, and its own surplus drains the backlog.
-		if p.Capacity, err = FleetCapacity(p.MaxSize, in.PerConsumerRate); err != nil {
+		// From the exact c·μ and λ_eff, rounded once: not from the
+		// capacity and λ_eff already written to 15 digits.
+		sup, err := SupplyAgainst([]FleetSize{{Count: p.MaxSize, PerConsumerRate: in.PerConsumerRate}}, in.ArrivalRate, in.Retries, in.MaxBacklog)
+		if err != nil {
 			return p, err
 		}
-		p.Surplus = NetRate(p.Capacity, s.EffectiveArrivalRate)
+		p.Capacity, p.Surplus = sup.Capacity, sup.Surplus
 		p.Overhead = overhead(p.MaxSize, s.SteadyStateConsumers)
 		p.DrainSeconds = nil
-		if t, ok, err := DrainSeconds(in.MaxBacklog, p.Surplus); err != nil {
-			return p, err
-		} else if ok {
-			p.DrainSeconds = &t
+		if sup.Drains {
+			p.DrainSeconds = &sup.DrainSeconds
 		}
 	}
 	if p.BacklogPerConsumerTarget, err = BacklogPerConsumerTarget(slaSeconds, in.PerConsumerRate); err != nil {

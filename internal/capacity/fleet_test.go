@@ -122,3 +122,20 @@ func TestFleetFormulaInvalid(t *testing.T) {
 		})
 	}
 }
+
+// TestFleetAboveTheRecoveryIsExact: min_consumers above what the recovery
+// needs make max_size, and its surplus and drain time come from the exact
+// c·μ and λ_eff, rounded once: 200 × 314.585 − 19,795.0636460173 × 1.836
+// drains 23,995.9496377824 messages in 0.90301102676107338… s, not the
+// 0.903011026761075 s of the surplus already rounded to 15 digits.
+func TestFleetAboveTheRecoveryIsExact(t *testing.T) {
+	minConsumers := int64(200)
+	p, err := capacity.PlanFleet(capacity.SizingInput{ArrivalRate: 19795.0636460173, PerConsumerRate: 314.585, Retries: capacity.Retries{Rate: 0.76, Average: 1.1},
+		MaxBacklog: 23995.9496377824, RTOSeconds: 162, MinConsumers: &minConsumers}, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.MaxSize != 200 || p.Capacity != 62917 || p.Surplus != 26573.2631459122 || p.DrainSeconds == nil || *p.DrainSeconds != 0.903011026761073 {
+		t.Errorf("max_size %d, capacity %v, surplus %v, drain %v; want 200, 62917, 26573.2631459122, 0.903011026761073", p.MaxSize, p.Capacity, p.Surplus, ptrText(p.DrainSeconds))
+	}
+}

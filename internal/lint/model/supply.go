@@ -25,6 +25,8 @@ type Supply struct {
 	Fleets    []FleetSupply
 	Capacity  float64 // Σ c·μ
 	Surplus   float64
+	// Headroom is Surplus / Effective, nil when nothing arrives.
+	Headroom *float64
 	// Drain is how the declared max_backlog clears at the surplus; nil
 	// without a known max_backlog.
 	Drain *BacklogDrain
@@ -83,31 +85,41 @@ func SupplyOf(q *Queue, configFile string) (*Supply, *Unchecked) {
 	if s.Effective, gap = EffectiveArrival(q, s.Arrival, s.Retries); gap != nil {
 		return nil, gap
 	}
-	capacities := make([]float64, 0, len(q.Consumers))
+	sizes := make([]capacity.FleetSize, 0, len(q.Consumers))
 	for _, f := range q.Consumers {
 		mu := f.RatesFor(q).PerConsumerRate
 		if gap := fleetGap(q, f, mu, configFile); gap != nil {
 			return nil, gap
 		}
-		c, err := capacity.FleetCapacity(int64(f.MaxSize.V), mu.V)
+		_, err := capacity.FleetCapacity(int64(f.MaxSize.V), mu.V)
 		if err != nil || f.MaxSize.V != math.Trunc(f.MaxSize.V) {
 			return nil, &Unchecked{f.MaxSize.Range, fmt.Sprintf("%s %s of %s is not a whole number of consumers of at least 0", f.SizeAttr, textfmt.Number(f.MaxSize.V), f.Addr)}
 		}
 		s.Fleets = append(s.Fleets, FleetSupply{Fleet: f, Size: f.MaxSize.V, Rate: mu.V})
-		capacities = append(capacities, c)
+		sizes = append(sizes, capacity.FleetSize{Count: int64(f.MaxSize.V), PerConsumerRate: mu.V})
 	}
-	total, err := capacity.TotalCapacity(capacities...)
+	// From the exact Σ c·μ and λ_eff, rounded once, as the provider sizes:
+	// 0.4 − 0.39 is 0.01, a max_backlog of 10 drains in 1000 s, not
+	// 999.9999999999991, and the fleet queuecap_consumers sized to drain
+	// in rto_seconds does, whatever digits λ × (1 + r × a) has.
+	b := q.Rates.MaxBacklog
+	withBacklog := b.Set && b.Known && b.V >= 0
+	backlog := 0.0
+	if withBacklog {
+		backlog = b.V
+	}
+	sup, err := capacity.SupplyAgainst(sizes, s.Arrival, s.Retries, backlog)
+	if err != nil && withBacklog {
+		// A drain time beyond float64's range: no drain, as no number.
+		withBacklog = false
+		sup, err = capacity.SupplyAgainst(sizes, s.Arrival, s.Retries, 0)
+	}
 	if err != nil {
 		return nil, &Unchecked{q.DefRange, "consumers of " + q.Addr + ": " + err.Error()}
 	}
-	// The surplus of the numbers a message states: 0.4 − 0.39 is 0.01, and
-	// a max_backlog of 10 drains in 1000 s, not 999.9999999999991.
-	s.Capacity = capacity.Clean(total)
-	s.Surplus = capacity.Clean(capacity.NetRate(s.Capacity, s.Effective))
-	if b := q.Rates.MaxBacklog; b.Set && b.Known {
-		if t, drains, err := capacity.DrainSeconds(b.V, s.Surplus); err == nil {
-			s.Drain = &BacklogDrain{Drains: drains, Seconds: capacity.Clean(t)}
-		}
+	s.Capacity, s.Surplus, s.Headroom = sup.Capacity, sup.Surplus, sup.Headroom
+	if withBacklog {
+		s.Drain = &BacklogDrain{Drains: sup.Drains, Seconds: sup.DrainSeconds}
 	}
 	s.At = q.DefRange
 	if len(s.Fleets) == 1 {

@@ -266,3 +266,34 @@ resource "aws_cloudwatch_metric_alarm" "depth" {
 		},
 	})
 }
+
+// TestDepthAlarmAtTheSLADepthOfManyDigits: queuecap_alarm_thresholds sets
+// its depth threshold to λ × (1 + r × a) × SLA from the exact λ_eff,
+// rounded once; the rule holds a threshold to the same. From λ_eff already
+// rounded to 15 digits (157,285.229757527 × 1.154 has 18), its SLA depth
+// was the threshold less 1e-8, and the threshold "fires after the 305.4 s
+// SLA is already missed".
+func TestDepthAlarmAtTheSLADepthOfManyDigits(t *testing.T) {
+	tags := `"queuecap:arrival_rate" = 157285.229757527, "queuecap:sla_seconds" = 305.4`
+	retries := `, "queuecap:retry_rate" = 0.22, "queuecap:avg_retries" = 0.7`
+	thresholds := func(retries string) string {
+		return `
+data "queuecap_alarm_thresholds" "orders" {
+  arrival_rate      = 157285.229757527
+  sla_seconds       = 305.4
+  per_consumer_rate = 245.218
+  rto_seconds       = 2301` + retries + `
+}
+`
+	}
+	runRuleCases(t, "queuecap_depth_alarm_after_sla", []ruleCase{
+		{
+			name:  "the retries declared on the queue",
+			files: map[string]string{"main.tf": depthAlarmOn(tags+retries, "GreaterThanThreshold", "data.queuecap_alarm_thresholds.orders.max_depth", "aws_sqs_queue.orders.name") + thresholds("\n  retry_rate        = 0.22\n  avg_retries       = 0.7")},
+		},
+		{
+			name:  "the retries of the threshold's data source",
+			files: map[string]string{"main.tf": depthAlarmOn(tags, "GreaterThanThreshold", "data.queuecap_alarm_thresholds.orders.max_depth", "aws_sqs_queue.orders.name") + thresholds("\n  retry_rate        = 0.22\n  avg_retries       = 0.7")},
+		},
+	})
+}

@@ -193,3 +193,47 @@ resource "aws_autoscaling_group" "workers" {
 		},
 	})
 }
+
+// TestHeadroomOfAnEffectiveRateBeyond15Digits: λ × (1 + r × a) of more
+// than 15 digits, and the fleet queuecap_consumers sizes for it exactly at
+// a boundary (from sizingCases). From λ_eff and c × μ first written to 15
+// digits the surplus came out short, and the fleet was said to clear
+// max_backlog "in 162 s, over rto_seconds 162" (162.000000000006 s), or
+// to leave "2 % headroom, under min_headroom 2 %".
+func TestHeadroomOfAnEffectiveRateBeyond15Digits(t *testing.T) {
+	runRuleCases(t, "queuecap_insufficient_headroom", []ruleCase{
+		{
+			// 116 × 314.585 − 19,795.0636460173 × 1.836 msg/s, × 162 s
+			// truncated to 15 digits: drained in 162 s less 1e-14 of it.
+			name: "max_backlog cleared in rto_seconds, to 15 digits",
+			files: map[string]string{"main.tf": sizedByConsumers(`  arrival_rate      = 19795.0636460173
+  per_consumer_rate = 314.585
+  max_backlog       = 23995.9496377824
+  rto_seconds       = 162
+  retry_rate        = 0.76
+  avg_retries       = 1.1`)},
+		},
+		{
+			// The same with μ of 15 digits: c × μ has 18.
+			name: "max_backlog cleared in rto_seconds, μ of 15 digits",
+			files: map[string]string{"main.tf": sizedByConsumers(`  arrival_rate      = 42276.9082526828
+  per_consumer_rate = 206.830783354854
+  max_backlog       = 247238.216417899
+  rto_seconds       = 1885
+  retry_rate        = 0.66
+  avg_retries       = 0.4`)},
+		},
+		{
+			// 2,187 × 472.771 / ((1 + 0.43 × 1.9) × 1.02) truncated to 15
+			// digits: 2,187 consumers leave 2 % headroom and 1e-15 more.
+			name: "min_headroom left, to 15 digits",
+			files: map[string]string{"main.tf": sizedByConsumers(`  arrival_rate      = 557884.779371297
+  per_consumer_rate = 472.771
+  max_backlog       = 22797587.7262063
+  rto_seconds       = 2249
+  min_headroom      = 0.02
+  retry_rate        = 0.43
+  avg_retries       = 1.9`)},
+		},
+	})
+}
