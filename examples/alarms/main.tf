@@ -59,6 +59,9 @@ data "queuecap_consumers" "workers" {
   rto_seconds       = local.rto_seconds
 }
 
+# queue_name from a local, not from aws_sqs_queue.orders.name: a data source
+# that refers to a resource with changes to make is read only at apply, so
+# its thresholds would be unknown at plan (alarm_plan takes the reference).
 data "queuecap_alarm_thresholds" "orders" {
   arrival_rate           = local.arrival_rate
   sla_seconds            = local.sla_seconds

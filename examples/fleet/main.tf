@@ -64,6 +64,9 @@ locals {
   # to spare), 33 give 20 % headroom, and with 180 s to start the maximum
   # is ceil(27.5 + (5,000,000 − 200 × 180) / (400 × 1,620)) = 36 (35
   # without the lag).
+  # A function is called at plan with what is known then, a queue's
+  # configured name included; a queuecap_fleet data source given
+  # aws_sqs_queue.orders.name would be read only at apply: use locals there.
   fleet = provider::queuecap::fleet_plan(merge(local.rates, {
     sla_seconds              = local.sla_seconds
     max_backlog              = local.max_backlog

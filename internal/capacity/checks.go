@@ -131,12 +131,14 @@ func RequiredSurplus(backlog, rtoSeconds float64) (float64, error) {
 }
 
 // MinVisibilityTimeout is the visibility timeout a Lambda-consumed queue
-// needs: LambdaVisibilityFactor × the function's timeout.
+// needs: LambdaVisibilityFactor × the function's timeout, in whole seconds
+// as SQS takes it, the exact ceiling (six timeouts of 166.666666666667 s
+// are 1,000.000000000002 s: 1,001 s, as queue_settings sets it).
 func MinVisibilityTimeout(functionTimeoutSeconds float64) (float64, error) {
 	if err := checkPositive("timeout", functionTimeoutSeconds); err != nil {
 		return 0, err
 	}
-	v := float(mul(ratInt(LambdaVisibilityFactor), dec(functionTimeoutSeconds)))
+	v := ceilFloat(mul(ratInt(LambdaVisibilityFactor), dec(functionTimeoutSeconds)))
 	if err := checkResult("timeout", "six function timeouts", v); err != nil {
 		return 0, err
 	}

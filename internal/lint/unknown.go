@@ -9,6 +9,8 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
 )
 
 // unknownBecause says why an expression is not known before apply when one
@@ -88,8 +90,17 @@ func (in *instance) unknownBecauseWithin(expr hcl.Expression, hops int) string {
 				}
 			}
 		case "data":
-			if typ, ok := attrName(t, 1); ok && !isQueuecapData(typ) {
+			typ, ok := attrName(t, 1)
+			if !ok {
+				continue
+			}
+			if !isQueuecapData(typ) {
 				return fmt.Sprintf("comes from data.%s, which the linter does not read (Terraform reads it when it plans: lint the plan to check it)", typ)
+			}
+			if name, ok := attrName(t, 2); ok && hops > 0 {
+				if why := in.queuecapDataUnknown(typ, name, hops); why != "" {
+					return why
+				}
 			}
 		default:
 			if hops == 0 {
@@ -188,4 +199,76 @@ func (in *instance) moduleName() string {
 		return in.addr
 	}
 	return "the root module in " + in.mod.Dir
+}
+
+// queuecapDataUnknown says why a queuecap_* data source's results are not
+// known before apply: an argument that refers to a managed resource defers
+// the whole read to apply, as Terraform defers every data source that
+// depends on a resource with changes to make (on the first apply, all of
+// them); an argument unknown for another reason says that reason. "" when
+// no argument explains it.
+func (in *instance) queuecapDataUnknown(typ, name string, hops int) string {
+	r, ok := in.mod.resource("data." + typ + "." + name)
+	if !ok || r.Body == nil {
+		return ""
+	}
+	f := queuecapFormula(typ)
+	schema := &hcl.BodySchema{}
+	for _, input := range f.Inputs {
+		schema.Attributes = append(schema.Attributes, hcl.AttributeSchema{Name: input.Name})
+	}
+	content, _, _ := r.Body.PartialContent(schema)
+	if content == nil {
+		return ""
+	}
+	addr := "data." + typ + "." + name
+	for _, input := range f.Inputs {
+		attr, ok := content.Attributes[input.Name]
+		if !ok {
+			continue
+		}
+		for _, v := range attr.Expr.Variables() {
+			if managed := in.managedResource(v); managed != "" {
+				fix := "a literal or a local"
+				if fn := objectFunction(f); fn != "" {
+					fix += ", or call provider::queuecap::" + fn + " instead, which Terraform calls at plan"
+				}
+				return fmt.Sprintf("comes from %s, which Terraform reads only at apply: its %s refers to %s, a resource with changes to make "+
+					"(on the first apply, every one), and a data source that depends on one is deferred. Set %s from %s",
+					addr, input.Name, managed, input.Name, fix)
+			}
+		}
+		if why := in.unknownBecauseWithin(attr.Expr, hops-1); why != "" {
+			return fmt.Sprintf("comes from %s, whose %s %s", addr, input.Name, why)
+		}
+	}
+	return ""
+}
+
+// managedResource is the address of the managed resource of this module a
+// reference reads (aws_sqs_queue.orders), or "".
+func (in *instance) managedResource(t hcl.Traversal) string {
+	switch t.RootName() {
+	case "data", "var", "local", "module", "count", "each", "path", "terraform", "self":
+		return ""
+	}
+	name, ok := attrName(t, 1)
+	if !ok {
+		return ""
+	}
+	if r, ok := in.mod.resource(t.RootName() + "." + name); ok && r.Mode == "resource" {
+		return r.LocalAddr()
+	}
+	return ""
+}
+
+// objectFunction is the provider function that takes a formula's
+// arguments as one object and returns its whole result, or "".
+func objectFunction(f *capacity.Formula) string {
+	for _, fn := range capacity.Functions {
+		if fn.Object == f {
+			return fn.Name
+		}
+	}
+	return ""
 }

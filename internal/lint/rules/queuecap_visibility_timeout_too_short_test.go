@@ -49,6 +49,21 @@ func TestVisibilityTimeoutTooShort(t *testing.T) {
 			files: map[string]string{"main.tf": lambdaConsumer("visibility_timeout_seconds = 180", "timeout = 30", ref)},
 		},
 		{
+			// Six timeouts of 166.666666666667 s are 1,000.000000000002 s:
+			// SQS counts whole seconds, and queue_settings sets 1,001.
+			name:  "six timeouts just over a whole second",
+			files: map[string]string{"main.tf": lambdaConsumer("visibility_timeout_seconds = 1000", "timeout = 166.666666666667", ref)},
+			issues: []issue{{Summary: "visibility_timeout_seconds 1,000 is under 6 × the function's 166.67 s timeout: raise it to 1,001",
+				Message: "visibility_timeout_seconds 1,000 is under 6 × the timeout 166.67 s of aws_lambda_function.worker = 1,001 s" + redelivery,
+				Start:   at(3, 3), End: at(3, 36),
+				Facts: facts("visibility_timeout_seconds", 1000, "function_timeout_seconds", 166.666666666667, "required_visibility_timeout_seconds", 1001),
+			}},
+		},
+		{
+			name:  "six timeouts just over a whole second, met",
+			files: map[string]string{"main.tf": lambdaConsumer("visibility_timeout_seconds = 1001", "timeout = 166.666666666667", ref)},
+		},
+		{
 			name:  "the default visibility timeout",
 			files: map[string]string{"main.tf": lambdaConsumer("", "timeout = 10", ref)},
 			issues: []issue{{

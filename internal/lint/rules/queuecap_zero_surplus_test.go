@@ -117,6 +117,38 @@ func TestZeroSurplus(t *testing.T) {
 			skips: []skip{{Reason: "max_size of aws_autoscaling_group.workers comes from local.size, which comes from var.environment, which has no value here (set it with --var, a tfvars file or TF_VAR_environment)", Line: 11}},
 		},
 		{
+			// A queuecap data source that refers to a managed resource is
+			// read only at apply; the skip names it, the argument and the fix.
+			name: "max_size from a data source deferred to apply",
+			files: map[string]string{"main.tf": asgWorkers("10000", "data.queuecap_fleet.w.max_size") + `
+data "queuecap_fleet" "w" {
+  arrival_rate      = 10000
+  per_consumer_rate = 400
+  max_backlog       = 5e6
+  rto_seconds       = 1800
+  sla_seconds       = 60
+  queue_name        = aws_sqs_queue.orders.name
+}
+`},
+			skips: []skip{{Reason: "max_size of aws_autoscaling_group.workers comes from data.queuecap_fleet.w, which Terraform reads only at apply: its queue_name refers to aws_sqs_queue.orders, " +
+				"a resource with changes to make (on the first apply, every one), and a data source that depends on one is deferred. " +
+				"Set queue_name from a literal or a local, or call provider::queuecap::fleet_plan instead, which Terraform calls at plan", Line: 11}},
+		},
+		{
+			name: "max_size from a data source whose argument has no value",
+			files: map[string]string{"main.tf": asgWorkers("10000", "data.queuecap_consumers.w.required_consumers") + `
+variable "rate" {
+  type = number
+}
+
+data "queuecap_consumers" "w" {
+  arrival_rate      = var.rate
+  per_consumer_rate = 400
+}
+`},
+			skips: []skip{{Reason: "max_size of aws_autoscaling_group.workers comes from data.queuecap_consumers.w, whose arrival_rate comes from var.rate, which has no value here (set it with --var, a tfvars file or TF_VAR_rate)", Line: 11}},
+		},
+		{
 			name:   "max_size from a variable default, a tfvars file and --var",
 			files:  map[string]string{"main.tf": asgWorkers("10000", "var.max_size") + "\nvariable \"max_size\" {\n  type    = number\n  default = 40\n}\n", "terraform.tfvars": "max_size = 30\n"},
 			vars:   []string{"max_size=25"},

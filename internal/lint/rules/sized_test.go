@@ -409,7 +409,7 @@ resource "aws_appautoscaling_target" "workers" {
 		name: "retention = ceil(provider::queuecap::drain_seconds(…)) of the fleet required_consumers sizes", rules: []string{zeroSurplus, headroom, retention}, spoil: "floor((%s) / 10)",
 		src: func(s sizing, _ int, v func(string) string) string {
 			return s.locals(fmt.Sprintf("  consumers = provider::queuecap::required_consumers(local.arrival_rate, %s, %s, %s)\n", s.mu, s.backlog, s.rto)) +
-				queueAndGroup("  message_retention_seconds = "+v(fmt.Sprintf("ceil(provider::queuecap::drain_seconds(%s, local.arrival_rate, local.consumers * %s))", s.backlog, s.mu))+"\n", "local.consumers")
+				queueAndGroup("  message_retention_seconds = "+v(fmt.Sprintf("ceil(provider::queuecap::drain_seconds(local.arrival_rate, local.consumers * %s, %s))", s.mu, s.backlog))+"\n", "local.consumers")
 		},
 	},
 	{
