@@ -161,10 +161,7 @@ func AlarmThresholds(in AlarmInput) (AlarmPlan, error) {
 	}
 
 	var err error
-	if p.EffectiveArrivalRate, err = EffectiveArrivalRate(in.ArrivalRate, in.Retries); err != nil {
-		return p, err
-	}
-	if p.MaxDepth, err = EffectiveSLAMaxDepth(in.ArrivalRate, in.Retries, in.SLASeconds); err != nil {
+	if p.EffectiveArrivalRate, p.MaxDepth, err = effectiveSLADepth(in.ArrivalRate, in.Retries, in.SLASeconds); err != nil {
 		return p, err
 	}
 	if p.BacklogPerConsumerTarget, err = BacklogPerConsumerTarget(in.SLASeconds, in.PerConsumerRate); err != nil {
@@ -175,10 +172,7 @@ func AlarmThresholds(in AlarmInput) (AlarmPlan, error) {
 	if fleet == FleetECS {
 		p.ConsumerCountMetric = "RunningTaskCount"
 	}
-	if in.TTLSeconds > 0 {
-		exceeds := in.SLASeconds >= in.TTLSeconds
-		p.SLAExceedsTTL = &exceeds
-	}
+	p.SLAExceedsTTL = slaExceedsTTL(in.SLASeconds, in.TTLSeconds)
 	p.ProvisioningLagSeconds = lag
 	p.PeriodSeconds = int64(period)
 	p.NotDrainingDepthFloor = float(mul(dec(in.PerConsumerRate), dec(period)))
@@ -258,6 +252,50 @@ func AlarmThresholds(in AlarmInput) (AlarmPlan, error) {
 		a.Description += " Missing data is treated as " + a.TreatMissingData + ": " + a.MissingDataReason
 	}
 	return p, nil
+}
+
+// effectiveSLADepth is λ_eff = λ · (1 + r · k) and the SLA depth
+// λ_eff · SLA (Little's law; retried messages arrive again, so they
+// count), the depth from the exact λ_eff, rounded once: not from λ_eff
+// already rounded to 15 digits. queuecap_alarm_thresholds and
+// queuecap_prometheus_rules both take it from here, so that the
+// CloudWatch alarms and the Prometheus rules of one queue watch the same
+// depth. slaSeconds is checked positive.
+func effectiveSLADepth(arrivalRate float64, retries Retries, slaSeconds float64) (eff, depth float64, err error) {
+	if eff, err = EffectiveArrivalRate(arrivalRate, retries); err != nil {
+		return 0, 0, err
+	}
+	if depth, err = EffectiveSLAMaxDepth(arrivalRate, retries, slaSeconds); err != nil {
+		return 0, 0, err
+	}
+	return eff, depth, nil
+}
+
+// slaExceedsTTL is whether the SLA is at or beyond the TTL, when messages
+// expire before they are older than the SLA; nil without a TTL (0).
+func slaExceedsTTL(slaSeconds, ttlSeconds float64) *bool {
+	if ttlSeconds <= 0 {
+		return nil
+	}
+	exceeds := slaSeconds >= ttlSeconds
+	return &exceeds
+}
+
+// SLAExceedsTTLWarning warns when sla_seconds is at or beyond ttl_seconds
+// (sla_exceeds_ttl): messages expire before the SLA alarms fire. nil
+// without a TTL (0) or with an SLA below it.
+func SLAExceedsTTLWarning(slaSeconds, ttlSeconds float64) *Warning {
+	if exceeds := slaExceedsTTL(slaSeconds, ttlSeconds); exceeds == nil || !*exceeds {
+		return nil
+	}
+	sla, ttl := Decimal(slaSeconds), Decimal(ttlSeconds)
+	return &Warning{
+		Summary: "Messages expire before the SLA alarm fires",
+		Detail: fmt.Sprintf("sla_seconds = %s is at or beyond ttl_seconds = %s: a message expires %s s after it arrives, before it has waited longer than the %s s SLA, "+
+			"so an alarm on the oldest message's age never fires, and at the declared arrival rate the TTL holds the depth to effective_arrival_rate × ttl_seconds, "+
+			"not above the SLA depth, so the depth alarms stay quiet too: messages are lost to the TTL without an SLA alarm. "+
+			"Set sla_seconds below ttl_seconds.", sla, ttl, ttl, sla),
+	}
 }
 
 // MissingNotBreaching is CloudWatch's treat_missing_data for a missing

@@ -97,6 +97,14 @@ var Consumers = &Formula{
 	},
 }
 
+// The SLA against the TTL, as queuecap_alarm_thresholds and
+// queuecap_prometheus_rules both document it.
+const (
+	slaExceedsTTLNote = "Enables `sla_exceeds_ttl`; the data source (and `queuecap calc`) warns when `sla_seconds` is at or beyond it."
+	slaExceedsTTLDoc  = "Whether `sla_seconds` is at or beyond `ttl_seconds`: messages then expire before the age alarm fires " +
+		"(and the TTL holds the depth at or below `max_depth`), and the data source warns. Null without `ttl_seconds`."
+)
+
 const effectiveArrivalDoc = "Arrival rate including retries, `arrival_rate × (1 + retry_rate × avg_retries)`, in messages per second."
 
 // ZeroSurplusWarning warns of a sizing whose required fleet has no
@@ -301,7 +309,7 @@ var AlarmThresholdsFormula = &Formula{
 			Description: "Time allowed to clear a backlog, in seconds.", Note: "The threshold of `drain_slower_than_rto`."},
 		withNote(inRetryRate, "With `avg_retries` it raises the arrival rate the SLA depth counts to `arrival_rate × (1 + retry_rate × avg_retries)`: retried messages arrive again."),
 		inAvgRetries,
-		withNote(inTTLSeconds, "Enables `sla_exceeds_ttl`."),
+		withNote(inTTLSeconds, slaExceedsTTLNote),
 		{Name: "provisioning_lag_seconds", Type: Number, Unit: "seconds", Range: AtLeastZero, Default: float64(DefaultProvisioningLagSeconds),
 			Description: "Time for a new consumer to start taking work, in seconds.", Note: "How far ahead `projected_depth_expression` projects."},
 		{Name: "queue_name", Type: String, PassThrough: true, Description: "Name of the SQS queue, the `QueueName` dimension of every metric. Without it the metrics carry no dimensions. " +
@@ -318,7 +326,7 @@ var AlarmThresholdsFormula = &Formula{
 		{Name: "effective_arrival_rate", Type: Number, Description: effectiveArrivalDoc},
 		{Name: "max_depth", Type: Number, Description: "Deepest the queue may be under the SLA, `effective_arrival_rate × sla_seconds`, in messages: the depth alarm's threshold. Without retries it is `arrival_rate × sla_seconds`."},
 		{Name: "oldest_message_age_seconds", Type: Number, Description: "Threshold of the age alarm on `ApproximateAgeOfOldestMessage`, in seconds: `sla_seconds`."},
-		{Name: "sla_exceeds_ttl", Type: Bool, Description: "Whether `sla_seconds` is at or beyond `ttl_seconds`: messages then expire before the age alarm fires. Null without `ttl_seconds`."},
+		{Name: "sla_exceeds_ttl", Type: Bool, Description: slaExceedsTTLDoc},
 		{Name: "backlog_per_consumer_target", Type: Number, Description: "Target value for target tracking on backlog per consumer, `sla_seconds × per_consumer_rate` messages per consumer (AWS's acceptable latency over processing time per message)."},
 		{Name: "backlog_per_consumer_metric", Type: String, Description: "Consumer count metric to divide `ApproximateNumberOfMessagesVisible` by for backlog per consumer: `GroupInServiceInstances` (namespace `AWS/AutoScaling`) or `RunningTaskCount` (namespace `ECS/ContainerInsights`)."},
 		{Name: "projected_depth_expression", Type: String, Description: "Metric math projecting depth by the provisioning lag, over the query ID `depth`: `depth + RATE(depth) * provisioning_lag_seconds`."},
@@ -341,14 +349,18 @@ var AlarmThresholdsFormula = &Formula{
 		for i, al := range p.Alarms {
 			alarms[i] = alarmValue(al)
 		}
-		return Result{Values: Values{
+		r := Result{Values: Values{
 			"effective_arrival_rate": p.EffectiveArrivalRate, "max_depth": p.MaxDepth, "oldest_message_age_seconds": p.OldestMessageAgeSeconds, "sla_exceeds_ttl": optional(p.SLAExceedsTTL),
 			"backlog_per_consumer_target": p.BacklogPerConsumerTarget, "backlog_per_consumer_metric": p.ConsumerCountMetric,
 			"projected_depth_expression": p.ProjectedDepthExpression, "projected_depth_threshold": p.ProjectedDepthThreshold,
 			"drain_seconds_expression": p.DrainSecondsExpression, "drain_seconds_threshold": p.DrainSecondsThreshold,
 			"not_draining_expression": p.NotDrainingExpression, "not_draining_depth_floor": p.NotDrainingDepthFloor,
 			"alarms": alarms,
-		}}, nil
+		}}
+		if w := SLAExceedsTTLWarning(a.Num("sla_seconds"), a.Num("ttl_seconds")); w != nil {
+			r.Warnings = append(r.Warnings, *w)
+		}
+		return r, nil
 	},
 }
 

@@ -37,9 +37,11 @@ const (
 // PrometheusInput is what the Prometheus rules are derived from.
 type PrometheusInput struct {
 	ArrivalRate            float64 // λ, msg/s
+	Retries                Retries // amplify λ to λ_eff = λ · (1 + r · k)
 	SLASeconds             float64
 	PerConsumerRate        float64 // μ
 	RTOSeconds             float64
+	TTLSeconds             float64 // 0 for none
 	ProvisioningLagSeconds float64 // L
 	// DepthFloor is the depth below which not draining is noise; nil is
 	// μ × EvaluationIntervalSeconds.
@@ -75,7 +77,9 @@ type PrometheusRule struct {
 type PrometheusRuleGroup struct {
 	Name                      string
 	EvaluationIntervalSeconds int64
-	MaxDepth                  float64 // λ · SLA
+	EffectiveArrivalRate      float64 // λ_eff
+	MaxDepth                  float64 // λ_eff · SLA
+	SLAExceedsTTL             *bool   // SLA ≥ TTL; nil without a TTL
 	DepthFloor                float64
 	// NetRateClamp is the least net rate the drain time divides by,
 	// DepthFloor / RTO: depth / max(net, clamp) > RTO then holds exactly
@@ -88,14 +92,16 @@ type PrometheusRuleGroup struct {
 }
 
 // PrometheusRules derives Prometheus alerting rules from declared rates,
-// the same arithmetic as AlarmThresholds:
+// the same arithmetic as AlarmThresholds (the same SLA depth, from the
+// same λ_eff):
 //   - not draining: completions minus arrivals ≤ 0 while the depth is above
 //     a floor, for 15 minutes;
 //   - drain slower than the RTO: depth over the net rate, clamped at
 //     floor / RTO, above the RTO;
-//   - depth above λ · SLA (Little's law);
+//   - depth above λ_eff · SLA (Little's law; retried messages arrive
+//     again, so they count);
 //   - the oldest message older than the SLA, when an age metric is named;
-//   - depth projected by the provisioning lag above λ · SLA.
+//   - depth projected by the provisioning lag above λ_eff · SLA.
 func PrometheusRules(in PrometheusInput) (PrometheusRuleGroup, error) {
 	var g PrometheusRuleGroup
 	if err := checkNonNegative("arrival_rate", in.ArrivalRate); err != nil {
@@ -106,6 +112,11 @@ func PrometheusRules(in PrometheusInput) (PrometheusRuleGroup, error) {
 		v     float64
 	}{{"sla_seconds", in.SLASeconds}, {"per_consumer_rate", in.PerConsumerRate}, {"rto_seconds", in.RTOSeconds}} {
 		if err := checkPositive(c.field, c.v); err != nil {
+			return g, err
+		}
+	}
+	if in.TTLSeconds != 0 {
+		if err := checkPositive("ttl_seconds", in.TTLSeconds); err != nil {
 			return g, err
 		}
 	}
@@ -144,9 +155,10 @@ func PrometheusRules(in PrometheusInput) (PrometheusRuleGroup, error) {
 	}
 
 	var err error
-	if g.MaxDepth, err = SLAMaxDepth(in.ArrivalRate, in.SLASeconds); err != nil {
+	if g.EffectiveArrivalRate, g.MaxDepth, err = effectiveSLADepth(in.ArrivalRate, in.Retries, in.SLASeconds); err != nil {
 		return g, err
 	}
+	g.SLAExceedsTTL = slaExceedsTTL(in.SLASeconds, in.TTLSeconds)
 	g.EvaluationIntervalSeconds = in.EvaluationIntervalSeconds
 	// floorR is the depth floor exactly: the clamp is rounded once from it,
 	// not from the floor already rounded to 15 digits.
@@ -189,7 +201,12 @@ func PrometheusRules(in PrometheusInput) (PrometheusRuleGroup, error) {
 	g.NetRateExpression = rateOf(in.CompletedMetric) + " - " + rateOf(in.EnqueuedMetric)
 	floor, maxDepth, lag := formatNumber(g.DepthFloor), formatNumber(g.MaxDepth), formatNumber(in.ProvisioningLagSeconds)
 	queue := "{{ $labels." + q + " }}"
-	slaDepthWhy := fmt.Sprintf("%s = %s msg/s × %s s SLA", show(g.MaxDepth), show(in.ArrivalRate), show(in.SLASeconds))
+	slaDepthWhy := fmt.Sprintf("%s = %s msg/s × %s s SLA", show(g.MaxDepth), show(g.EffectiveArrivalRate), show(in.SLASeconds))
+	if in.Retries.amplification() != ratOne {
+		// λ_eff and where it comes from: retried messages arrive again.
+		slaDepthWhy += fmt.Sprintf(" (the %s msg/s arriving, × (1 + %s × %s) for retries)",
+			show(in.ArrivalRate), show(in.Retries.Rate), show(in.Retries.Average))
+	}
 	netWhy := fmt.Sprintf("rate of %s minus rate of %s over %s", in.CompletedMetric, in.EnqueuedMetric, window)
 	floorWhy := show(g.DepthFloor) + " messages"
 	if in.DepthFloor == nil {
@@ -396,15 +413,21 @@ var PrometheusRulesFormula = &Formula{
 		"* `QueueDrainSlowerThanRTO`: depth over the net rate above `rto_seconds`, `for: 10m`. The net rate goes through `clamp_min` at " +
 		"`net_rate_clamp = not_draining_depth_floor / rto_seconds`, so the alert fires exactly when the depth is above the floor and " +
 		"`depth / net rate > rto_seconds`, a net rate at or below 0 included (the drain time is then unbounded).\n" +
-		"* `QueueDepthAboveSLA`: depth above `max_depth = arrival_rate × sla_seconds`. By Little's law a message arriving behind that many waits longer than the SLA.\n" +
+		"* `QueueDepthAboveSLA`: depth above `max_depth = effective_arrival_rate × sla_seconds`, where `effective_arrival_rate = arrival_rate × (1 + retry_rate × avg_retries)` " +
+		"counts retried messages again, as `queuecap_alarm_thresholds` does: the same SLA depth as its `depth_above_sla` alarm. " +
+		"By Little's law a message arriving behind that many waits longer than the SLA.\n" +
 		"* `QueueOldestMessageAboveSLA` (with `age_metric`): the oldest message's age above `sla_seconds`.\n" +
 		"* `QueueProjectedDepthAboveSLA`: depth projected `provisioning_lag_seconds` ahead (`predict_linear`, or depth + `deriv` × lag) above `max_depth`. " +
 		"Depth alone is too late by construction: consumers started when it crosses the line arrive `provisioning_lag_seconds` later.\n\n" +
-		"Every expression sums by `queue_label`; with `queue_name` every selector matches that queue only.",
+		"Every expression sums by `queue_label`; with `queue_name` every selector matches that queue only.\n\n" +
+		"With `ttl_seconds` at or below `sla_seconds`, messages expire before the SLA alerts fire: `sla_exceeds_ttl` is true and the data source warns.",
 	Inputs: []Input{
 		inArrivalRate, inSLASeconds, inPerConsumerRate,
 		{Name: "rto_seconds", Type: Number, Unit: "seconds", Range: AboveZero, Required: true,
 			Description: "Time allowed to clear a backlog, in seconds.", Note: "The threshold of `QueueDrainSlowerThanRTO`."},
+		withNote(inRetryRate, "With `avg_retries` it raises the arrival rate the SLA depth counts to `arrival_rate × (1 + retry_rate × avg_retries)`: retried messages arrive again."),
+		inAvgRetries,
+		withNote(inTTLSeconds, slaExceedsTTLNote),
 		{Name: "provisioning_lag_seconds", Type: Number, Unit: "seconds", Range: AtLeastZero, Default: float64(DefaultProvisioningLagSeconds),
 			Description: "Time for a new consumer to start taking work, in seconds.", Note: "How far ahead `QueueProjectedDepthAboveSLA` projects the depth."},
 		{Name: "not_draining_depth_floor", Type: Number, Unit: "messages", Range: AtLeastZero, Computed: true,
@@ -428,15 +451,18 @@ var PrometheusRulesFormula = &Formula{
 			Description: "Name of the rule group.", Note: "When unset, `queuecap`, or `queuecap-<queue_name>` with `queue_name`."},
 	},
 	Outputs: []Output{
-		{Name: "max_depth", Type: Number, Description: "SLA depth, `arrival_rate × sla_seconds`, in messages: the threshold of `QueueDepthAboveSLA` and `QueueProjectedDepthAboveSLA`."},
+		{Name: "effective_arrival_rate", Type: Number, Description: effectiveArrivalDoc},
+		{Name: "max_depth", Type: Number, Description: "SLA depth, `effective_arrival_rate × sla_seconds`, in messages: the threshold of `QueueDepthAboveSLA` and `QueueProjectedDepthAboveSLA`, " +
+			"equal to `queuecap_alarm_thresholds`' `max_depth` for the same queue. Without retries it is `arrival_rate × sla_seconds`."},
+		{Name: "sla_exceeds_ttl", Type: Bool, Description: slaExceedsTTLDoc},
 		{Name: "net_rate_clamp", Type: Number, Description: "Least net rate `QueueDrainSlowerThanRTO` divides by, `not_draining_depth_floor / rto_seconds`, in messages per second."},
 		{Name: "net_rate_expression", Type: String, Description: "PromQL of the net rate, completions minus arrivals per second by `queue_label`: the backlog shrinks only while it is positive."},
 		{Name: "rules", Type: ListOf(prometheusRuleObject), Description: "The alerting rules, one object each, in the order of `rule_group_yaml`."},
 		{Name: "rule_group_yaml", Type: String, Description: "A Prometheus rule file (`groups:` with one group) holding `rules`, for `aws_prometheus_rule_group_namespace`, a PrometheusRule's `spec` or a file; `promtool check rules` accepts it."},
 	},
 	Compute: func(a Args) (Result, error) {
-		in := PrometheusInput{ArrivalRate: a.Num("arrival_rate"), SLASeconds: a.Num("sla_seconds"), PerConsumerRate: a.Num("per_consumer_rate"),
-			RTOSeconds: a.Num("rto_seconds"), ProvisioningLagSeconds: a.Num("provisioning_lag_seconds"),
+		in := PrometheusInput{ArrivalRate: a.Num("arrival_rate"), Retries: retriesOf(a), SLASeconds: a.Num("sla_seconds"), PerConsumerRate: a.Num("per_consumer_rate"),
+			RTOSeconds: a.Num("rto_seconds"), TTLSeconds: a.Num("ttl_seconds"), ProvisioningLagSeconds: a.Num("provisioning_lag_seconds"),
 			DepthMetric: a.Str("depth_metric"), EnqueuedMetric: a.Str("enqueued_metric"), CompletedMetric: a.Str("completed_metric"),
 			AgeMetric: a.Str("age_metric"), QueueLabel: a.Str("queue_label"), QueueName: a.Str("queue_name"), GroupName: a.Str("group_name"),
 			RateWindowSeconds: a.Count("rate_window_seconds"), EvaluationIntervalSeconds: a.Count("evaluation_interval_seconds"),
@@ -461,11 +487,16 @@ var PrometheusRulesFormula = &Formula{
 			rules[i] = map[string]any{"name": r.Name, "alert": r.Alert, "expr": r.Expr, "for": forDuration, "threshold": r.Threshold,
 				"labels": dimensionsValue(r.Labels), "annotations": dimensionsValue(r.Annotations)}
 		}
-		return Result{Values: Values{
+		r := Result{Values: Values{
 			"not_draining_depth_floor": g.DepthFloor, "group_name": g.Name,
-			"max_depth": g.MaxDepth, "net_rate_clamp": g.NetRateClamp, "net_rate_expression": g.NetRateExpression,
+			"effective_arrival_rate": g.EffectiveArrivalRate, "max_depth": g.MaxDepth, "sla_exceeds_ttl": optional(g.SLAExceedsTTL),
+			"net_rate_clamp": g.NetRateClamp, "net_rate_expression": g.NetRateExpression,
 			"rules": rules, "rule_group_yaml": g.YAML,
-		}}, nil
+		}}
+		if w := SLAExceedsTTLWarning(in.SLASeconds, in.TTLSeconds); w != nil {
+			r.Warnings = append(r.Warnings, *w)
+		}
+		return r, nil
 	},
 }
 
@@ -476,6 +507,6 @@ var prometheusRulesFunction = &Function{
 	Description: "Takes the arguments of the `queuecap_prometheus_rules` data source as one object " +
 		"(`arrival_rate`, `sla_seconds`, `per_consumer_rate` and `rto_seconds` required, the others optional with the same defaults; " +
 		"numbers may be given as strings) and returns its whole result as one object: the inputs with defaults filled in, " +
-		"`max_depth`, `net_rate_clamp`, `net_rate_expression`, `rules` and `rule_group_yaml`, each exactly as the data source computes it.",
+		"`effective_arrival_rate`, `max_depth`, `sla_exceeds_ttl`, `net_rate_clamp`, `net_rate_expression`, `rules` and `rule_group_yaml`, each exactly as the data source computes it.",
 	Object: PrometheusRulesFormula,
 }

@@ -234,8 +234,21 @@ func TestPropertyAlarmThresholds(t *testing.T) {
 			}
 			return in
 		},
-		ref: refAlarmThresholds,
+		ref:   refAlarmThresholds,
+		warns: refSLAExceedsTTLWarning,
 	}, 2)
+}
+
+// refSLAExceedsTTLWarning is the warning of queuecap_alarm_thresholds and
+// queuecap_prometheus_rules when the SLA is at or beyond the TTL: it names
+// both.
+func refSLAExceedsTTLWarning(in map[string]any) [][]string {
+	sla, ttl := rat(in, "sla_seconds", nil), rat(in, "ttl_seconds", nil)
+	if ttl == nil || sla.Cmp(ttl) < 0 {
+		return nil
+	}
+	return [][]string{{"Messages expire before the SLA alarm fires",
+		"sla_seconds = " + num(sla) + " is at or beyond ttl_seconds = " + num(ttl) + ": ", "messages are lost to the TTL without an SLA alarm"}}
 }
 
 // refAlarmThresholds is every output of queuecap_alarm_thresholds.
@@ -331,6 +344,10 @@ func TestPropertyPrometheusRules(t *testing.T) {
 		gen: func(rng *rand.Rand, i int) map[string]any {
 			in := map[string]any{"arrival_rate": wideDecimal(rng), "sla_seconds": widePositive(rng),
 				"per_consumer_rate": widePositive(rng), "rto_seconds": widePositive(rng)}
+			wideRetries(rng, in)
+			if rng.IntN(3) == 0 {
+				in["ttl_seconds"] = widePositive(rng)
+			}
 			switch rng.IntN(3) {
 			case 0:
 				in["provisioning_lag_seconds"] = wideDecimal(rng)
@@ -373,11 +390,19 @@ func TestPropertyPrometheusRules(t *testing.T) {
 			if i%5 != 0 {
 				return in
 			}
-			switch (i / 5) % 5 {
+			switch (i / 5) % 6 {
 			case 0:
-				// The SLA depth a whole number: λ = n / SLA (0.32 × 3.125).
+				// The SLA depth a whole number: λ = n / SLA (0.32 × 3.125),
+				// no retries; and the SLA exactly at the TTL, or 0.001 s
+				// short of it.
 				sla, inv := reciprocalPair(rng)
 				in["sla_seconds"], in["arrival_rate"] = sla, rMul(rInt(rng.Int64N(100000)), inv)
+				delete(in, "retry_rate")
+				delete(in, "avg_retries")
+				in["ttl_seconds"] = sla
+				if i%10 == 0 {
+					in["ttl_seconds"] = rAdd(sla, big.NewRat(1, 1000))
+				}
 			case 1:
 				// The default floor μ × interval a whole number with a
 				// decimal μ (0.1 × 30), and the clamp floor / RTO a whole
@@ -416,10 +441,17 @@ func TestPropertyPrometheusRules(t *testing.T) {
 				if i%10 == 0 {
 					in["arrival_rate"], in["provisioning_lag_seconds"] = rInt(0), rInt(0)
 				}
+			case 5:
+				// λ_eff ends in a 5 in its 16th digit (1.5 × an odd
+				// 15-digit λ): a tie for its rounding, and an SLA depth
+				// rounded once from it, not from the rounded λ_eff.
+				in["arrival_rate"], in["retry_rate"], in["avg_retries"] = tieAt15(rng), big.NewRat(1, 2), rInt(1)
+				in["sla_seconds"] = []*big.Rat{rInt(3), big.NewRat(7, 10), rInt(1), tieAt15(rng)}[rng.IntN(4)]
 			}
 			return in
 		},
-		ref: refPrometheusRules,
+		ref:   refPrometheusRules,
+		warns: refSLAExceedsTTLWarning,
 	}, 3)
 }
 
@@ -448,7 +480,15 @@ func refPrometheusRules(in map[string]any) map[string]any {
 	lag := rat(in, "provisioning_lag_seconds", rInt(capacity.DefaultProvisioningLagSeconds))
 	interval := rat(in, "evaluation_interval_seconds", rInt(capacity.DefaultEvaluationIntervalSeconds)).Num().Int64()
 	window := promDur(rat(in, "rate_window_seconds", rInt(capacity.DefaultRateWindowSeconds)).Num().Int64())
-	maxDepth := rMul(lambda, sla) // λ × SLA: these rules take no retries
+	retryRate, avgRetries := rat(in, "retry_rate", rInt(0)), rat(in, "avg_retries", rInt(0))
+	// λ_eff = λ × (1 + r × k): retried messages arrive again, as the
+	// CloudWatch alarms count them.
+	eff := rMul(lambda, rAdd(rInt(1), rMul(retryRate, avgRetries)))
+	maxDepth := rMul(eff, sla) // λ_eff × SLA, exactly, rounded once
+	var exceeds any
+	if ttl := rat(in, "ttl_seconds", nil); ttl != nil {
+		exceeds = sla.Cmp(ttl) >= 0
+	}
 	floor, defaultFloor := rat(in, "not_draining_depth_floor", nil), false
 	if floor == nil {
 		floor, defaultFloor = rMul(mu, rInt(interval)), true
@@ -476,7 +516,10 @@ func refPrometheusRules(in map[string]any) map[string]any {
 	// Each number as the sentences write it, once.
 	showDepth, showSLA, showRTO, showLag := shown(maxDepth), shown(sla), shown(rto), shown(lag)
 	showFloor, showClamp := shown(floor), shown(clamp)
-	slaDepthWhy := showDepth + " = " + shown(lambda) + " msg/s × " + showSLA + " s SLA"
+	slaDepthWhy := showDepth + " = " + shown(eff) + " msg/s × " + showSLA + " s SLA"
+	if rMul(retryRate, avgRetries).Sign() != 0 {
+		slaDepthWhy += " (the " + shown(lambda) + " msg/s arriving, × (1 + " + shown(retryRate) + " × " + shown(avgRetries) + ") for retries)"
+	}
 	netWhy := "rate of " + completed + " minus rate of " + enqueued + " over " + window
 	floorWhy := showFloor + " messages"
 	if defaultFloor {
@@ -541,7 +584,7 @@ func refPrometheusRules(in map[string]any) map[string]any {
 		values[i] = map[string]any{"name": r.name, "alert": r.alert, "expr": r.expr, "for": forDuration, "threshold": r.threshold,
 			"labels": labels, "annotations": map[string]any{"summary": r.summary, "description": r.description}}
 	}
-	return map[string]any{"max_depth": maxDepth, "net_rate_clamp": clamp, "net_rate_expression": net, "rules": values, "rule_group_yaml": y.String(),
+	return map[string]any{"effective_arrival_rate": eff, "max_depth": maxDepth, "sla_exceeds_ttl": exceeds, "net_rate_clamp": clamp, "net_rate_expression": net, "rules": values, "rule_group_yaml": y.String(),
 		// Computed inputs, for the record (checkFamily reads the outputs
 		// only; the floor is checked through the threshold and the PromQL).
 		"not_draining_depth_floor": floor, "group_name": group}

@@ -10,6 +10,7 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
@@ -37,6 +38,10 @@ type family struct {
 	ref func(in map[string]any) map[string]any
 	// skip names outputs checked elsewhere, with why.
 	skip map[string]string
+	// warns is, for each warning the formula gives for those arguments,
+	// in order, its summary followed by words its detail holds; nil
+	// leaves the warnings unchecked.
+	warns func(in map[string]any) [][]string
 }
 
 // propertyCases is how many random cases each property runs: 1,000 in
@@ -82,11 +87,35 @@ func checkFamily(t *testing.T, fam family, seed uint64) {
 				t.Fatalf("case %d %s: %s = %s", i, caseText(in), out.Name, msg)
 			}
 		}
+		if fam.warns != nil {
+			if msg := sameWarnings(res.Warnings, fam.warns(in)); msg != "" {
+				t.Fatalf("case %d %s: %s", i, caseText(in), msg)
+			}
+		}
 		checked++
 	}
 	if checked != cases {
 		t.Fatalf("checked %d cases of %d", checked, cases)
 	}
+}
+
+// sameWarnings is "" when the warnings are those want describes, each a
+// summary followed by words its detail holds; otherwise what differs.
+func sameWarnings(got []capacity.Warning, want [][]string) string {
+	if len(got) != len(want) {
+		return fmt.Sprintf("%d warnings %v, want %d", len(got), got, len(want))
+	}
+	for i, w := range want {
+		if got[i].Summary != w[0] {
+			return fmt.Sprintf("warning %d is %q, want %q", i, got[i].Summary, w[0])
+		}
+		for _, words := range w[1:] {
+			if !strings.Contains(got[i].Detail, words) {
+				return fmt.Sprintf("warning %q: %q does not say %q", got[i].Summary, got[i].Detail, words)
+			}
+		}
+	}
+	return ""
 }
 
 // asFloat is an argument as Terraform hands it to the catalog.

@@ -12,10 +12,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
 )
 
 const promAddr = "data.queuecap_prometheus_rules.test"
@@ -176,6 +179,84 @@ func TestPrometheusRulesDataSourceNames(t *testing.T) {
 			}),
 		}),
 	})
+}
+
+// The issue's queue: the CloudWatch alarms and the Prometheus rules of one
+// queue watch the same SLA depth, retries counted: 1,000 msg/s × (1 + 0.2 ×
+// 1) × 300 s is 360,000 messages in both (the rules said 300,000).
+func TestPrometheusRulesDataSourceRetriesAgreeWithAlarms(t *testing.T) {
+	const args = `
+  arrival_rate      = 1000
+  sla_seconds       = 300
+  per_consumer_rate = 50
+  rto_seconds       = 1800
+  retry_rate        = 0.2
+  avg_retries       = 1
+  ttl_seconds       = 600
+}
+`
+	unitTest(t, resource.TestStep{
+		Config: `data "queuecap_prometheus_rules" "test" {` + args + `data "queuecap_alarm_thresholds" "test" {` + args + `
+output "same" {
+  value = [for k in ["effective_arrival_rate", "max_depth", "sla_exceeds_ttl"] : ` + promAddr + `[k] == ` + alarmsAddr + `[k]]
+}`,
+		ConfigStateChecks: append(expectValues(promAddr, map[string]knownvalue.Check{
+			"effective_arrival_rate": num(1200), "max_depth": num(360000), "sla_exceeds_ttl": knownvalue.Bool(false),
+			"rules": knownvalue.ListPartial(map[int]knownvalue.Check{
+				2: knownvalue.ObjectPartial(map[string]knownvalue.Check{
+					"name": knownvalue.StringExact("depth_above_sla"), "threshold": num(360000),
+					"expr": knownvalue.StringExact(`sum by (queue) (queue_depth) > 360000`),
+				}),
+				3: knownvalue.ObjectPartial(map[string]knownvalue.Check{"name": knownvalue.StringExact("projected_depth_above_sla"), "threshold": num(360000)}),
+			}),
+		}), statecheck.ExpectKnownOutputValue("same", knownvalue.ListExact([]knownvalue.Check{
+			knownvalue.Bool(true), knownvalue.Bool(true), knownvalue.Bool(true),
+		}))),
+	})
+}
+
+// TestSLAExceedsTTLWarning reads both data sources directly
+// (terraform-plugin-testing has no check for warnings): an SLA at or
+// beyond the TTL warns at plan, naming both, that messages expire before
+// the SLA alarm fires.
+func TestSLAExceedsTTLWarning(t *testing.T) {
+	for _, f := range []*capacity.Formula{capacity.AlarmThresholdsFormula, capacity.PrometheusRulesFormula} {
+		for _, c := range []struct {
+			ttl  float64
+			warn bool
+		}{{300, true}, {120, true}, {600, false}, {0, false}} {
+			t.Run(fmt.Sprintf("%s ttl %v", f.Name, c.ttl), func(t *testing.T) {
+				config := map[string]float64{"arrival_rate": 1000, "sla_seconds": 300, "per_consumer_rate": 50, "rto_seconds": 1800}
+				if c.ttl > 0 {
+					config["ttl_seconds"] = c.ttl
+				}
+				state, diags := readDataSource(t, newDataSource(f), config)
+				var exceeds types.Bool
+				diags.Append(state.GetAttribute(t.Context(), path.Root("sla_exceeds_ttl"), &exceeds)...)
+				if diags.HasError() {
+					t.Fatalf("errors: %v", diags)
+				}
+				warnings := diags.Warnings()
+				if !c.warn {
+					if len(warnings) != 0 || exceeds.ValueBool() {
+						t.Errorf("sla_exceeds_ttl = %v with warnings %v, want neither", exceeds, warnings)
+					}
+					return
+				}
+				if len(warnings) != 1 || !exceeds.ValueBool() {
+					t.Fatalf("sla_exceeds_ttl = %v with warnings %v, want true and one warning", exceeds, warnings)
+				}
+				if got := warnings[0].Summary(); got != "Messages expire before the SLA alarm fires" {
+					t.Errorf("summary %q", got)
+				}
+				for _, want := range []string{"sla_seconds = 300", fmt.Sprintf("ttl_seconds = %v", c.ttl)} {
+					if !strings.Contains(warnings[0].Detail(), want) {
+						t.Errorf("warning detail %q does not say %q", warnings[0].Detail(), want)
+					}
+				}
+			})
+		}
+	}
 }
 
 func TestPrometheusRulesDataSourceInvalid(t *testing.T) {

@@ -4,6 +4,8 @@ locals {
     sla_seconds       = 10
     per_consumer_rate = 10
     rto_seconds       = 1800
+    retry_rate        = 0.2
+    avg_retries       = 2
     queue_name        = "reports"
   })
 }
@@ -13,7 +15,7 @@ output "alerts" {
 }
 
 output "max_depth" {
-  value = local.reports.max_depth # 5000: 500 jobs/s × 10 s
+  value = local.reports.max_depth # 7000: 500 jobs/s × (1 + 0.2 × 2) retries × 10 s, as alarm_plan's depth_above_sla
 }
 
 output "rule_file" {
