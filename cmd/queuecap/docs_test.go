@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
+
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint/rules"
 )
@@ -157,6 +159,7 @@ var generatedSections = []struct {
 	file, name string
 	content    func() string
 }{
+	{"../../README.md", "providers", providerTable},
 	{"../../README.md", "rules", func() string { return ruleTable("docs/rules/") }},
 	{"../../docs/rules/README.md", "rules", func() string { return ruleTable("") }},
 	{"../../docs/rules/README.md", "rate-precedence", ratePrecedenceTable},
@@ -170,6 +173,24 @@ func runtaskServeHelp() string {
 	var help bytes.Buffer
 	serveCommand(&serveFlags{}).usage(&help)
 	b.WriteString(help.String() + "```\n")
+	return b.String()
+}
+
+// providerTable lists every data source with the functions that return
+// what it returns and what it answers, from the catalog: a formula or a
+// function added there is listed.
+func providerTable() string {
+	var b strings.Builder
+	b.WriteString("| data source | function | answers |\n|---|---|---|\n")
+	for _, f := range capacity.Formulas {
+		var fns []string
+		for _, fn := range capacity.Functions {
+			if fn.Formula() == f {
+				fns = append(fns, fmt.Sprintf("[`%s`](docs/functions/%s.md)", fn.Name, fn.Name))
+			}
+		}
+		fmt.Fprintf(&b, "| [`queuecap_%s`](docs/data-sources/%s.md) | %s | %s |\n", f.Name, f.Name, strings.Join(fns, ", "), f.Answers)
+	}
 	return b.String()
 }
 

@@ -271,8 +271,11 @@ type Result struct {
 type Formula struct {
 	Name        string
 	Description string
-	Inputs      []Input
-	Outputs     []Output
+	// Answers is what the data source answers, a phrase for the table of
+	// data sources and functions in README.md.
+	Answers string
+	Inputs  []Input
+	Outputs []Output
 	// Rules are the checks across inputs (one input requires another).
 	Rules   []Rule
 	Compute func(Args) (Result, error)
@@ -452,13 +455,24 @@ type Function struct {
 	Compute func(Args) (any, error)
 	// Object is the formula an object function takes and returns.
 	Object *Formula
+	// Of is the formula whose data source returns what a positional
+	// function returns; nil for an object function (Object is).
+	Of *Formula
+}
+
+// Formula is the formula whose data source returns what fn returns.
+func (fn *Function) Formula() *Formula {
+	if fn.Object != nil {
+		return fn.Object
+	}
+	return fn.Of
 }
 
 // view is a function that returns one output of a formula for some of its
 // inputs, positionally; the other inputs take their defaults, or the fixed
 // values given. It returns exactly what the data source returns.
 func view(f *Formula, name, summary, description string, params []string, result string, fixed Args) *Function {
-	fn := &Function{Name: name, Summary: summary, Description: description}
+	fn := &Function{Name: name, Summary: summary, Description: description, Of: f}
 	for _, p := range params {
 		in := *f.Input(p)
 		// A positional argument is always given: the data source's notes

@@ -183,7 +183,8 @@ func targetTracking(target float64, queueName, countID string, consumers map[str
 
 // FleetFormula is a fleet plan in one result.
 var FleetFormula = &Formula{
-	Name: "fleet",
+	Name:    "fleet",
+	Answers: "a fleet plan in one result: `min_size` (steady state), `desired_capacity` (with `min_headroom`), `max_size` (the headroom formula with `provisioning_lag_seconds`), drain time, overhead, and target tracking on backlog per consumer ready for `dynamic` blocks in `aws_autoscaling_policy`, `aws_appautoscaling_policy` and an event source mapping's `scaling_config`",
 	Description: "A fleet plan in one result: the three sizes of an auto-scaled consumer fleet and the target tracking that moves it between them, " +
 		"ready for an EC2 Auto Scaling group, an ECS service or a Lambda event source mapping.\n\n" +
 		"* `min_size`: the steady state `ceil(λ_eff / μ)`, or `min_consumers`.\n" +

@@ -55,7 +55,8 @@ func optional[T any](p *T) any {
 
 // Consumers sizes a fleet with the headroom formula.
 var Consumers = &Formula{
-	Name: "consumers",
+	Name:    "consumers",
+	Answers: "consumers to keep up and to clear `max_backlog` within `rto_seconds`; capacity, surplus, utilization, headroom, overhead, drain time",
 	Description: "Sizes a consumer fleet with the headroom formula: enough consumers to absorb the effective arrival rate " +
 		"**and** clear `max_backlog` within `rto_seconds`, " +
 		"`required_consumers = ceil(λ_eff / μ + max_backlog / (μ × rto_seconds))`, " +
@@ -131,7 +132,8 @@ func ZeroSurplusWarning(in SizingInput, s Sizing) *Warning {
 
 // DrainFormula says where a backlog stands and when it clears.
 var DrainFormula = &Formula{
-	Name: "drain",
+	Name:    "drain",
+	Answers: "whether and when a backlog drains (`drains = false`, `drain_seconds = null` when it never does), the wait of a message arriving now, whether to shed, an ETA along an arrival forecast",
 	Description: "Where a backlog stands and when it clears. The drain time is `backlog / (completion_rate − effective_arrival_rate)`: " +
 		"dividing by the completion rate alone is the common mistake. When completions do not exceed arrivals the backlog never drains, " +
 		"reported as `drains = false` with `drain_seconds = null`. " +
@@ -203,7 +205,8 @@ func optionalInput(in Input) Input { in.Required = false; return in }
 
 // SLADepth is Little's law applied to an SLA.
 var SLADepth = &Formula{
-	Name: "sla_depth",
+	Name:    "sla_depth",
+	Answers: "Little's law: the deepest a queue may be under an SLA, `arrival_rate × sla_seconds`",
 	Description: "Little's law applied to an SLA: a message arriving behind `D` messages waits `D / λ`, " +
 		"so a queue deeper than `max_depth = arrival_rate × sla_seconds` has already breached the SLA. " +
 		"Use it as the depth alarm threshold; an alarm set higher fires only after the breach.",
@@ -220,7 +223,8 @@ var SLADepth = &Formula{
 // TTLBacklogFormula is the worst backlog of an incident, with and without
 // a TTL bound.
 var TTLBacklogFormula = &Formula{
-	Name: "ttl_backlog",
+	Name:    "ttl_backlog",
+	Answers: "an incident's backlog with and without the TTL bound",
 	Description: "Worst-case backlog of an incident, with and without a TTL bound. " +
 		"While the fleet completes only `degraded_completion_rate`, the backlog grows to `max(0, λ_eff − degraded) × incident_seconds`. " +
 		"If messages older than `ttl_seconds` are dropped (shed or expired), the backlog stops growing at `λ_eff × ttl_seconds`: " +
@@ -287,7 +291,8 @@ var (
 
 // AlarmThresholdsFormula derives CloudWatch alarms from declared rates.
 var AlarmThresholdsFormula = &Formula{
-	Name: "alarm_thresholds",
+	Name:    "alarm_thresholds",
+	Answers: "CloudWatch alarms (depth, age, projected depth with `RATE()`, drain time against the RTO, not draining, dead-letter queue) and the backlog-per-instance target, ready for `for_each`",
 	Description: "CloudWatch alarm thresholds and metric math for an SQS queue, derived from declared rates instead of hand-picked constants. " +
 		"`alarms` lists one object per recommended `aws_cloudwatch_metric_alarm`, shaped so that `for_each` over it with a `dynamic \"metric_query\"` block builds the alarms without glue code. " +
 		"Give `queue_name` a name known at plan: Terraform and OpenTofu defer reading a data source until apply whenever any of its arguments is unknown, " +
@@ -401,7 +406,8 @@ func dimensionsValue(dims map[string]string) map[string]any {
 
 // RetryStorm simulates a backlog through a retry storm.
 var RetryStorm = &Formula{
-	Name: "retry_storm",
+	Name:    "retry_storm",
+	Answers: "whether the fleet drains a backlog when timed-out messages are retried (the metastable failure), peak depth and arrivals, and the smallest fleet that drains under the same storm (within the RTO too)",
 	Description: "Whether a fleet drains a backlog through a retry storm, the metastable failure the fluid model of `queuecap_drain` cannot see. " +
 		"Producers retry messages that wait longer than their timeout, so the deeper the queue, the more arrives. " +
 		"The simulation steps one second at a time:\n\n" +
@@ -488,7 +494,8 @@ func stormInput(a Args) StormInput {
 
 // WaitTimeFormula is the steady-state wait of an M/M/c queue.
 var WaitTimeFormula = &Formula{
-	Name: "wait_time",
+	Name:    "wait_time",
+	Answers: "M/M/c (Erlang C) steady state: probability of waiting, mean and percentile wait, the smallest fleet meeting a target wait",
 	Description: "How long messages wait at steady state, beyond the fluid model: the M/M/c queue (Poisson arrivals, exponential service, " +
 		"`consumers` servers) and its Erlang C formula. A fleet with a surplus still queues messages by chance, and the wait rises steeply as utilization nears 1: the utilization cliff.\n\n" +
 		"With the offered load `a = arrival_rate / per_consumer_rate` and `ρ = a / consumers`, the probability of waiting comes from the Erlang B recursion " +
@@ -525,7 +532,8 @@ var WaitTimeFormula = &Formula{
 
 // ReplayBudgetFormula is how fast a dead-letter queue may be replayed.
 var ReplayBudgetFormula = &Formula{
-	Name: "replay_budget",
+	Name:    "replay_budget",
+	Answers: "how fast a dead-letter queue may be replayed beside live work and retries within a shared downstream limit",
 	Description: "How fast a dead-letter queue may be replayed (redriven) without starving live work. " +
 		"The replay shares a downstream limit with live traffic and its retries, so it gets only what they leave, minus a safety margin:\n\n" +
 		"```\n" +
@@ -598,6 +606,7 @@ func FormulaNamed(name string) *Formula {
 // them. Each returns exactly what its data source returns.
 var Functions = []*Function{
 	{
+		Of:   Consumers,
 		Name: "effective_arrival_rate", Summary: "Arrival rate including retries",
 		Description: "Returns `arrival_rate × (1 + retry_rate × avg_retries)`, in messages per second: retried messages arrive again. " +
 			"Matches `effective_arrival_rate` of the `queuecap_consumers` data source.",
@@ -630,6 +639,7 @@ var Functions = []*Function{
 			"Matches `ttl_bounded_backlog` of the `queuecap_ttl_backlog` data source.",
 		[]string{"arrival_rate", "incident_seconds", "ttl_seconds", "degraded_completion_rate"}, "ttl_bounded_backlog", nil),
 	{
+		Of:   AlarmThresholdsFormula,
 		Name: "backlog_per_consumer_target", Summary: "Target value for target tracking on backlog per consumer",
 		Description: "Returns `sla_seconds × per_consumer_rate`, messages waiting per consumer: AWS's acceptable latency over processing time per message. " +
 			"Matches `backlog_per_consumer_target` of the `queuecap_alarm_thresholds` data source.",
@@ -649,6 +659,7 @@ var Functions = []*Function{
 		Object: Consumers,
 	},
 	{
+		Of:   RetryStorm,
 		Name: "min_consumers_to_drain", Summary: "Smallest fleet that drains a backlog through a retry storm within the RTO",
 		Description: "Returns the smallest number of consumers whose one-second retry storm simulation empties `backlog` by t = `rto_seconds`, " +
 			"where producers retry `retries_per_timeout` times each message that waits longer than `timeout_window_seconds`: " +

@@ -6,7 +6,8 @@ package capacity
 // QueueSettingsFormula recommends an SQS queue's settings from declared
 // rates and the consumer's processing time.
 var QueueSettingsFormula = &Formula{
-	Name: "queue_settings",
+	Name:    "queue_settings",
+	Answers: "SQS settings from the rates instead of defaults: a visibility timeout over the processing time (six Lambda timeouts), a retention that outlasts the drain of `max_backlog` and its redeliveries, `max_receive_count`, and the dead-letter queue's retention",
 	Description: "Recommended SQS settings for a queue and its dead-letter queue, derived from declared rates and the consumer's processing time instead of defaults:\n\n" +
 		"```\n" +
 		"visibility_timeout_seconds = ceil(6 × lambda_timeout_seconds)                       (Lambda, AWS's guidance)\n" +

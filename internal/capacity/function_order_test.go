@@ -37,3 +37,19 @@ func TestFunctionArgumentOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestCatalogNamesEveryFaceOfAFormula: every function says which data
+// source returns what it returns, and every formula says what it answers,
+// for the README's table (generated from them).
+func TestCatalogNamesEveryFaceOfAFormula(t *testing.T) {
+	for _, fn := range capacity.Functions {
+		if fn.Formula() == nil {
+			t.Errorf("function %s names no formula (Of or Object)", fn.Name)
+		}
+	}
+	for _, f := range capacity.Formulas {
+		if f.Answers == "" {
+			t.Errorf("formula %s has no Answers", f.Name)
+		}
+	}
+}

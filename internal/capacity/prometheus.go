@@ -402,7 +402,8 @@ var prometheusRuleObject = ObjectOf(
 // PrometheusRulesFormula derives a Prometheus rule group from declared
 // rates.
 var PrometheusRulesFormula = &Formula{
-	Name: "prometheus_rules",
+	Name:    "prometheus_rules",
+	Answers: "Prometheus alerting rules (not draining, drain time against the RTO, depth and oldest message above the SLA, projected depth with `predict_linear` or `deriv`) as a rule file for Amazon Managed Prometheus, a PrometheusRule or promtool, and as objects",
 	Description: "Prometheus alerting rules for a queue, derived from declared rates instead of hand-picked constants: " +
 		"`rule_group_yaml` is a rule file with one group, ready for the `data` of an `aws_prometheus_rule_group_namespace` " +
 		"(Amazon Managed Service for Prometheus), the `spec` of a `kubernetes_manifest` PrometheusRule (`yamldecode` it) or a rules file; " +
