@@ -65,7 +65,7 @@ if cli=$(command -v tofu); then
 	echo "==> not using $cli: it reports no version" >&2
 fi
 
-echo "==> no Terraform 1.0+ or OpenTofu on PATH: using the Terraform 1.5.7 that tools/install-cli.sh builds from source and caches (the first time about 25 minutes on 2 cores; put terraform or tofu on PATH to skip it)" >&2
+echo "==> no Terraform 1.0+ or OpenTofu on PATH: using the Terraform 1.5.7 that tools/install-cli.sh builds from source and caches (the first time about 12 minutes on 2 cores; put terraform or tofu on PATH to skip it)" >&2
 cli=$("$root/tools/install-cli.sh" terraform)
 echo "==> using Terraform $(version "$cli"): $cli (built by tools/install-cli.sh)" >&2
 echo "$cli"

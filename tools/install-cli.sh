@@ -6,7 +6,7 @@
 # source this project's machines reach; each build is cached under
 # $QUEUECAP_CACHE (default $HOME/.cache/queuecap) and reused.
 #
-#   tools/install-cli.sh terraform      # Terraform 1.5.7, about 25 min cold on 2 cores
+#   tools/install-cli.sh terraform      # Terraform 1.5.7, about 12 min cold on 2 cores
 #   tools/install-cli.sh tofu           # OpenTofu 1.12.6, about 10 min cold
 #   tools/install-cli.sh tflint         # TFLint 0.64.0 (the plugin tests, make bench), a few min cold
 #   tools/install-cli.sh golangci-lint  # golangci-lint 2.15.0 (make lint), a few min cold
