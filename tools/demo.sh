@@ -5,10 +5,18 @@
 # local use through a dev_overrides CLI configuration in a temporary file,
 # and plans and applies examples/sizing without `terraform init`, offline;
 # then lints examples/lint with queuecap lint.
+#
+# The CLI is the terraform (1.0+) or tofu on PATH, else Terraform 1.5.7
+# built from source on first use; TERRAFORM=/path/to/cli chooses another
+# (tools/demo-cli.sh). Output that is not a terminal has no colour.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
-terraform=${TERRAFORM:-$("$root/tools/install-cli.sh" terraform)}
+terraform=$("$root/tools/demo-cli.sh")
+no_color=
+if [ ! -t 1 ]; then
+	no_color=-no-color
+fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -27,8 +35,8 @@ export TF_CLI_CONFIG_FILE=$work/cli.tfrc TF_IN_AUTOMATION=1 CHECKPOINT_DISABLE=1
 
 # A copy, so the state file never lands in the examples.
 cp -r "$root/examples/sizing" "$work/sizing"
-echo "==> terraform apply examples/sizing (λ 10,000 msg/s, μ 400 msg/s per worker)"
-"$terraform" -chdir="$work/sizing" apply -auto-approve -input=false -compact-warnings
+echo "==> $(basename "$terraform") apply examples/sizing (λ 10,000 msg/s, μ 400 msg/s per worker)"
+"$terraform" -chdir="$work/sizing" apply -auto-approve -input=false -compact-warnings ${no_color:+"$no_color"}
 
 echo
 echo "==> building queuecap (the linter)"

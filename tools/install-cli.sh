@@ -6,7 +6,7 @@
 # source this project's machines reach; each build is cached under
 # $QUEUECAP_CACHE (default $HOME/.cache/queuecap) and reused.
 #
-#   tools/install-cli.sh terraform      # Terraform 1.5.7, about 4 min cold
+#   tools/install-cli.sh terraform      # Terraform 1.5.7, about 12 min cold on 2 cores
 #   tools/install-cli.sh tofu           # OpenTofu 1.12.6, about 10 min cold
 #   tools/install-cli.sh tflint         # TFLint 0.64.0 (the plugin tests, make bench), a few min cold
 #   tools/install-cli.sh golangci-lint  # golangci-lint 2.15.0 (make lint), a few min cold
@@ -38,15 +38,39 @@ cache=${QUEUECAP_CACHE:-$HOME/.cache/queuecap}
 bin=$cache/bin
 mkdir -p "$bin"
 
+# progress WHAT COMMAND... runs COMMAND, saying every
+# $QUEUECAP_PROGRESS_SECONDS (default 30) how long it has been building
+# WHAT: a cold build prints nothing else for minutes. The ticker's sleep
+# keeps none of the script's output open, so a pipe closes when we are done.
+progress() {
+	local what=$1 every=${QUEUECAP_PROGRESS_SECONDS:-30} ticker status=0
+	shift
+	(
+		start=$SECONDS
+		while sleep "$every" >/dev/null 2>&1; do
+			s=$((SECONDS - start))
+			printf '  ... still building %s: %d min %02d s so far\n' "$what" $((s / 60)) $((s % 60)) >&2
+		done
+	) &
+	ticker=$!
+	"$@" || status=$?
+	kill "$ticker" 2>/dev/null || true
+	wait "$ticker" 2>/dev/null || true
+	return "$status"
+}
+
+# in_dir DIR COMMAND... runs COMMAND in DIR.
+in_dir() (cd "$1" && shift && "$@")
+
 # go_install NAME VERSION PACKAGE installs PACKAGE@vVERSION as
 # $bin/NAME-VERSION when it is missing and sets out to its path. go install
 # builds outside any module, so the project's go.mod is not touched.
 go_install() {
 	out=$bin/$1-$2
 	if [ ! -x "$out" ]; then
-		echo "installing $1 $2 into $bin (cached for later runs)" >&2
+		echo "building $1 $2 from source into $bin with go install (cached for later runs)" >&2
 		tmp=$(mktemp -d)
-		(cd "$tmp" && GOBIN=$tmp GOFLAGS=-mod=mod go install "$3@v$2") >&2
+		progress "$1 $2" in_dir "$tmp" env GOBIN="$tmp" GOFLAGS=-mod=mod go install "$3@v$2" >&2
 		# The binary is named for the package's last element, a major
 		# version suffix (/v2) aside.
 		name=${3##*/}
@@ -69,7 +93,7 @@ tofu)
 		src=$(mktemp -d)
 		cp -r "$dir/." "$src"
 		chmod -R u+w "$src"
-		(cd "$src" && go build -o "$out.tmp" ./cmd/tofu) >&2
+		progress "OpenTofu $TOFU_VERSION" in_dir "$src" go build -o "$out.tmp" ./cmd/tofu >&2
 		mv "$out.tmp" "$out"
 		rm -rf "$src"
 	fi
