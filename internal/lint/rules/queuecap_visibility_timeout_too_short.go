@@ -5,6 +5,7 @@ package rules
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint/model"
@@ -52,7 +53,10 @@ func (visibilityTimeoutTooShort) CheckMapping(esm *model.EventSourceMapping, r m
 	if timeout.From != "timeout" {
 		timeoutText += " (the default)"
 	}
-	summary := fmt.Sprintf("visibility_timeout_seconds %s is under %d × the function's %s s timeout: raise it to %s", n(vis.V), capacity.LambdaVisibilityFactor, n(timeout.V), n(need))
+	// Advice in whole seconds, as SQS takes a visibility timeout and as
+	// queue_settings recommends it: six timeouts of 4.2123 s are 25.2738 s,
+	// raised to 26, not to 25.27 (still under them).
+	summary := fmt.Sprintf("visibility_timeout_seconds %s is under %d × the function's %s s timeout: raise it to %s", n(vis.V), capacity.LambdaVisibilityFactor, n(timeout.V), n(math.Ceil(need)))
 	r.Report(vis.Range, summary, fmt.Sprintf("%s is under %d × the %s of %s = %s s: a message still being processed becomes visible again and is delivered a second time, raising the effective arrival rate",
 		visText, capacity.LambdaVisibilityFactor, timeoutText, f.Addr, num(need)),
 		fact("visibility_timeout_seconds", vis.V), fact("function_timeout_seconds", timeout.V), fact("required_visibility_timeout_seconds", need))

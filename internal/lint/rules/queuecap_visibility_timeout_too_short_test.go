@@ -45,6 +45,17 @@ func TestVisibilityTimeoutTooShort(t *testing.T) {
 			}},
 		},
 		{
+			// 6 × 4.2123 s is 25.2738 s: SQS takes whole seconds, and 25.27,
+			// the advice rounded to hundredths, is still under it.
+			name:  "advice in whole seconds above six decimal function timeouts",
+			files: map[string]string{"main.tf": lambdaConsumer("visibility_timeout_seconds = 25", "timeout = 4.2123", ref)},
+			issues: []issue{{Summary: "visibility_timeout_seconds 25 is under 6 × the function's 4.21 s timeout: raise it to 26",
+				Message: "visibility_timeout_seconds 25 is under 6 × the timeout 4.21 s of aws_lambda_function.worker = 25.27 s" + redelivery,
+				Start:   at(3, 3), End: at(3, 34),
+				Facts: facts("visibility_timeout_seconds", 25, "function_timeout_seconds", 4.2123, "required_visibility_timeout_seconds", 25.2738),
+			}},
+		},
+		{
 			name:  "six function timeouts",
 			files: map[string]string{"main.tf": lambdaConsumer("visibility_timeout_seconds = 180", "timeout = 30", ref)},
 		},
