@@ -42,6 +42,80 @@ func TotalCapacity(capacities ...float64) (float64, error) {
 	return total, nil
 }
 
+// FleetSize is a consumer fleet at a size: Consumers of PerConsumerRate
+// msg/s each.
+type FleetSize struct {
+	Consumers       int64
+	PerConsumerRate float64
+}
+
+// FleetSupply is what consumer fleets at their sizes do against a queue's
+// arrivals, every value from the exact capacity Σ c·μ and effective
+// arrival rate λ · (1 + r · k), rounded once. A capacity or an arrival
+// rate already written to 15 digits moves every verdict at a boundary: 46
+// × 2,277.1777692559 msg/s is 104,750.1773857714 msg/s, which drains
+// 173,750.886928857 messages against 70,000 msg/s in exactly 5 s, where
+// 104,750.177385771 msg/s took 5.00000000000012 s.
+type FleetSupply struct {
+	Capacity float64  // Σ c·μ
+	Surplus  float64  // Σ c·μ − λ_eff
+	Headroom *float64 // (Σ c·μ − λ_eff) / λ_eff; nil when nothing arrives
+	net      *big.Rat // the exact surplus
+}
+
+// SupplyOfFleets is the supply of fleets against arrivalRate with retries.
+func SupplyOfFleets(arrivalRate float64, retries Retries, fleets ...FleetSize) (FleetSupply, error) {
+	var s FleetSupply
+	effR, eff, err := effectiveArrival(arrivalRate, retries)
+	if err != nil {
+		return s, err
+	}
+	capR := new(big.Rat)
+	for _, f := range fleets {
+		if f.Consumers < 0 {
+			return s, inputErr("consumers", "must be at least 0, got %d", f.Consumers)
+		}
+		if err := checkPositive("per_consumer_rate", f.PerConsumerRate); err != nil {
+			return s, err
+		}
+		capR.Add(capR, mul(ratInt(f.Consumers), dec(f.PerConsumerRate)))
+	}
+	s.Capacity = float(capR)
+	if err := checkResult("per_consumer_rate", "the total capacity of the consumers", s.Capacity); err != nil {
+		return s, err
+	}
+	s.net = sub(capR, effR)
+	s.Surplus = float(s.net)
+	if eff != 0 {
+		h := float(quo(s.net, effR))
+		if err := checkResult("arrival_rate", "the headroom surplus / effective arrival", h); err != nil {
+			return s, err
+		}
+		s.Headroom = &h
+	}
+	return s, nil
+}
+
+// DrainSeconds is DrainSeconds at the fleets' exact surplus: backlog /
+// (Σ c·μ − λ_eff), rounded once; ok is false when the backlog never
+// drains.
+func (s FleetSupply) DrainSeconds(backlog float64) (seconds float64, ok bool, err error) {
+	if err := checkNonNegative("backlog", backlog); err != nil {
+		return 0, false, err
+	}
+	if backlog == 0 {
+		return 0, true, nil
+	}
+	if s.net == nil || s.net.Sign() <= 0 {
+		return 0, false, nil
+	}
+	t := float(quo(dec(backlog), s.net))
+	if err := checkResult("backlog", "the drain time backlog / net rate", t); err != nil {
+		return 0, false, err
+	}
+	return t, true, nil
+}
+
 // Headroom is spare capacity as a fraction of the effective arrival rate,
 // (C − λ_eff) / λ_eff; nil when nothing arrives.
 func Headroom(capacity, effectiveArrival float64) (*float64, error) {

@@ -249,3 +249,55 @@ func TestRetentionToOutlast(t *testing.T) {
 		}
 	}
 }
+
+// TestSupplyOfFleets: the surplus, headroom and drain of fleets come from
+// the exact Σ c·μ and λ_eff, rounded once, not from a capacity or an
+// arrival rate written to 15 digits first.
+func TestSupplyOfFleets(t *testing.T) {
+	// 46 × 2,277.1777692559 is 104,750.1773857714 msg/s: against 70,000
+	// msg/s it drains 173,750.886928857 messages in exactly 5 s.
+	s, err := capacity.SupplyOfFleets(70000, capacity.Retries{}, capacity.FleetSize{Consumers: 46, PerConsumerRate: 2277.1777692559})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Capacity != 104750.177385771 || s.Surplus != 34750.1773857714 {
+		t.Errorf("capacity %v, surplus %v, want 104750.177385771 and 34750.1773857714", s.Capacity, s.Surplus)
+	}
+	if d, ok, err := s.DrainSeconds(173750.886928857); err != nil || !ok || d != 5 {
+		t.Errorf("DrainSeconds = %v, %v, %v, want 5 s", d, ok, err)
+	}
+	// 35 × 5.84912580831429 exceeds 36 × (1 + 0.809 × 5.79313979161516) by
+	// 2.3e-13 msg/s, though both are 204.719403291 to 15 digits.
+	s, err = capacity.SupplyOfFleets(36, capacity.Retries{Rate: 0.809, Average: 5.79313979161516}, capacity.FleetSize{Consumers: 35, PerConsumerRate: 5.84912580831429})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Surplus != 2.3016e-13 || s.Headroom == nil || *s.Headroom <= 0 {
+		t.Errorf("surplus %v, headroom %v, want 2.3016e-13 and above 0", s.Surplus, s.Headroom)
+	}
+	// Several fleets; (0.3 − 0.2) / 0.2 is exactly 0.5; no drain without
+	// a surplus; nothing arriving has no headroom.
+	s, err = capacity.SupplyOfFleets(0.2, capacity.Retries{}, capacity.FleetSize{Consumers: 2, PerConsumerRate: 0.1}, capacity.FleetSize{Consumers: 1, PerConsumerRate: 0.1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Capacity != 0.3 || s.Surplus != 0.1 || s.Headroom == nil || *s.Headroom != 0.5 {
+		t.Errorf("capacity %v, surplus %v, headroom %v, want 0.3, 0.1 and 0.5", s.Capacity, s.Surplus, s.Headroom)
+	}
+	s, _ = capacity.SupplyOfFleets(0.3, capacity.Retries{}, capacity.FleetSize{Consumers: 3, PerConsumerRate: 0.1})
+	if d, ok, err := s.DrainSeconds(10); ok || d != 0 || err != nil {
+		t.Errorf("DrainSeconds without a surplus = %v, %v, %v, want never", d, ok, err)
+	}
+	if d, ok, err := s.DrainSeconds(0); !ok || d != 0 || err != nil {
+		t.Errorf("DrainSeconds of no backlog = %v, %v, %v, want 0 s", d, ok, err)
+	}
+	if s, _ := capacity.SupplyOfFleets(0, capacity.Retries{}, capacity.FleetSize{Consumers: 1, PerConsumerRate: 1}); s.Headroom != nil {
+		t.Errorf("headroom with no arrivals = %v, want nil", *s.Headroom)
+	}
+	_, err = capacity.SupplyOfFleets(1, capacity.Retries{}, capacity.FleetSize{Consumers: -1, PerConsumerRate: 1})
+	assertInputError(t, err, "consumers")
+	_, err = capacity.SupplyOfFleets(1, capacity.Retries{}, capacity.FleetSize{Consumers: 1, PerConsumerRate: 0})
+	assertInputError(t, err, "per_consumer_rate")
+	_, err = capacity.SupplyOfFleets(1, capacity.Retries{}, capacity.FleetSize{Consumers: 2, PerConsumerRate: math.MaxFloat64})
+	assertInputError(t, err, "per_consumer_rate")
+}

@@ -107,13 +107,12 @@ func checkMinHeadroom(s *supply, r model.Reporter) {
 		r.Skip(h.Range, "min_headroom of "+s.queue.Addr+" "+h.Unknown())
 		return
 	}
-	headroomPtr, err := capacity.Headroom(s.Capacity, s.Effective)
-	if err != nil || headroomPtr == nil {
+	if s.Headroom == nil {
 		return
 	}
-	// Judged as the finding states it: (0.3 − 0.2) / 0.2 is
-	// 0.4999999999999999 in float64, exactly a min_headroom of 0.5.
-	headroom := capacity.Clean(*headroomPtr)
+	// The supply's, exact and rounded once: (0.3 − 0.2) / 0.2 is exactly a
+	// min_headroom of 0.5, not float64's 0.4999999999999999.
+	headroom := *s.Headroom
 	if headroom >= h.V {
 		return
 	}
