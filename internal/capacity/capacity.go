@@ -219,6 +219,26 @@ func SLAMaxDepth(arrivalRate, slaSeconds float64) (float64, error) {
 	return d, nil
 }
 
+// EffectiveSLAMaxDepth is SLAMaxDepth of the effective arrival rate, λ ·
+// (1 + r · k) · SLA, exact and rounded once, as alarm_thresholds'
+// max_depth: λ_eff written to 15 digits first moves the depth's 15th
+// digit (7,457.8 × (1 + 0.437 × 5.079013207) msg/s × 493 s is
+// 11,837,226.624191, not 11,837,226.6241909).
+func EffectiveSLAMaxDepth(arrivalRate, slaSeconds float64, retries Retries) (float64, error) {
+	effR, eff, err := effectiveArrival(arrivalRate, retries)
+	if err != nil {
+		return 0, err
+	}
+	if err := checkPositive("sla_seconds", slaSeconds); err != nil {
+		return 0, err
+	}
+	d := float(mul(effR, dec(slaSeconds)))
+	if err := checkResult(culprit(term{"arrival_rate", eff, 1}, term{"sla_seconds", slaSeconds, 1}), "the maximum depth arrival_rate × sla_seconds", d); err != nil {
+		return 0, err
+	}
+	return d, nil
+}
+
 // WaitSeconds is the wait of a message arriving now behind a FIFO backlog,
 // W = backlog / completion rate. ok is false when nothing completes, as
 // the docs say: the message is never served, behind a backlog or not.

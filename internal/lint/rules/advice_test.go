@@ -34,6 +34,18 @@ func TestAdviceClearsTheFinding(t *testing.T) {
 			short: func(string) string { return "1589.88" },
 		},
 		{
+			// 427,074.63939506 × (1 + 0.611 × 3.0046875763221) msg/s ×
+			// 5,454,623 s is an SLA depth of 6,606,233,781,549.9579…,
+			// 6,606,233,781,549.96 to 15 digits (was: 6,606,233,781,549.93,
+			// from λ_eff written to 15 digits first).
+			name: "a depth threshold lowered to an SLA depth with retries", rule: "queuecap_depth_alarm_after_sla",
+			config: func(v string) string {
+				return depthAlarmOn(`"queuecap:arrival_rate" = 427074.63939506, "queuecap:sla_seconds" = 5454623, "queuecap:retry_rate" = 0.611, "queuecap:avg_retries" = 3.0046875763221`, "GreaterThanThreshold", v, "aws_sqs_queue.orders.name")
+			},
+			first: "6606233781556.76", want: "6606233781549.96",
+			short: func(string) string { return "6606233781549.97" },
+		},
+		{
 			// 10,000 / 400 + 5,400,000 / (400 × 1,800) needs 33 consumers
 			// for the backlog; min_headroom 50 % needs 38.
 			name: "a fleet raised for its backlog and its headroom", rule: "queuecap_insufficient_headroom",

@@ -49,11 +49,13 @@ func (depthAlarmAfterSLA) CheckAlarm(a *model.Alarm, r model.Reporter) {
 		}
 		return
 	}
-	rate, terms, retryFacts, ok := slaArrival(q, a, r)
+	rate, retries, terms, retryFacts, ok := slaArrival(q, a, r)
 	if !ok {
 		return
 	}
-	depth, err := capacity.SLAMaxDepth(rate, sla.V)
+	// From the exact λ_eff, as alarm_thresholds' max_depth: a threshold
+	// queuecap computed is never above the depth the rule judges it by.
+	depth, err := capacity.EffectiveSLAMaxDepth(lambda.V, sla.V, retries)
 	depth = capacity.Clean(depth) // judged as stated: 0.7 × 3 is 2.1, not 2.0999999999999996
 	if err != nil || a.Threshold.V <= depth || rate == 0 {
 		return
@@ -72,10 +74,10 @@ func (depthAlarmAfterSLA) CheckAlarm(a *model.Alarm, r model.Reporter) {
 
 // slaArrival is the arrival rate the SLA depth counts: the declared one,
 // amplified to λ_eff by the retries the queue declares, else by those of
-// the queuecap call the threshold came from (alarm_plan with retry_rate).
-// It says how it was formed, and returns false (with a skip) when a
-// declared retry rate is not known.
-func slaArrival(q *model.Queue, a *model.Alarm, r model.Reporter) (float64, string, []model.Fact, bool) {
+// the queuecap call the threshold came from (alarm_plan with retry_rate),
+// and those retries. It says how it was formed, and returns false (with a
+// skip) when a declared retry rate is not known.
+func slaArrival(q *model.Queue, a *model.Alarm, r model.Reporter) (float64, capacity.Retries, string, []model.Fact, bool) {
 	lambda := q.Rates.ArrivalRate.V
 	rate, average := q.Rates.RetryRate, q.Rates.AvgRetries
 	if !rate.Set && !average.Set {
@@ -83,15 +85,15 @@ func slaArrival(q *model.Queue, a *model.Alarm, r model.Reporter) (float64, stri
 	}
 	retries, ok := knownRetries(q, rate, average, r)
 	if !ok {
-		return 0, "", nil, false
+		return 0, retries, "", nil, false
 	}
 	if retries.Rate == 0 || retries.Average == 0 {
-		return lambda, num(lambda), nil, true
+		return lambda, capacity.Retries{}, num(lambda), nil, true
 	}
 	eff, ok := effectiveArrival(q, lambda, retries, r)
 	if !ok {
-		return 0, "", nil, false
+		return 0, retries, "", nil, false
 	}
-	return eff, fmt.Sprintf("%s × (1 + %s × %s) = %s", num(lambda), num(retries.Rate), num(retries.Average), num(eff)),
+	return eff, retries, fmt.Sprintf("%s × (1 + %s × %s) = %s", num(lambda), num(retries.Rate), num(retries.Average), num(eff)),
 		[]model.Fact{fact("retry_rate", retries.Rate), fact("avg_retries", retries.Average), fact("effective_arrival_rate", eff)}, true
 }
