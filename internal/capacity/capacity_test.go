@@ -264,6 +264,34 @@ func TestSLAMaxDepth(t *testing.T) {
 	}
 }
 
+// TestEffectiveSLAMaxDepth: the SLA depth of λ · (1 + r · k), exact and
+// rounded once, as alarm_thresholds' max_depth.
+func TestEffectiveSLAMaxDepth(t *testing.T) {
+	for _, tt := range []struct {
+		name         string
+		arrival, sla float64
+		retries      capacity.Retries
+		want         float64
+	}{
+		{"no retries", 5000, 10, capacity.Retries{}, 50000},
+		{"5,000 × (1 + 0.2 × 2) × 10 s", 5000, 10, capacity.Retries{Rate: 0.2, Average: 2}, 70000},
+		// λ_eff is 24,010.6016717869302 msg/s: written to 15 digits first,
+		// the depth was 11,837,226.6241909.
+		{"λ_eff of 18 digits", 7457.8, 493, capacity.Retries{Rate: 0.437, Average: 5.079013207}, 11837226.624191},
+	} {
+		got, err := capacity.EffectiveSLAMaxDepth(tt.arrival, tt.retries, tt.sla)
+		if err != nil || got != tt.want {
+			t.Errorf("%s: EffectiveSLAMaxDepth = %v, %v, want %v", tt.name, got, err, tt.want)
+		}
+	}
+	_, err := capacity.EffectiveSLAMaxDepth(5000, capacity.Retries{}, 0)
+	assertInputError(t, err, "sla_seconds")
+	_, err = capacity.EffectiveSLAMaxDepth(5000, capacity.Retries{Rate: 2, Average: 1}, 10)
+	assertInputError(t, err, "retry_rate")
+	_, err = capacity.EffectiveSLAMaxDepth(1e300, capacity.Retries{}, 1e10)
+	assertInputError(t, err, "arrival_rate")
+}
+
 // Invalid values by validation class. Each list includes the previous one.
 var (
 	notFinite      = []float64{math.NaN(), math.Inf(1), math.Inf(-1)}

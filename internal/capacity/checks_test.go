@@ -52,12 +52,13 @@ func TestFindingFormulas(t *testing.T) {
 	_, err = capacity.RequiredSurplus(5e6, 0)
 	assertInputError(t, err, "rto_seconds")
 
-	v, err := capacity.MinVisibilityTimeout(30)
-	if err != nil {
-		t.Fatal(err)
+	for timeout, want := range map[float64][2]float64{30: {180, 180}, 4.2123: {26, 25.2738}, 166.666666666667: {1001, 1000}} {
+		v, p, err := capacity.MinVisibilityTimeout(timeout)
+		if err != nil || v != want[0] || p != want[1] {
+			t.Errorf("MinVisibilityTimeout(%v) = %v, %v, %v; want %v s in whole seconds, six timeouts %v s", timeout, v, p, err, want[0], want[1])
+		}
 	}
-	assertClose(t, "MinVisibilityTimeout", v, 180)
-	_, err = capacity.MinVisibilityTimeout(1e308)
+	_, _, err = capacity.MinVisibilityTimeout(1e308)
 	assertInputError(t, err, "timeout")
 
 	r, err := capacity.ReceivesPerDay(30)
@@ -283,4 +284,52 @@ func TestRetentionToOutlast(t *testing.T) {
 			t.Errorf("RetentionToOutlast(%v) = %v, want %v", drain, got, want)
 		}
 	}
+}
+
+// TestSupplyAgainstAtBoundaries: the surplus, headroom and drain of fleets
+// come from the exact Σ c·μ and λ_eff, rounded once, not from a capacity or
+// an arrival rate written to 15 digits first.
+func TestSupplyAgainstAtBoundaries(t *testing.T) {
+	fleet := func(c int64, mu float64) []capacity.FleetSize {
+		return []capacity.FleetSize{{Count: c, PerConsumerRate: mu}}
+	}
+	// 46 × 2,277.1777692559 is 104,750.1773857714 msg/s: against 70,000
+	// msg/s it drains 173,750.886928857 messages in exactly 5 s.
+	s, err := capacity.SupplyAgainst(fleet(46, 2277.1777692559), 70000, capacity.Retries{}, 173750.886928857)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Capacity != 104750.177385771 || s.Surplus != 34750.1773857714 || !s.Drains || s.DrainSeconds != 5 {
+		t.Errorf("capacity %v, surplus %v, drain %v %v; want 104750.177385771, 34750.1773857714 and 5 s", s.Capacity, s.Surplus, s.Drains, s.DrainSeconds)
+	}
+	// 35 × 5.84912580831429 exceeds 36 × (1 + 0.809 × 5.79313979161516) by
+	// 2.3e-13 msg/s, though both are 204.719403291 to 15 digits.
+	s, err = capacity.SupplyAgainst(fleet(35, 5.84912580831429), 36, capacity.Retries{Rate: 0.809, Average: 5.79313979161516}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Surplus != 2.3016e-13 || s.Headroom == nil || *s.Headroom <= 0 {
+		t.Errorf("surplus %v, headroom %v, want 2.3016e-13 and above 0", s.Surplus, s.Headroom)
+	}
+	// Several fleets; (0.3 − 0.2) / 0.2 is exactly 0.5; no drain without
+	// a surplus; nothing arriving has no headroom.
+	s, err = capacity.SupplyAgainst([]capacity.FleetSize{{Count: 2, PerConsumerRate: 0.1}, {Count: 1, PerConsumerRate: 0.1}}, 0.2, capacity.Retries{}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Capacity != 0.3 || s.Surplus != 0.1 || s.Headroom == nil || *s.Headroom != 0.5 {
+		t.Errorf("capacity %v, surplus %v, headroom %v, want 0.3, 0.1 and 0.5", s.Capacity, s.Surplus, s.Headroom)
+	}
+	if s, _ := capacity.SupplyAgainst(fleet(3, 0.1), 0.3, capacity.Retries{}, 10); s.Drains || s.DrainSeconds != 0 {
+		t.Errorf("drain without a surplus = %v %v, want never", s.Drains, s.DrainSeconds)
+	}
+	if s, _ := capacity.SupplyAgainst(fleet(1, 1), 0, capacity.Retries{}, 0); s.Headroom != nil {
+		t.Errorf("headroom with no arrivals = %v, want nil", *s.Headroom)
+	}
+	_, err = capacity.SupplyAgainst(fleet(-1, 1), 1, capacity.Retries{}, 0)
+	assertInputError(t, err, "consumers")
+	_, err = capacity.SupplyAgainst(fleet(1, 0), 1, capacity.Retries{}, 0)
+	assertInputError(t, err, "per_consumer_rate")
+	_, err = capacity.SupplyAgainst(fleet(2, math.MaxFloat64), 1, capacity.Retries{}, 0)
+	assertInputError(t, err, "per_consumer_rate")
 }

@@ -22,6 +22,7 @@ func TestAdviceClearsTheFinding(t *testing.T) {
 		config     func(value string) string
 		first      string // the value that is flagged
 		short      func(advised string) string
+		want       string // the advice, where a case states it
 	}{
 		{
 			// 12.719 msg/s × 125 s is an SLA depth of 1,589.875.
@@ -31,6 +32,18 @@ func TestAdviceClearsTheFinding(t *testing.T) {
 			},
 			first: "2000",
 			short: func(string) string { return "1589.88" },
+		},
+		{
+			// 427,074.63939506 × (1 + 0.611 × 3.0046875763221) msg/s ×
+			// 5,454,623 s is an SLA depth of 6,606,233,781,549.9579…,
+			// 6,606,233,781,549.96 to 15 digits (was: 6,606,233,781,549.93,
+			// from λ_eff written to 15 digits first).
+			name: "a depth threshold lowered to an SLA depth with retries", rule: "queuecap_depth_alarm_after_sla",
+			config: func(v string) string {
+				return depthAlarmOn(`"queuecap:arrival_rate" = 427074.63939506, "queuecap:sla_seconds" = 5454623, "queuecap:retry_rate" = 0.611, "queuecap:avg_retries" = 3.0046875763221`, "GreaterThanThreshold", v, "aws_sqs_queue.orders.name")
+			},
+			first: "6606233781556.76", want: "6606233781549.96",
+			short: func(string) string { return "6606233781549.97" },
 		},
 		{
 			// 10,000 / 400 + 5,400,000 / (400 × 1,800) needs 33 consumers
@@ -56,6 +69,50 @@ func TestAdviceClearsTheFinding(t *testing.T) {
 			},
 			first: "1200",
 			short: func(string) string { return "1285" },
+		},
+		// A capacity c·μ of more than 15 digits written to 15 before the
+		// surplus was taken moved each of these verdicts by a hair.
+		{
+			// 46 × 2,277.1777692559 − 70,000 msg/s drains 173,750.886928857
+			// messages in exactly 5 s (was: 5.00000000000012 s, over it).
+			name: "a fleet raised to drain its backlog in exactly rto_seconds", rule: "queuecap_insufficient_headroom",
+			config: func(v string) string {
+				return decimalQueue(`"queuecap:arrival_rate" = 70000, "queuecap:max_backlog" = 173750.886928857, "queuecap:rto_seconds" = 5`, "1209600", v, "2277.1777692559")
+			},
+			first: "45", want: "46",
+			short: func(string) string { return "45" },
+		},
+		{
+			// 171 × 0.0765787023540972 msg/s exceeds 9 × 1.454995344727845
+			// msg/s by 1.62e-14; written to 15 digits, 13.0949581025506,
+			// it fell short of it.
+			name: "a fleet raised for its min_headroom by a hair", rule: "queuecap_insufficient_headroom",
+			config: func(v string) string {
+				return decimalQueue(`"queuecap:arrival_rate" = 9, "queuecap:min_headroom" = 0.454995344727845`, "1209600", v, "0.0765787023540972")
+			},
+			first: "139", want: "171",
+			short: func(string) string { return "170" },
+		},
+		{
+			// 35 × 5.84912580831429 msg/s exceeds 36 × (1 + 0.809 ×
+			// 5.79313979161516) msg/s by 2.3e-13; both written to 15
+			// digits are 204.719403291.
+			name: "a fleet raised to drain by a hair", rule: "queuecap_zero_surplus",
+			config: func(v string) string {
+				return decimalQueue(`"queuecap:arrival_rate" = 36, "queuecap:retry_rate" = 0.809, "queuecap:avg_retries" = 5.79313979161516`, "1209600", v, "5.84912580831429")
+			},
+			first: "34", want: "35",
+			short: func(string) string { return "34" },
+		},
+		{
+			// 99 × 8,213.6863587928 − 813,148 msg/s is 6.9495204872 msg/s,
+			// which drains 20.8485614616 messages in exactly 3 s (was: 4).
+			name: "a retention raised to a drain of exactly whole seconds", rule: "queuecap_retention_shorter_than_drain",
+			config: func(v string) string {
+				return decimalQueue(`"queuecap:arrival_rate" = 813148, "queuecap:max_backlog" = 20.8485614616`, v, "99", "8213.6863587928")
+			},
+			first: "2", want: "3",
+			short: func(string) string { return "2" },
 		},
 		{
 			name: "a visibility timeout raised to six function timeouts", rule: "queuecap_visibility_timeout_too_short",
@@ -84,6 +141,9 @@ func TestAdviceClearsTheFinding(t *testing.T) {
 				t.Fatalf("no advice in %q", found[0])
 			}
 			advised := strings.ReplaceAll(m[1], ",", "")
+			if c.want != "" && advised != c.want {
+				t.Errorf("%q: advice %s, want %s", found[0], advised, c.want)
+			}
 			if got := issues(advised); len(got) != 0 {
 				t.Errorf("%q: at the advised %s still %q", found[0], advised, got)
 			}

@@ -134,6 +134,26 @@ data "queuecap_sla_depth" "orders" {
 			issues: []issue{{Message: late.Message, Start: at(10, 3), End: at(10, 49), Facts: late.Facts}},
 		},
 		{
+			// 7,457.8 × (1 + 0.437 × 5.079013207) msg/s × 493 s is
+			// 11,837,226.6241909566 messages, 11,837,226.624191 to 15
+			// digits, the data source's max_depth; from λ_eff written to 15
+			// digits first (24,010.6016717869 msg/s) the rule's was
+			// 11,837,226.6241909, and it flagged the threshold.
+			name: "threshold from queuecap_alarm_thresholds with retries, λ_eff of more than 15 digits",
+			files: map[string]string{"main.tf": depthAlarmOn(`"queuecap:arrival_rate" = 7457.8, "queuecap:sla_seconds" = 493, "queuecap:retry_rate" = 0.437, "queuecap:avg_retries" = 5.079013207`,
+				"GreaterThanThreshold", "data.queuecap_alarm_thresholds.orders.max_depth", ref) + `
+data "queuecap_alarm_thresholds" "orders" {
+  arrival_rate      = 7457.8
+  retry_rate        = 0.437
+  avg_retries       = 5.079013207
+  sla_seconds       = 493
+  per_consumer_rate = 100
+  rto_seconds       = 1800
+  queue_name        = "orders"
+}
+`},
+		},
+		{
 			name:  "retries declared, threshold without them",
 			files: map[string]string{"main.tf": depthAlarmOn(sla+`, "queuecap:retry_rate" = 0.2, "queuecap:avg_retries" = 2`, "GreaterThanThreshold", "100000", ref)},
 			issues: []issue{{

@@ -37,7 +37,7 @@ func (visibilityTimeoutTooShort) CheckMapping(esm *model.EventSourceMapping, r m
 		r.Skip(timeout.Range, "timeout of "+f.Addr+" "+timeout.Unknown())
 		return
 	}
-	need, err := capacity.MinVisibilityTimeout(timeout.V)
+	need, product, err := capacity.MinVisibilityTimeout(timeout.V)
 	if err != nil {
 		r.Skip(timeout.Range, "timeout of "+f.Addr+" is invalid: "+err.Error())
 		return
@@ -52,8 +52,18 @@ func (visibilityTimeoutTooShort) CheckMapping(esm *model.EventSourceMapping, r m
 	if timeout.From != "timeout" {
 		timeoutText += " (the default)"
 	}
+	// Advice in whole seconds, as SQS takes a visibility timeout and as
+	// queue_settings recommends it: six timeouts of 4.2123 s are 25.2738 s,
+	// raised to 26, not to 25.27 (still under them).
+	// Advice in whole seconds, as SQS takes a visibility timeout and as
+	// queue_settings recommends it: six timeouts of 4.2123 s are 25.2738 s,
+	// raised to 26, not to 25.27 (still under them).
 	summary := fmt.Sprintf("visibility_timeout_seconds %s is under %d × the function's %s s timeout: raise it to %s", n(vis.V), capacity.LambdaVisibilityFactor, n(timeout.V), n(need))
-	r.Report(vis.Range, summary, fmt.Sprintf("%s is under %d × the %s of %s = %s s: a message still being processed becomes visible again and is delivered a second time, raising the effective arrival rate",
-		visText, capacity.LambdaVisibilityFactor, timeoutText, f.Addr, num(need)),
+	whole := ""
+	if need != product {
+		whole = fmt.Sprintf(", %s s in whole seconds", num(need))
+	}
+	r.Report(vis.Range, summary, fmt.Sprintf("%s is under %d × the %s of %s = %s s%s: a message still being processed becomes visible again and is delivered a second time, raising the effective arrival rate",
+		visText, capacity.LambdaVisibilityFactor, timeoutText, f.Addr, num(product), whole),
 		fact("visibility_timeout_seconds", vis.V), fact("function_timeout_seconds", timeout.V), fact("required_visibility_timeout_seconds", need))
 }

@@ -45,6 +45,17 @@ func TestVisibilityTimeoutTooShort(t *testing.T) {
 			}},
 		},
 		{
+			// 6 × 4.2123 s is 25.2738 s: SQS takes whole seconds, and 25.27,
+			// the advice rounded to hundredths, is still under it.
+			name:  "advice in whole seconds above six decimal function timeouts",
+			files: map[string]string{"main.tf": lambdaConsumer("visibility_timeout_seconds = 25", "timeout = 4.2123", ref)},
+			issues: []issue{{Summary: "visibility_timeout_seconds 25 is under 6 × the function's 4.21 s timeout: raise it to 26",
+				Message: "visibility_timeout_seconds 25 is under 6 × the timeout 4.21 s of aws_lambda_function.worker = 25.27 s, 26 s in whole seconds" + redelivery,
+				Start:   at(3, 3), End: at(3, 34),
+				Facts: facts("visibility_timeout_seconds", 25, "function_timeout_seconds", 4.2123, "required_visibility_timeout_seconds", 26),
+			}},
+		},
+		{
 			name:  "six function timeouts",
 			files: map[string]string{"main.tf": lambdaConsumer("visibility_timeout_seconds = 180", "timeout = 30", ref)},
 		},
@@ -54,7 +65,7 @@ func TestVisibilityTimeoutTooShort(t *testing.T) {
 			name:  "six timeouts just over a whole second",
 			files: map[string]string{"main.tf": lambdaConsumer("visibility_timeout_seconds = 1000", "timeout = 166.666666666667", ref)},
 			issues: []issue{{Summary: "visibility_timeout_seconds 1,000 is under 6 × the function's 166.67 s timeout: raise it to 1,001",
-				Message: "visibility_timeout_seconds 1,000 is under 6 × the timeout 166.67 s of aws_lambda_function.worker = 1,001 s" + redelivery,
+				Message: "visibility_timeout_seconds 1,000 is under 6 × the timeout 166.67 s of aws_lambda_function.worker = 1,000 s, 1,001 s in whole seconds" + redelivery,
 				Start:   at(3, 3), End: at(3, 36),
 				Facts: facts("visibility_timeout_seconds", 1000, "function_timeout_seconds", 166.666666666667, "required_visibility_timeout_seconds", 1001),
 			}},

@@ -175,11 +175,17 @@ func (s *supply) sizeFix() (int64, bool) {
 		return 0, false
 	}
 	mu := s.Fleets[0].Rate
-	c, err := capacity.MinDrainingConsumers(s.Effective, mu)
+	// The least fleet that drains, from the exact λ_eff as the supply
+	// judges it: the steady state, one more where it only keeps up.
+	in := capacity.SizingInput{ArrivalRate: s.Arrival, PerConsumerRate: mu, Retries: s.Retries}
+	steady, err := capacity.Size(in)
 	if err != nil {
 		return 0, false
 	}
-	in := capacity.SizingInput{ArrivalRate: s.Arrival, PerConsumerRate: mu, Retries: s.Retries}
+	c := steady.RequiredConsumers
+	if steady.Surplus <= 0 {
+		c++
+	}
 	if b, rto := s.queue.Rates.MaxBacklog, s.queue.Rates.RTOSeconds; b.Set && b.Known && rto.Set && rto.Known {
 		in.MaxBacklog, in.RTOSeconds = b.V, rto.V
 	}
