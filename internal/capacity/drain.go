@@ -16,6 +16,10 @@ type DrainInput struct {
 	// ForecastStepSeconds, starting now.
 	Forecast            []float64
 	ForecastStepSeconds float64
+	// Fleet, when set, is the fleet CompletionRate is the capacity of:
+	// the drain then divides by its exact Count × PerConsumerRate, not by
+	// that product written to 15 digits.
+	Fleet *FleetSize
 }
 
 // Drain is where a backlog stands and when it clears. Pointer fields are nil
@@ -56,7 +60,11 @@ func DrainBacklog(in DrainInput) (Drain, error) {
 	out.CompletionRate = in.CompletionRate
 	// From the exact net rate, not the one written to 15 digits: the
 	// drain is never shorter than the wait behind the same backlog.
-	net := sub(dec(in.CompletionRate), in.Retries.effective(in.ArrivalRate))
+	completion := dec(in.CompletionRate)
+	if in.Fleet != nil {
+		completion = mul(ratInt(in.Fleet.Count), dec(in.Fleet.PerConsumerRate))
+	}
+	net := sub(completion, in.Retries.effective(in.ArrivalRate))
 	out.NetRate = float(net)
 
 	var t float64
@@ -73,11 +81,11 @@ func DrainBacklog(in DrainInput) (Drain, error) {
 	if out.Drains {
 		out.DrainSeconds = &t
 	}
-	w, ok, err := WaitSeconds(in.Backlog, in.CompletionRate)
-	if err != nil {
-		return out, err
-	}
-	if ok {
+	if completion.Sign() > 0 {
+		w := float(quo(dec(in.Backlog), completion))
+		if err := checkResult("backlog", "the wait backlog / completion_rate", w); err != nil {
+			return out, err
+		}
 		out.WaitSeconds = &w
 	}
 	if in.TTLSeconds > 0 {
@@ -85,7 +93,7 @@ func DrainBacklog(in DrainInput) (Drain, error) {
 		out.ShouldShed = &shed
 	}
 	if in.Forecast != nil {
-		ft, ok, err := ForecastDrainSeconds(in.Backlog, in.CompletionRate, in.Forecast, in.ForecastStepSeconds, in.Retries)
+		ft, ok, err := forecastDrainSeconds(in.Backlog, completion, in.Forecast, in.ForecastStepSeconds, in.Retries)
 		if err != nil {
 			return out, err
 		}
@@ -102,10 +110,15 @@ func DrainBacklog(in DrainInput) (Drain, error) {
 // time, and interpolates inside the step where the backlog reaches zero. ok
 // is false when the backlog is not cleared within the forecast's horizon.
 func ForecastDrainSeconds(backlog, completionRate float64, forecast []float64, stepSeconds float64, retries Retries) (seconds float64, ok bool, err error) {
-	if err := checkNonNegative("backlog", backlog); err != nil {
+	if err := checkNonNegative("completion_rate", completionRate); err != nil {
 		return 0, false, err
 	}
-	if err := checkNonNegative("completion_rate", completionRate); err != nil {
+	return forecastDrainSeconds(backlog, dec(completionRate), forecast, stepSeconds, retries)
+}
+
+// forecastDrainSeconds is ForecastDrainSeconds at an exact completion rate.
+func forecastDrainSeconds(backlog float64, c *big.Rat, forecast []float64, stepSeconds float64, retries Retries) (seconds float64, ok bool, err error) {
+	if err := checkNonNegative("backlog", backlog); err != nil {
 		return 0, false, err
 	}
 	if err := checkPositive("forecast_step_seconds", stepSeconds); err != nil {
@@ -127,7 +140,7 @@ func ForecastDrainSeconds(backlog, completionRate float64, forecast []float64, s
 	}
 	// Exact: a backlog that empties at the very end of the last step has
 	// drained.
-	b, c, step, amp := dec(backlog), dec(completionRate), dec(stepSeconds), retries.amplification()
+	b, step, amp := dec(backlog), dec(stepSeconds), retries.amplification()
 	ampF, _ := amp.Float64()
 	drained := new(big.Rat)
 	for i, a := range forecast {

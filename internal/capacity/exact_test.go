@@ -102,6 +102,13 @@ func TestExactDecimals(t *testing.T) {
 	if err != nil || lagged.RequiredConsumers != 0 || lagged.DrainSeconds == nil || *lagged.DrainSeconds != 50 {
 		t.Errorf("a backlog the minimum fleet clears in the lag: %d consumers, drain %s, %v; want 0 and 50 s", lagged.RequiredConsumers, ptrText(lagged.DrainSeconds), err)
 	}
+	// 46 × 2,277.1777692559 msg/s is 104,750.1773857714 msg/s: against
+	// 70,000 msg/s it drains 173,750.886928857 messages in exactly 5 s
+	// (5.00000000000012 from the capacity written to 15 digits).
+	fleetDrain, _, err := capacity.DrainFormula.Run(map[string]any{"backlog": 173750.886928857, "arrival_rate": 70000.0, "consumers": 46.0, "per_consumer_rate": 2277.1777692559})
+	if err != nil || fleetDrain.Values["drain_seconds"] != 5.0 {
+		t.Errorf("the drain of 46 × 2,277.1777692559 msg/s: %v, %v; want exactly 5 s", fleetDrain.Values["drain_seconds"], err)
+	}
 	// Nothing completes: wait_seconds is null, behind an empty backlog too.
 	idle, _, err := capacity.DrainFormula.Run(map[string]any{"backlog": 0.0, "arrival_rate": 0.0, "consumers": 0.0, "per_consumer_rate": 5.0})
 	if err != nil {

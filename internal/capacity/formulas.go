@@ -174,15 +174,16 @@ var DrainFormula = &Formula{
 	},
 	Compute: func(a Args) (Result, error) {
 		completion := a.Num("completion_rate")
+		var fleet *FleetSize
 		if !a.Has("completion_rate") {
 			c, err := FleetCapacity(a.Count("consumers"), a.Num("per_consumer_rate"))
 			if err != nil {
 				return Result{}, err
 			}
-			completion = c
+			completion, fleet = c, &FleetSize{Count: a.Count("consumers"), PerConsumerRate: a.Num("per_consumer_rate")}
 		}
 		in := DrainInput{Backlog: a.Num("backlog"), ArrivalRate: a.Num("arrival_rate"), CompletionRate: completion,
-			Retries: retriesOf(a), TTLSeconds: a.Num("ttl_seconds")}
+			Retries: retriesOf(a), TTLSeconds: a.Num("ttl_seconds"), Fleet: fleet}
 		if a.Has("arrival_forecast") {
 			in.Forecast, in.ForecastStepSeconds = a.Nums("arrival_forecast"), a.Num("forecast_step_seconds")
 		}

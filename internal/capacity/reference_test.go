@@ -311,6 +311,11 @@ func TestPropertyDrain(t *testing.T) {
 			} else {
 				in["consumers"] = float64(rng.IntN(2000))
 				in["per_consumer_rate"] = positive(rng)
+				if rng.IntN(3) == 0 {
+					// A rate of 13 digits: the fleet's capacity has more
+					// than 15, and the drain must divide by it exactly.
+					in["per_consumer_rate"] = rAdd(randDecimal(rng, 13, 10), big.NewRat(1, 10000000000))
+				}
 			}
 			if i%5 == 0 {
 				// The completion rate is exactly the effective arrival rate
