@@ -261,6 +261,9 @@ var FleetFormula = &Formula{
 			r.Warnings = append(r.Warnings, *w)
 		}
 		r.Warnings = append(r.Warnings, SizingWarnings(in, p.Sizing)...)
+		if w := SLAShorterThanServiceWarning(a.Num("sla_seconds"), in.PerConsumerRate); w != nil {
+			r.Warnings = append(r.Warnings, *w)
+		}
 		if p.LambdaMaximumConcurrency == 0 {
 			r.Warnings = append(r.Warnings, Warning{Summary: "max_size is beyond one Lambda event source mapping",
 				Detail: fmt.Sprintf("max_size = %d, but an SQS event source mapping's scaling_config allows a maximum_concurrency of at most %d, "+

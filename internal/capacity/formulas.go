@@ -366,6 +366,9 @@ var AlarmThresholdsFormula = &Formula{
 		if w := SLAExceedsTTLWarning(a.Num("sla_seconds"), a.Num("ttl_seconds")); w != nil {
 			r.Warnings = append(r.Warnings, *w)
 		}
+		if w := SLAShorterThanServiceWarning(a.Num("sla_seconds"), a.Num("per_consumer_rate")); w != nil {
+			r.Warnings = append(r.Warnings, *w)
+		}
 		return r, nil
 	},
 }

@@ -54,6 +54,27 @@ func SizingWarnings(in SizingInput, s Sizing) []Warning {
 	return out
 }
 
+// SLAShorterThanServiceWarning warns when sla_seconds is shorter than one
+// message's processing time, 1 / per_consumer_rate: no message is done
+// within it, so an SLA in minutes, or a rate per minute, is the likely
+// mistake. nil when the SLA is at least that.
+func SLAShorterThanServiceWarning(slaSeconds, perConsumerRate float64) *Warning {
+	if slaSeconds <= 0 || perConsumerRate <= 0 {
+		return nil
+	}
+	service := quo(ratOne, dec(perConsumerRate))
+	if dec(slaSeconds).Cmp(service) >= 0 {
+		return nil
+	}
+	return &Warning{
+		Summary: "sla_seconds is shorter than one message's processing time",
+		Detail: fmt.Sprintf("sla_seconds = %s s, but one consumer takes 1 / per_consumer_rate = %s s for one message: no message is processed within the SLA. "+
+			"sla_seconds is in seconds (%s minutes is %s) and per_consumer_rate in messages per second per consumer (%s per minute is %s).",
+			Decimal(slaSeconds), Decimal(float(service)), Decimal(slaSeconds), Decimal(float(mul(dec(slaSeconds), ratInt(60)))),
+			Decimal(perConsumerRate), Decimal(float(quo(dec(perConsumerRate), ratInt(60))))),
+	}
+}
+
 // group is n with thousands separators.
 func group(n int64) string {
 	s := fmt.Sprint(n)

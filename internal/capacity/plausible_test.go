@@ -43,3 +43,32 @@ func TestSizingWarnings(t *testing.T) {
 		}
 	}
 }
+
+// TestSLAShorterThanServiceWarning: an SLA shorter than one message's
+// processing time warns, from alarm_thresholds, prometheus_rules and
+// fleet alike; one at least that long does not.
+func TestSLAShorterThanServiceWarning(t *testing.T) {
+	args := map[string]any{"arrival_rate": 100.0, "sla_seconds": 15.0, "per_consumer_rate": 0.05, "rto_seconds": 900.0}
+	for _, f := range []*capacity.Formula{capacity.AlarmThresholdsFormula, capacity.PrometheusRulesFormula, capacity.FleetFormula} {
+		raw := map[string]any{}
+		for k, v := range args {
+			if f.Input(k) != nil {
+				raw[k] = v
+			}
+		}
+		res, _, err := f.Run(raw)
+		if err != nil {
+			t.Fatalf("%s: %v", f.Name, err)
+		}
+		found := false
+		for _, w := range res.Warnings {
+			found = found || strings.Contains(w.Detail, "sla_seconds = 15 s, but one consumer takes 1 / per_consumer_rate = 20 s for one message")
+		}
+		if !found {
+			t.Errorf("%s: warnings %v, want one that sla_seconds is shorter than a message", f.Name, res.Warnings)
+		}
+	}
+	if w := capacity.SLAShorterThanServiceWarning(20, 0.05); w != nil {
+		t.Errorf("an SLA of exactly one message's time warns: %v", w)
+	}
+}

@@ -497,6 +497,9 @@ var PrometheusRulesFormula = &Formula{
 		if w := SLAExceedsTTLWarning(in.SLASeconds, in.TTLSeconds); w != nil {
 			r.Warnings = append(r.Warnings, *w)
 		}
+		if w := SLAShorterThanServiceWarning(in.SLASeconds, in.PerConsumerRate); w != nil {
+			r.Warnings = append(r.Warnings, *w)
+		}
 		return r, nil
 	},
 }

@@ -243,12 +243,18 @@ func TestPropertyAlarmThresholds(t *testing.T) {
 // queuecap_prometheus_rules when the SLA is at or beyond the TTL: it names
 // both.
 func refSLAExceedsTTLWarning(in map[string]any) [][]string {
+	var out [][]string
 	sla, ttl := rat(in, "sla_seconds", nil), rat(in, "ttl_seconds", nil)
-	if ttl == nil || sla.Cmp(ttl) < 0 {
-		return nil
+	if ttl != nil && sla.Cmp(ttl) >= 0 {
+		out = append(out, []string{"Messages expire before the SLA alarm fires",
+			"sla_seconds = " + num(sla) + " is at or beyond ttl_seconds = " + num(ttl) + ": ", "messages are lost to the TTL without an SLA alarm"})
 	}
-	return [][]string{{"Messages expire before the SLA alarm fires",
-		"sla_seconds = " + num(sla) + " is at or beyond ttl_seconds = " + num(ttl) + ": ", "messages are lost to the TTL without an SLA alarm"}}
+	// An SLA shorter than one message's processing time, 1 / μ.
+	if service := rQuo(rInt(1), rat(in, "per_consumer_rate", nil)); sla.Cmp(service) < 0 {
+		out = append(out, []string{"sla_seconds is shorter than one message's processing time",
+			"sla_seconds = " + num(sla) + " s, but one consumer takes 1 / per_consumer_rate = " + num(service) + " s for one message"})
+	}
+	return out
 }
 
 // refAlarmThresholds is every output of queuecap_alarm_thresholds.
