@@ -201,6 +201,7 @@ type lintFlags struct {
 	showSkipped bool
 	explain     bool
 	force       bool
+	failSkipped bool
 	outputs     multiFlag
 	plan        string
 	chdir       string
@@ -225,6 +226,7 @@ func lintCommand(f *lintFlags) *command {
 	fs.BoolVar(&f.noColor, "no-color", false, "disable colored output")
 	fs.BoolVar(&f.showSkipped, "show-skipped", false, "list every check that was skipped, and why, in the default format")
 	fs.BoolVar(&f.force, "force", false, "exit 0 even when findings fail the run (errors still exit 1)")
+	fs.BoolVar(&f.failSkipped, "fail-on-skipped", false, "exit 2 when a queue with a consumer was not checked (no declared arrival rate, or a check skipped), as for findings")
 	fs.Var(&f.outputs, "output", "write a report: `FORMAT=FILE` writes FORMAT to FILE, - being standard output (repeatable: every report from the one run); a bare FILE gets the --format output, and standard output then the default format. FILE is relative to the working directory")
 	fs.BoolVar(&f.explain, "explain", false, "print what was linked instead of findings: each queue's consumers, scaling policies, alarms, dead-letter queue and rates with where they came from, and what could not be linked and why")
 	fs.StringVar(&f.plan, "plan", "", "lint a plan instead of HCL: `FILE` holds the JSON of terraform show -json PLANFILE (- for standard input), or is the plan file itself, read with terraform or tofu show -json")
@@ -239,7 +241,7 @@ func lintCommand(f *lintFlags) *command {
 	cmd.footer = "Root module variables, later ones winning: defaults, TF_VAR_name environment variables,\n" +
 		"terraform.tfvars, terraform.tfvars.json, *.auto.tfvars in name order, then --var and --var-file\n" +
 		"in the order given. A value that does not fit its variable's type is an error.\n" +
-		"\nExit codes: 0 no findings at or above the failure severity, 1 an error, 2 findings (--explain, --force: 0 or 1).\n"
+		"\nExit codes: 0 no findings at or above the failure severity, 1 an error, 2 findings, or with --fail-on-skipped a queue\nwith a consumer not checked (--explain, --force: 0 or 1).\n"
 	return cmd
 }
 
@@ -343,6 +345,10 @@ func runLint(args []string, stdout, stderr io.Writer) int {
 	if !f.set["recursive"] && cfg.Recursive != nil {
 		recursive = *cfg.Recursive
 	}
+	failSkipped := f.failSkipped
+	if !f.set["fail-on-skipped"] && cfg.FailOnSkipped != nil {
+		failSkipped = *cfg.FailOnSkipped
+	}
 
 	fallback := cfg
 	if !required {
@@ -383,6 +389,8 @@ func runLint(args []string, stdout, stderr io.Writer) int {
 	case len(res.Errors) > 0:
 		return exitError
 	case !f.explain && !f.force && res.Fails(minSeverity):
+		return exitFindings
+	case !f.explain && !f.force && failSkipped && len(res.QueuesNotChecked) > 0:
 		return exitFindings
 	}
 	return exitOK

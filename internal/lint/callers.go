@@ -102,6 +102,7 @@ func issueKey(is *Issue, message string) string {
 type subject struct {
 	addr  string
 	check func(Rule, Reporter)
+	queue *Queue // the queue a queue subject is; nil for others
 }
 
 // subjects are the model's objects one by one, in model order.
@@ -113,35 +114,35 @@ func (b *builder) subjects() []subject {
 			if c, ok := rule.(model.QueueRule); ok {
 				c.CheckQueue(q, r)
 			}
-		}})
+		}, q})
 	}
 	for _, f := range m.Fleets {
 		out = append(out, subject{f.Addr, func(rule Rule, r Reporter) {
 			if c, ok := rule.(model.FleetRule); ok {
 				c.CheckFleet(f, r)
 			}
-		}})
+		}, nil})
 	}
 	for _, p := range m.Policies {
 		out = append(out, subject{p.Addr, func(rule Rule, r Reporter) {
 			if c, ok := rule.(model.PolicyRule); ok {
 				c.CheckPolicy(p, r)
 			}
-		}})
+		}, nil})
 	}
 	for _, a := range m.Alarms {
 		out = append(out, subject{a.Addr, func(rule Rule, r Reporter) {
 			if c, ok := rule.(model.AlarmRule); ok {
 				c.CheckAlarm(a, r)
 			}
-		}})
+		}, nil})
 	}
 	for _, mp := range m.Mappings {
 		out = append(out, subject{mp.Addr, func(rule Rule, r Reporter) {
 			if c, ok := rule.(model.MappingRule); ok {
 				c.CheckMapping(mp, r)
 			}
-		}})
+		}, nil})
 	}
 	return out
 }

@@ -30,8 +30,11 @@ type Config struct {
 	Format                 *string
 	MinimumFailureSeverity *Severity
 	Recursive              *bool
-	Rules                  map[string]RuleConfig
-	Queues                 map[string]QueueConfig // by the queue's address
+	// FailOnSkipped is fail_on_skipped: exit 2 when a queue with a
+	// consumer was not checked.
+	FailOnSkipped *bool
+	Rules         map[string]RuleConfig
+	Queues        map[string]QueueConfig // by the queue's address
 	// File names the file the queue blocks are in, for messages:
 	// DefaultConfigFile when empty, ".tflint.hcl" for the tflint plugin.
 	File string
@@ -67,7 +70,7 @@ var configSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
 }}
 
 var configBlockSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
-	{Name: "format"}, {Name: "minimum_failure_severity"}, {Name: "recursive"},
+	{Name: "format"}, {Name: "minimum_failure_severity"}, {Name: "recursive"}, {Name: "fail_on_skipped"},
 }}
 
 var ruleBlockSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "enabled"}, {Name: "severity"}}}
@@ -249,6 +252,14 @@ func (cfg *Config) readConfigBlock(b *hcl.Block) hcl.Diagnostics {
 		if d == nil {
 			r := v.True()
 			cfg.Recursive = &r
+		}
+	}
+	if a, ok := attrs.Attributes["fail_on_skipped"]; ok {
+		v, d := literal(a, cty.Bool)
+		diags = append(diags, d...)
+		if d == nil {
+			f := v.True()
+			cfg.FailOnSkipped = &f
 		}
 	}
 	return diags

@@ -8,12 +8,16 @@ import "fmt"
 // A RootResult is what linting one root module gave (Session.LintRoot),
 // for Session.Fold.
 type RootResult struct {
-	queueAddrs    []string // the queues modeled
-	fleetAddrs    []string
-	issues        []placedIssue
-	skips         []Skip
-	errors        []ErrorEntry
-	configMatched map[string]bool
+	queueAddrs []string // the queues modeled
+	fleetAddrs []string
+	// consumed are the queues with a linked consumer, and unchecked those
+	// of them the capacity rules could not check (no declared arrival
+	// rate, or a queue rule skipped), by address.
+	consumed, unchecked []string
+	issues              []placedIssue
+	skips               []Skip
+	errors              []ErrorEntry
+	configMatched       map[string]bool
 	// variables are the names of the root module's variables; nil when
 	// the root could not be read.
 	variables map[string]bool
@@ -39,8 +43,18 @@ func lintRoot(l *loader, dir string, opts Options, flags []assignment, active []
 		out.explained = explainRoot(b, out.skips)
 		return out
 	}
-	issues, skips := checkRules(b, active)
+	issues, skips, unchecked := checkRules(b, active)
 	out.issues, out.skips = issues, append(out.skips, skips...)
+	for _, q := range b.model.Queues {
+		if len(q.Consumers) == 0 {
+			continue
+		}
+		out.consumed = append(out.consumed, q.Addr)
+		// No arrival rate is the coverage skip: no capacity rule ran.
+		if !q.Rates.ArrivalRate.Set || unchecked[q] {
+			out.unchecked = append(out.unchecked, q.Addr)
+		}
+	}
 	return out
 }
 
@@ -93,9 +107,10 @@ func build(l *loader, dir string, opts Options, flags []assignment) (*builder, R
 // one module instance: the finding names the instance at its place
 // (addressAt) and is placed at the module calls that reach it (place),
 // as its skips are.
-func checkRules(b *builder, active []activeRule) ([]placedIssue, []Skip) {
+func checkRules(b *builder, active []activeRule) ([]placedIssue, []Skip, map[*Queue]bool) {
 	var issues []placedIssue
 	var skips []Skip
+	unchecked := map[*Queue]bool{} // queues a queue rule skipped
 	subjects := b.subjects()
 	for _, a := range active {
 		r := &reporter{rule: a.rule, severity: a.severity}
@@ -111,13 +126,16 @@ func checkRules(b *builder, active []activeRule) ([]placedIssue, []Skip) {
 			for i := fromSkip; i < len(r.skips); i++ {
 				r.skips[i].Address = b.addressAt(r.skips[i].Range, s.addr, r.skips[i].Reason)
 			}
+			if s.queue != nil && len(r.skips) > fromSkip {
+				unchecked[s.queue] = true
+			}
 		}
 		for _, sk := range r.skips {
 			b.placeSkip(&sk)
 			skips = append(skips, sk)
 		}
 	}
-	return issues, skips
+	return issues, skips, unchecked
 }
 
 // rootBuild is what reading a root module's configuration and variables

@@ -298,6 +298,8 @@ func (r *Session) Fold(i int, out RootResult) {
 		r.skips.add(sk, r.roots[i].dir)
 	}
 	r.res.Queues += len(out.queueAddrs)
+	r.res.QueuesWithConsumer += len(out.consumed)
+	r.res.QueuesNotChecked = append(r.res.QueuesNotChecked, out.unchecked...)
 	if out.variables != nil && len(r.flags) > 0 {
 		r.declared = append(r.declared, out.variables)
 	}

@@ -51,6 +51,9 @@ func summaryTail(r *model.Result, showSkipped bool) string {
 	if r.Queues == 0 && len(r.Issues) == 0 {
 		lines = append(lines, "No aws_sqs_queue was checked: the linted configuration declares none the linter could read")
 	}
+	if line := coverageLine(r); line != "" {
+		lines = append(lines, line)
+	}
 	if n := len(r.Skipped); n > 0 {
 		line := textfmt.Plural(n, "check") + " skipped"
 		if !showSkipped {
@@ -62,6 +65,25 @@ func summaryTail(r *model.Result, showSkipped bool) string {
 		return ""
 	}
 	return strings.Join(lines, "\n") + "\n"
+}
+
+// coverageLine is "Checked 3 of 4 queues with a consumer; not checked:
+// aws_sqs_queue.audit", or "" when no queue has a consumer: a run is
+// never mistaken for one that checked everything.
+func coverageLine(r *model.Result) string {
+	if r.QueuesWithConsumer == 0 {
+		return ""
+	}
+	checked := r.QueuesWithConsumer - len(r.QueuesNotChecked)
+	line := fmt.Sprintf("Checked %d of %s with a consumer", checked, textfmt.Plural(r.QueuesWithConsumer, "queue"))
+	if n := len(r.QueuesNotChecked); n > 0 {
+		shown := r.QueuesNotChecked[:min(n, 5)]
+		line += "; not checked: " + strings.Join(shown, ", ")
+		if n > len(shown) {
+			line += fmt.Sprintf(" and %d more", n-len(shown))
+		}
+	}
+	return line
 }
 
 type renderFunc func(b *bytes.Buffer, r *model.Result, opts Options) error

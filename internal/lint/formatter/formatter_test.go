@@ -217,7 +217,7 @@ func TestEmpty(t *testing.T) {
 		{format: "default"},
 		{format: "compact"},
 		{format: "github"},
-		{format: "json", want: `{"issues":[],"errors":[],"skipped":[]}` + "\n"},
+		{format: "json", want: `{"issues":[],"errors":[],"skipped":[],"queues":{"with_consumer":0,"checked":0,"not_checked":[]}}` + "\n"},
 		{format: "sarif", check: func(t *testing.T, out string) {
 			var log struct {
 				Runs []struct {
@@ -730,5 +730,28 @@ func TestInstancesInEveryFormat(t *testing.T) {
 	if len(notes) != 1 || len(notes[0].Locations) != 1 || len(notes[0].Locations[0].LogicalLocations) != 1 ||
 		notes[0].Locations[0].LogicalLocations[0].FullyQualifiedName != "module.worker.queuecap_queue.events" {
 		t.Errorf("SARIF skip notification %+v, want module.worker.queuecap_queue.events as its logical location", notes)
+	}
+}
+
+// TestCoverageLine: the default and compact formats say how many of the
+// queues with a consumer were checked, and name those that were not; a
+// run with no such queue says nothing of it.
+func TestCoverageLine(t *testing.T) {
+	r := &lint.Result{Queues: 4, QueuesWithConsumer: 3, QueuesNotChecked: []string{"aws_sqs_queue.audit"}}
+	for _, format := range []string{"default", "compact"} {
+		var b bytes.Buffer
+		if err := Write(&b, format, r, Options{NoColor: true}); err != nil {
+			t.Fatal(err)
+		}
+		if want := "Checked 2 of 3 queues with a consumer; not checked: aws_sqs_queue.audit\n"; !strings.Contains(b.String(), want) {
+			t.Errorf("%s: %q lacks %q", format, b.String(), want)
+		}
+	}
+	many := &lint.Result{Queues: 9, QueuesWithConsumer: 9, QueuesNotChecked: []string{"a", "b", "c", "d", "e", "f", "g"}}
+	if got := coverageLine(many); got != "Checked 2 of 9 queues with a consumer; not checked: a, b, c, d, e and 2 more" {
+		t.Errorf("coverageLine = %q", got)
+	}
+	if got := coverageLine(&lint.Result{Queues: 2}); got != "" {
+		t.Errorf("no queue with a consumer: %q, want nothing", got)
 	}
 }

@@ -42,11 +42,20 @@ type jsonOutput struct {
 	Issues  []jsonIssue  `json:"issues"`
 	Errors  []jsonError  `json:"errors"`
 	Skipped []model.Skip `json:"skipped"`
+	// Queues counts the queues with a consumer, and how many of them the
+	// capacity rules checked.
+	Queues jsonQueues `json:"queues"`
+}
+
+type jsonQueues struct {
+	WithConsumer int      `json:"with_consumer"`
+	Checked      int      `json:"checked"`
+	NotChecked   []string `json:"not_checked"`
 }
 
 // renderJSON writes one line of JSON:
 //
-//	{"issues":[...],"errors":[...],"skipped":[...]}
+//	{"issues":[...],"errors":[...],"skipped":[...],"queues":{"with_consumer":N,"checked":N,"not_checked":[...]}}
 //
 // The arrays are never null. Facts are an object of numbers in the order
 // the issue lists them.
@@ -54,6 +63,8 @@ func renderJSON(b *bytes.Buffer, r *model.Result, _ Options) error {
 	out := jsonOutput{
 		Issues:  make([]jsonIssue, 0, len(r.Issues)),
 		Skipped: make([]model.Skip, 0, len(r.Skipped)),
+		Queues: jsonQueues{WithConsumer: r.QueuesWithConsumer, Checked: r.QueuesWithConsumer - len(r.QueuesNotChecked),
+			NotChecked: append([]string{}, r.QueuesNotChecked...)},
 	}
 	for _, is := range r.Issues {
 		out.Issues = append(out.Issues, jsonIssue{

@@ -203,6 +203,12 @@ type Result struct {
 	// Queues counts the aws_sqs_queue instances the rules saw; 0 means the
 	// run checked no queue at all.
 	Queues int
+	// QueuesWithConsumer counts the queues with a linked consumer, and
+	// QueuesNotChecked are those of them (by address, one per root module
+	// that models it) the capacity rules could not check: no declared
+	// arrival rate, or a rule that skipped a check of the queue.
+	QueuesWithConsumer int
+	QueuesNotChecked   []string
 	// Rules are the rules that ran, for formats that describe them (SARIF).
 	Rules []RuleInfo
 	// Explanation is what was linked, with Options.Explain; nil otherwise.
