@@ -7,6 +7,8 @@ import (
 	"bytes"
 	"encoding/xml"
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint/model"
 )
@@ -17,13 +19,20 @@ type junitSuites struct {
 }
 
 type junitSuite struct {
-	Name     string      `xml:"name,attr"`
-	Tests    int         `xml:"tests,attr"`
-	Failures int         `xml:"failures,attr"`
-	Errors   int         `xml:"errors,attr"`
-	Skipped  int         `xml:"skipped,attr"`
-	Time     string      `xml:"time,attr"`
-	Cases    []junitCase `xml:"testcase"`
+	Name     string `xml:"name,attr"`
+	Tests    int    `xml:"tests,attr"`
+	Failures int    `xml:"failures,attr"`
+	Errors   int    `xml:"errors,attr"`
+	Skipped  int    `xml:"skipped,attr"`
+	Time     string `xml:"time,attr"`
+	// Properties say how many queues with a consumer were checked.
+	Properties []junitProperty `xml:"properties>property"`
+	Cases      []junitCase     `xml:"testcase"`
+}
+
+type junitProperty struct {
+	Name  string `xml:"name,attr"`
+	Value string `xml:"value,attr"`
 }
 
 type junitCase struct {
@@ -57,7 +66,12 @@ func renderJUnit(b *bytes.Buffer, r *model.Result, _ Options) error {
 		Errors:   len(r.Errors),
 		Skipped:  len(r.Skipped),
 		Time:     "0",
-		Cases:    []junitCase{},
+		Properties: []junitProperty{
+			{"queuecap.queues.with_consumer", strconv.Itoa(r.QueuesWithConsumer)},
+			{"queuecap.queues.checked", strconv.Itoa(r.QueuesWithConsumer - len(r.QueuesNotChecked))},
+			{"queuecap.queues.not_checked", strings.Join(r.QueuesNotChecked, " ")},
+		},
+		Cases: []junitCase{},
 	}
 	var places []junitPlace
 	for _, is := range r.Issues {

@@ -32,6 +32,18 @@ type sarifRun struct {
 	Invocations []sarifInvocation `json:"invocations"`
 	Results     []sarifResult     `json:"results"`
 	ColumnKind  string            `json:"columnKind"`
+	// Properties say how many queues with a consumer were checked.
+	Properties sarifRunProperties `json:"properties"`
+}
+
+type sarifRunProperties struct {
+	Queues sarifQueues `json:"queuecap/queues"`
+}
+
+type sarifQueues struct {
+	WithConsumer int      `json:"withConsumer"`
+	Checked      int      `json:"checked"`
+	NotChecked   []string `json:"notChecked"`
 }
 
 type sarifTool struct {
@@ -203,6 +215,8 @@ func renderSARIF(b *bytes.Buffer, r *model.Result, opts Options) error {
 			Invocations: []sarifInvocation{inv},
 			Results:     results,
 			ColumnKind:  "unicodeCodePoints",
+			Properties: sarifRunProperties{Queues: sarifQueues{WithConsumer: r.QueuesWithConsumer,
+				Checked: r.QueuesWithConsumer - len(r.QueuesNotChecked), NotChecked: append([]string{}, r.QueuesNotChecked...)}},
 		}},
 	}
 	return encodeJSON(b, log, "  ")
