@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
+	"github.com/queuecap/terraform-provider-queuecap/internal/ratref"
 )
 
 // The exact-reference properties: every output of a formula, as the
@@ -232,36 +233,13 @@ func sameValue(got, want any) string {
 	return fmt.Sprintf("the reference's %T is not a value", want)
 }
 
-// Exact arithmetic for references: new values, operands left alone.
-func rAdd(a, b *big.Rat) *big.Rat { return new(big.Rat).Add(a, b) }
-func rSub(a, b *big.Rat) *big.Rat { return new(big.Rat).Sub(a, b) }
-func rMul(a, b *big.Rat) *big.Rat { return new(big.Rat).Mul(a, b) }
-func rQuo(a, b *big.Rat) *big.Rat { return new(big.Rat).Quo(a, b) }
-func rInt(n int64) *big.Rat       { return big.NewRat(n, 1) }
-
-// rMax and rMin are the larger and the smaller of a and b.
-func rMax(a, b *big.Rat) *big.Rat {
-	if a.Cmp(b) >= 0 {
-		return a
-	}
-	return b
-}
-
-func rMin(a, b *big.Rat) *big.Rat {
-	if a.Cmp(b) <= 0 {
-		return a
-	}
-	return b
-}
-
-// rCeil is the ceiling of x, by integer division.
-func rCeil(x *big.Rat) *big.Rat {
-	q, m := new(big.Int).QuoRem(x.Num(), x.Denom(), new(big.Int))
-	if m.Sign() > 0 {
-		q.Add(q, big.NewInt(1))
-	}
-	return new(big.Rat).SetInt(q)
-}
+// Exact arithmetic for references (internal/ratref), under short names.
+var (
+	rAdd, rSub, rMul, rQuo = ratref.Add, ratref.Sub, ratref.Mul, ratref.Quo
+	rInt                   = ratref.Int
+	rMax, rMin             = ratref.Max, ratref.Min
+	rCeil                  = ratref.Ceil
+)
 
 // rat is the named number argument, or def when the case leaves it out.
 func rat(in map[string]any, name string, def *big.Rat) *big.Rat {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint/runner"
+	"github.com/queuecap/terraform-provider-queuecap/internal/ratref"
 )
 
 // adviceCases is how many random cases each rule's advice property runs:
@@ -856,42 +857,13 @@ func decText(r *big.Rat) string {
 // multipleOf reports whether r is a whole multiple of step.
 func multipleOf(r, step *big.Rat) bool { return rQuo(r, step).IsInt() }
 
-func rAdd(a, b *big.Rat) *big.Rat { return new(big.Rat).Add(a, b) }
-func rSub(a, b *big.Rat) *big.Rat { return new(big.Rat).Sub(a, b) }
-func rMul(a, b *big.Rat) *big.Rat { return new(big.Rat).Mul(a, b) }
-func rQuo(a, b *big.Rat) *big.Rat { return new(big.Rat).Quo(a, b) }
-func rInt(n int64) *big.Rat       { return big.NewRat(n, 1) }
-
-func rMax(a, b *big.Rat) *big.Rat {
-	if a.Cmp(b) >= 0 {
-		return a
-	}
-	return b
-}
-
-func rMin(a, b *big.Rat) *big.Rat {
-	if a.Cmp(b) <= 0 {
-		return a
-	}
-	return b
-}
-
-// rFloor and rCeil are the whole numbers below and above x.
-func rFloor(x *big.Rat) *big.Rat {
-	q, m := new(big.Int).QuoRem(x.Num(), x.Denom(), new(big.Int))
-	if m.Sign() < 0 {
-		q.Sub(q, big.NewInt(1))
-	}
-	return new(big.Rat).SetInt(q)
-}
-
-func rCeil(x *big.Rat) *big.Rat {
-	q, m := new(big.Int).QuoRem(x.Num(), x.Denom(), new(big.Int))
-	if m.Sign() > 0 {
-		q.Add(q, big.NewInt(1))
-	}
-	return new(big.Rat).SetInt(q)
-}
+// Exact arithmetic for the expected values (internal/ratref).
+var (
+	rAdd, rSub, rMul, rQuo = ratref.Add, ratref.Sub, ratref.Mul, ratref.Quo
+	rInt                   = ratref.Int
+	rMax, rMin             = ratref.Max, ratref.Min
+	rFloor, rCeil          = ratref.Floor, ratref.Ceil
+)
 
 func pow10(n int) int64 {
 	p := int64(1)
