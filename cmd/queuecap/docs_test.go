@@ -32,8 +32,9 @@ type docExample struct {
 }
 
 // readDocExamples pairs every ```console block that runs `queuecap lint`
-// with the ```hcl block right before it (nothing but blank lines between),
-// its main.tf. Variants described in prose between the two are not run.
+// with the ```hcl block before it, with nothing but blank lines and other
+// such console blocks between: its main.tf. Variants described in prose
+// between the two are not run.
 func readDocExamples(t *testing.T, path string) []docExample {
 	t.Helper()
 	src, err := os.ReadFile(path)
@@ -251,8 +252,17 @@ func TestExamplesLintOutput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const cmd = "$ queuecap lint --no-color --config examples/lint/queuecap.hcl examples/lint/bad\n"
-	_, rest, ok := strings.Cut(string(src), cmd)
+	t.Chdir("../..")
+	for _, dir := range []string{"bad", "good"} {
+		t.Run(dir, func(t *testing.T) { checkExampleLintOutput(t, path, string(src), dir) })
+	}
+}
+
+// checkExampleLintOutput checks what examples/lint/README.md shows
+// queuecap lint print for examples/lint/DIR, and its exit code.
+func checkExampleLintOutput(t *testing.T, path, src, dir string) {
+	cmd := "$ queuecap lint --no-color --config examples/lint/queuecap.hcl examples/lint/" + dir + "\n"
+	_, rest, ok := strings.Cut(src, cmd)
 	if !ok {
 		t.Fatalf("%s does not show %q", path, strings.TrimSpace(cmd))
 	}
@@ -261,7 +271,6 @@ func TestExamplesLintOutput(t *testing.T) {
 		t.Fatalf("%s does not show the exit code after the output", path)
 	}
 	wantCode, _ := strconv.Atoi(strings.TrimSpace(strings.SplitN(after, "\n", 2)[0]))
-	t.Chdir("../..")
 	var stdout, stderr bytes.Buffer
 	code := run(strings.Fields(cmd)[2:], &stdout, &stderr)
 	if got := stdout.String(); got != want {
