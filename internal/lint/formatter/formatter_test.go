@@ -747,6 +747,13 @@ func TestCoverageLine(t *testing.T) {
 			t.Errorf("%s: %q lacks %q", format, b.String(), want)
 		}
 	}
+	var gh bytes.Buffer
+	if err := Write(&gh, "github", r, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if want := "::notice title=queuecap coverage::Checked 2 of 3 queues with a consumer; not checked: aws_sqs_queue.audit\n"; gh.String() != want {
+		t.Errorf("github: %q, want %q", gh.String(), want)
+	}
 	many := &lint.Result{Queues: 9, QueuesWithConsumer: 9, QueuesNotChecked: []string{"a", "b", "c", "d", "e", "f", "g"}}
 	if got := coverageLine(many); got != "Checked 2 of 9 queues with a consumer; not checked: a, b, c, d, e and 2 more" {
 		t.Errorf("coverageLine = %q", got)

@@ -17,7 +17,8 @@ import (
 //	::error file=main.tf,line=3,col=3,endLine=3,endColumn=21,title=<rule>::in <instance>: <message>
 //
 // (::warning, ::notice by severity) and one per run error, with file and
-// line when the error has a place. Columns are given only for ranges on a
+// line when the error has a place, then a ::notice naming the queues with
+// a consumer that were not checked, if any. Columns are given only for ranges on a
 // single line, as GitHub ignores them on ranges that span lines.
 func renderGitHub(b *bytes.Buffer, r *model.Result, _ Options) error {
 	for _, is := range r.Issues {
@@ -25,6 +26,11 @@ func renderGitHub(b *bytes.Buffer, r *model.Result, _ Options) error {
 	}
 	for _, e := range r.Errors {
 		writeGitHubCommand(b, errorSeverity(e), e.Range, "", e.Message)
+	}
+	// Queues with a consumer that were not checked: one notice, so that a
+	// pull request without findings does not read as fully checked.
+	if len(r.QueuesNotChecked) > 0 {
+		writeGitHubCommand(b, model.Notice, nil, "queuecap coverage", coverageLine(r))
 	}
 	return nil
 }
