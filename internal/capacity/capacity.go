@@ -249,10 +249,15 @@ func WaitSeconds(backlog, completionRate float64) (seconds float64, ok bool, err
 	if err := checkNonNegative("completion_rate", completionRate); err != nil {
 		return 0, false, err
 	}
-	if completionRate == 0 {
+	return waitBehind(backlog, dec(completionRate))
+}
+
+// waitBehind is WaitSeconds at an exact completion rate, on checked input.
+func waitBehind(backlog float64, completion *big.Rat) (seconds float64, ok bool, err error) {
+	if completion.Sign() == 0 {
 		return 0, false, nil
 	}
-	w := float(quo(dec(backlog), dec(completionRate)))
+	w := float(quo(dec(backlog), completion))
 	if err := checkResult("backlog", "the wait backlog / completion_rate", w); err != nil {
 		return 0, false, err
 	}

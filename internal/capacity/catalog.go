@@ -630,6 +630,32 @@ func Decimal(v float64) string {
 	return s
 }
 
+// GroupDigits puts thousands separators into the whole part of a decimal
+// number already written: 1234567.5 → 1,234,567.5. A number in exponent
+// form is left as it is.
+func GroupDigits(s string) string {
+	if strings.ContainsAny(s, "eE") {
+		return s
+	}
+	sign := ""
+	if strings.HasPrefix(s, "-") {
+		sign, s = "-", s[1:]
+	}
+	whole, frac, hasFrac := strings.Cut(s, ".")
+	var b strings.Builder
+	b.WriteString(sign)
+	for i, r := range whole {
+		if i > 0 && (len(whole)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	if hasFrac {
+		b.WriteString("." + frac)
+	}
+	return b.String()
+}
+
 // Clean is v rounded to 15 significant digits, as Decimal writes it.
 func Clean(v float64) float64 {
 	f, err := strconv.ParseFloat(Decimal(v), 64)

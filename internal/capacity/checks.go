@@ -266,19 +266,21 @@ func ArrivalSeconds(depth, arrivalRate float64) (float64, error) {
 }
 
 // MinDrainingConsumers is the smallest fleet whose capacity c·μ exceeds
-// the effective arrival rate, so that a backlog drains at all: one more
-// than ceil(λ_eff / μ) when that fleet only keeps up (25 at 400 msg/s
-// against 10,000 msg/s is exactly zero surplus; 26 drains).
-func MinDrainingConsumers(effectiveArrival, perConsumerRate float64) (int64, error) {
-	if err := checkNonNegative("arrival_rate", effectiveArrival); err != nil {
+// the effective arrival rate λ · (1 + r · k), exact, so that a backlog
+// drains at all: one more than ceil(λ_eff / μ) when that fleet only keeps
+// up (25 at 400 msg/s against 10,000 msg/s is exactly zero surplus; 26
+// drains).
+func MinDrainingConsumers(arrivalRate float64, retries Retries, perConsumerRate float64) (int64, error) {
+	effR, eff, err := effectiveArrival(arrivalRate, retries)
+	if err != nil {
 		return 0, err
 	}
 	if err := checkPositive("per_consumer_rate", perConsumerRate); err != nil {
 		return 0, err
 	}
-	eff, mu := dec(effectiveArrival), dec(perConsumerRate)
-	culprit := culprit(term{"arrival_rate", effectiveArrival, 1}, term{"per_consumer_rate", perConsumerRate, -1})
-	ratio := quo(eff, mu)
+	mu := dec(perConsumerRate)
+	culprit := culprit(term{"arrival_rate", eff, 1}, term{"per_consumer_rate", perConsumerRate, -1})
+	ratio := quo(effR, mu)
 	if err := checkResult(culprit, "the steady-state ratio effective arrival / per_consumer_rate", float(ratio)); err != nil {
 		return 0, err
 	}
@@ -286,7 +288,7 @@ func MinDrainingConsumers(effectiveArrival, perConsumerRate float64) (int64, err
 	if err != nil {
 		return 0, err
 	}
-	if mul(ratInt(c), mu).Cmp(eff) <= 0 {
+	if mul(ratInt(c), mu).Cmp(effR) <= 0 {
 		c++ // it only keeps up
 	}
 	return c, nil

@@ -262,7 +262,7 @@ func TestMinDrainingConsumers(t *testing.T) {
 		{0, 400, 1},   // nothing arrives: any consumer drains
 		{1e-13, 1, 1},
 	} {
-		got, err := capacity.MinDrainingConsumers(tc.lambda, tc.mu)
+		got, err := capacity.MinDrainingConsumers(tc.lambda, capacity.Retries{}, tc.mu)
 		if err != nil || got != tc.want {
 			t.Errorf("MinDrainingConsumers(%v, %v) = %d, %v; want %d", tc.lambda, tc.mu, got, err, tc.want)
 		}
@@ -272,7 +272,7 @@ func TestMinDrainingConsumers(t *testing.T) {
 		field      string
 	}{{-1, 400, "arrival_rate"}, {100, 0, "per_consumer_rate"}, {1e300, 1e-300, "arrival_rate"}} {
 		var in *capacity.InputError
-		if _, err := capacity.MinDrainingConsumers(tc.lambda, tc.mu); !errors.As(err, &in) || in.Field != tc.field {
+		if _, err := capacity.MinDrainingConsumers(tc.lambda, capacity.Retries{}, tc.mu); !errors.As(err, &in) || in.Field != tc.field {
 			t.Errorf("MinDrainingConsumers(%v, %v) = %v, want an error naming %s", tc.lambda, tc.mu, err, tc.field)
 		}
 	}

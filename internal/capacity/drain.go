@@ -81,11 +81,11 @@ func DrainBacklog(in DrainInput) (Drain, error) {
 	if out.Drains {
 		out.DrainSeconds = &t
 	}
-	if completion.Sign() > 0 {
-		w := float(quo(dec(in.Backlog), completion))
-		if err := checkResult("backlog", "the wait backlog / completion_rate", w); err != nil {
-			return out, err
-		}
+	w, ok, err := waitBehind(in.Backlog, completion)
+	if err != nil {
+		return out, err
+	}
+	if ok {
 		out.WaitSeconds = &w
 	}
 	if in.TTLSeconds > 0 {

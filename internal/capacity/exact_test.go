@@ -124,7 +124,7 @@ func TestExactDecimals(t *testing.T) {
 	if err != nil || res.Values["min_consumers_to_drain"] != nil || res.Values["drains"] != false {
 		t.Errorf("max_seconds = 1 with a backlog: %v, %v; want no error, drains false and min_consumers_to_drain null", res.Values, err)
 	}
-	if c, err := capacity.MinDrainingConsumers(0.3, 0.1); err != nil || c != 4 {
+	if c, err := capacity.MinDrainingConsumers(0.3, capacity.Retries{}, 0.1); err != nil || c != 4 {
 		t.Errorf("the fleet that drains 0.3 msg/s at 0.1 each: %d %v, want 4 (3 only keeps up)", c, err)
 	}
 }

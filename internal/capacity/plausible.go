@@ -20,8 +20,13 @@ const MaxPlausibleOverhead = 5
 func SizingWarnings(in SizingInput, s Sizing) []Warning {
 	var out []Warning
 	mu := in.PerConsumerRate
+	// Only a backlog to clear within an RTO is judged: the rest of the
+	// sizing, the one every read makes, costs nothing more.
+	if in.MaxBacklog <= 0 || in.RTOSeconds <= 0 {
+		return nil
+	}
 	service := quo(ratOne, dec(mu)) // one message's processing time, s
-	if in.RTOSeconds > 0 && in.MaxBacklog > 0 && dec(in.RTOSeconds).Cmp(service) < 0 {
+	if dec(in.RTOSeconds).Cmp(service) < 0 {
 		out = append(out, Warning{
 			Summary: "rto_seconds is shorter than one message's processing time",
 			Detail: fmt.Sprintf("rto_seconds = %s s, but one consumer takes 1 / per_consumer_rate = %s s for one message: "+
@@ -31,7 +36,7 @@ func SizingWarnings(in SizingInput, s Sizing) []Warning {
 				Decimal(mu), Decimal(float(quo(dec(mu), ratInt(60))))),
 		})
 	}
-	if s.Overhead == nil || *s.Overhead <= MaxPlausibleOverhead || in.MaxBacklog <= 0 || in.RTOSeconds <= 0 {
+	if s.Overhead == nil || *s.Overhead <= MaxPlausibleOverhead {
 		return out
 	}
 	// The backlog term sets the fleet: what it would be with the RTO in
@@ -76,29 +81,10 @@ func SLAShorterThanServiceWarning(slaSeconds, perConsumerRate float64) *Warning 
 }
 
 // group is n with thousands separators.
-func group(n int64) string {
-	s := fmt.Sprint(n)
-	neg := len(s) > 0 && s[0] == '-'
-	if neg {
-		s = s[1:]
-	}
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	if neg {
-		s = "-" + s
-	}
-	return s
-}
+func group(n int64) string { return GroupDigits(strconv.FormatInt(n, 10)) }
 
-// groupDecimal is v with thousands separators when it is a whole number
-// of at most 15 digits, else as Decimal writes it.
-func groupDecimal(v float64) string {
-	if v == float64(int64(v)) && v < 1e15 && v > -1e15 {
-		return group(int64(v))
-	}
-	return Decimal(v)
-}
+// groupDecimal is v as Decimal writes it, with thousands separators.
+func groupDecimal(v float64) string { return GroupDigits(Decimal(v)) }
 
 // timesText is "80.4 times" for a over b, to three significant digits.
 func timesText(a, b int64) string {

@@ -200,17 +200,7 @@ func TestPropertyAlarmThresholds(t *testing.T) {
 			}
 			switch (i / 5) % 5 {
 			case 0:
-				// The SLA depth a whole number of messages, with float64's
-				// noise (0.32 × 3.125): λ = n / SLA, no retries; and the
-				// SLA exactly at the TTL, or 0.001 s short of it.
-				sla, inv := reciprocalPair(rng)
-				in["sla_seconds"], in["arrival_rate"] = sla, rMul(rInt(rng.Int64N(100000)), inv)
-				delete(in, "retry_rate")
-				delete(in, "avg_retries")
-				in["ttl_seconds"] = sla
-				if i%10 == 0 {
-					in["ttl_seconds"] = rAdd(sla, big.NewRat(1, 1000))
-				}
+				wholeSLADepthAtTTL(rng, in, i)
 			case 1:
 				// The target SLA × μ a whole number: μ = n / SLA.
 				sla, inv := reciprocalPair(rng)
@@ -398,17 +388,7 @@ func TestPropertyPrometheusRules(t *testing.T) {
 			}
 			switch (i / 5) % 6 {
 			case 0:
-				// The SLA depth a whole number: λ = n / SLA (0.32 × 3.125),
-				// no retries; and the SLA exactly at the TTL, or 0.001 s
-				// short of it.
-				sla, inv := reciprocalPair(rng)
-				in["sla_seconds"], in["arrival_rate"] = sla, rMul(rInt(rng.Int64N(100000)), inv)
-				delete(in, "retry_rate")
-				delete(in, "avg_retries")
-				in["ttl_seconds"] = sla
-				if i%10 == 0 {
-					in["ttl_seconds"] = rAdd(sla, big.NewRat(1, 1000))
-				}
+				wholeSLADepthAtTTL(rng, in, i)
 			case 1:
 				// The default floor μ × interval a whole number with a
 				// decimal μ (0.1 × 30), and the clamp floor / RTO a whole
@@ -594,4 +574,18 @@ func refPrometheusRules(in map[string]any) map[string]any {
 		// Computed inputs, for the record (checkFamily reads the outputs
 		// only; the floor is checked through the threshold and the PromQL).
 		"not_draining_depth_floor": floor, "group_name": group}
+}
+
+// wholeSLADepthAtTTL makes the SLA depth a whole number of messages, with
+// float64's noise (0.32 × 3.125): λ = n / SLA, no retries; and the SLA
+// exactly at the TTL, or 0.001 s short of it.
+func wholeSLADepthAtTTL(rng *rand.Rand, in map[string]any, i int) {
+	sla, inv := reciprocalPair(rng)
+	in["sla_seconds"], in["arrival_rate"] = sla, rMul(rInt(rng.Int64N(100000)), inv)
+	delete(in, "retry_rate")
+	delete(in, "avg_retries")
+	in["ttl_seconds"] = sla
+	if i%10 == 0 {
+		in["ttl_seconds"] = rAdd(sla, big.NewRat(1, 1000))
+	}
 }

@@ -63,9 +63,7 @@ func propertyCases(t *testing.T) int {
 func checkFamily(t *testing.T, fam family, seed uint64) {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, 23))
-	cases := propertyCases(t)
-	checked := 0
-	for i := range cases {
+	for i := range propertyCases(t) {
 		in := fam.gen(rng, i)
 		raw := make(map[string]any, len(in))
 		for k, v := range in {
@@ -93,10 +91,6 @@ func checkFamily(t *testing.T, fam family, seed uint64) {
 				t.Fatalf("case %d %s: %s", i, caseText(in), msg)
 			}
 		}
-		checked++
-	}
-	if checked != cases {
-		t.Fatalf("checked %d cases of %d", checked, cases)
 	}
 }
 

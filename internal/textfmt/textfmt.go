@@ -103,29 +103,8 @@ func Grouped(x float64) string {
 
 // Group puts thousands separators into the whole part of a decimal number
 // already formatted: 1234567.5 → 1,234,567.5. A number in exponent form
-// is left as it is.
-func Group(s string) string {
-	if strings.ContainsAny(s, "eE") {
-		return s
-	}
-	sign := ""
-	if strings.HasPrefix(s, "-") {
-		sign, s = "-", s[1:]
-	}
-	whole, frac, hasFrac := strings.Cut(s, ".")
-	var b strings.Builder
-	b.WriteString(sign)
-	for i, r := range whole {
-		if i > 0 && (len(whole)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	if hasFrac {
-		b.WriteString("." + frac)
-	}
-	return b.String()
-}
+// is left as it is (capacity.GroupDigits, which its warnings use too).
+func Group(s string) string { return capacity.GroupDigits(s) }
 
 // Plural is a count and its word: "1 check", "2 checks".
 func Plural(n int, word string) string {

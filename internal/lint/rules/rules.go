@@ -176,16 +176,12 @@ func (s *supply) sizeFix() (int64, bool) {
 	}
 	mu := s.Fleets[0].Rate
 	// The least fleet that drains, from the exact λ_eff as the supply
-	// judges it: the steady state, one more where it only keeps up.
-	in := capacity.SizingInput{ArrivalRate: s.Arrival, PerConsumerRate: mu, Retries: s.Retries}
-	steady, err := capacity.Size(in)
+	// judges it.
+	c, err := capacity.MinDrainingConsumers(s.Arrival, s.Retries, mu)
 	if err != nil {
 		return 0, false
 	}
-	c := steady.RequiredConsumers
-	if steady.Surplus <= 0 {
-		c++
-	}
+	in := capacity.SizingInput{ArrivalRate: s.Arrival, PerConsumerRate: mu, Retries: s.Retries}
 	if b, rto := s.queue.Rates.MaxBacklog, s.queue.Rates.RTOSeconds; b.Set && b.Known && rto.Set && rto.Known {
 		in.MaxBacklog, in.RTOSeconds = b.V, rto.V
 	}
