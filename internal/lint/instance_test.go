@@ -135,7 +135,7 @@ resource "aws_appautoscaling_target" "t" {
 		t.Fatalf("link skips %+v, want one for the target", got)
 	}
 	s := got[0]
-	if len(s.Instances) != 2 || s.Instances[0] != s.Address || !strings.Contains(s.Reason, "more like it at this place, where another root module calls this one") {
+	if len(s.Instances) != 2 || s.Instances[0] != s.Address || !strings.Contains(s.Reason, "other reason at this place, where another root module calls this one") {
 		t.Errorf("skip %q at %s listing %v: want its own instance first, and the other root said", s.Reason, s.Address, s.Instances)
 	}
 	if strings.HasPrefix(s.Address, "module.example.") != strings.Contains(s.Reason, "module.example does not set") {

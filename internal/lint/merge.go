@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/queuecap/terraform-provider-queuecap/internal/textfmt"
 )
 
 // dedupeSkips keeps one skip per rule and place: a module reached from
@@ -121,9 +123,12 @@ func (m *skipMerger) result() []Skip {
 		case n > 0 && m.elsewhere[i]:
 			// The module's own root and a root calling it (an example)
 			// give different reasons.
-			m.out[i].Reason += fmt.Sprintf(" (and %d more like it at this place, where another root module calls this one)", n)
+			m.out[i].Reason += fmt.Sprintf(" (and %s at this place, where another root module calls this one)", textfmt.Plural(n, "other reason"))
 		case n > 0:
-			m.out[i].Reason += fmt.Sprintf(" (and %d more like it at this place, for other instances)", n)
+			// n counts the other reasons, not the instances giving them
+			// (Instances lists those): "1 more like it" read as one
+			// instance where three gave two reasons.
+			m.out[i].Reason += fmt.Sprintf(" (and %s at this place, for other instances)", textfmt.Plural(n, "other reason"))
 		}
 	}
 	// The instance whose reason a skip gives comes first; the others

@@ -390,7 +390,7 @@ resource "aws_lambda_event_source_mapping" "m" {
 	}
 	want := []string{`module.q["a"].aws_sqs_queue.q`, `module.q["b"].aws_sqs_queue.q`, `module.q["c"].aws_sqs_queue.q`}
 	if len(coverage) != 1 || !strings.HasPrefix(coverage[0].Reason, `no consumer of module.q["a"].aws_sqs_queue.q is linked`) ||
-		strings.Contains(coverage[0].Reason, "more like it") || coverage[0].Address != want[0] || !slices.Equal(coverage[0].Instances, want) {
+		strings.Contains(coverage[0].Reason, "other reason") || coverage[0].Address != want[0] || !slices.Equal(coverage[0].Instances, want) {
 		t.Errorf("coverage skips %+v, want one for module.q[\"a\"] listing the three instances", coverage)
 	}
 }
@@ -592,5 +592,44 @@ resource "aws_lambda_event_source_mapping" "stream" {
 	}
 	if want := []string{"5"}; !slices.Equal(got, want) {
 		t.Errorf("coverage skips on lines %q, want %q (the orphan only)", got, want)
+	}
+}
+
+// TestOtherReasonsCounted: a skip standing for instances that give other
+// reasons counts the reasons, and lists the instances: three queues under
+// for_each, two consumed by one function and one by another, are one skip
+// naming all three and "1 other reason" (it said "1 more like it").
+func TestOtherReasonsCounted(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"main.tf": `locals {
+  owner = { a = "x", b = "x", c = "y" }
+}
+
+resource "aws_sqs_queue" "q" {
+  for_each = local.owner
+  name     = each.key
+}
+
+resource "aws_lambda_function" "f" {
+  for_each      = toset(["x", "y"])
+  function_name = each.key
+  role          = "arn:aws:iam::1:role/r"
+}
+
+resource "aws_lambda_event_source_mapping" "m" {
+  for_each         = local.owner
+  event_source_arn = aws_sqs_queue.q[each.key].arn
+  function_name    = aws_lambda_function.f[each.value].arn
+}
+`})
+	res := lintDir(t, lint.Options{Dirs: []string{dir}, Config: &lint.Config{}})
+	var coverage []lint.Skip
+	for _, s := range res.Skipped {
+		if s.Rule == "coverage" {
+			coverage = append(coverage, s)
+		}
+	}
+	if len(coverage) != 1 || len(coverage[0].Instances) != 3 || !strings.HasSuffix(coverage[0].Reason, "(and 1 other reason at this place, for other instances)") {
+		t.Errorf("coverage skips %+v, want one listing three instances and 1 other reason", coverage)
 	}
 }
