@@ -72,6 +72,13 @@ func (f *hclFront) walk(in *instance) {
 	for _, c := range in.mod.Calls {
 		switch {
 		case c.Child == nil:
+			// A call whose count or for_each is known to make no instance
+			// declares nothing: its source not being here hides nothing.
+			if c.Count != nil || c.ForEach != nil {
+				if e := in.expansionOf("module."+c.Name, c.Count, c.ForEach); e.known && len(e.instances) == 0 {
+					continue
+				}
+			}
 			f.to.addSkip(in.moduleNotRead(c))
 		case c.Count == nil && c.ForEach == nil:
 			f.walk(in.child(c, nil))

@@ -633,3 +633,30 @@ resource "aws_lambda_event_source_mapping" "m" {
 		t.Errorf("coverage skips %+v, want one listing three instances and 1 other reason", coverage)
 	}
 }
+
+// TestModuleWithoutInstancesIsNoSkip: a module call that makes no instance
+// (count = 0, for_each = {}) declares nothing, so its source not being
+// installed is no skip; with an instance it is one.
+func TestModuleWithoutInstancesIsNoSkip(t *testing.T) {
+	for _, c := range []struct {
+		meta  string
+		skips int
+	}{{"count = 0", 0}, {"for_each = {}", 0}, {"count = 1", 1}} {
+		dir := t.TempDir()
+		writeFiles(t, dir, map[string]string{"main.tf": `module "q" {
+  ` + c.meta + `
+  source = "github.com/example/terraform-aws-sqs//queue?ref=v1"
+}
+`})
+		res := lintDir(t, lint.Options{Dirs: []string{dir}, Config: &lint.Config{}})
+		n := 0
+		for _, s := range res.Skipped {
+			if s.Rule == "module" {
+				n++
+			}
+		}
+		if n != c.skips {
+			t.Errorf("%s: %d module skips %+v, want %d", c.meta, n, res.Skipped, c.skips)
+		}
+	}
+}
