@@ -26,7 +26,7 @@ func (b *builder) place(p *placedIssue, subject string) {
 	in := b.instanceOf(is, subject)
 	is.Subject = subject
 	if in == nil || in.parent == nil {
-		p.key, p.local = issueKey(is, is.Message), is.Message
+		p.key, p.local, p.noArgument = issueKey(is, is.Message), is.Message, true
 		return
 	}
 	is.Subject = strings.TrimPrefix(subject, in.addr+".")
@@ -38,7 +38,16 @@ func (b *builder) place(p *placedIssue, subject string) {
 		is.Callers = append(is.Callers, toRange(c.call.DefRange))
 	}
 	p.local = strings.ReplaceAll(is.Message, in.addr+".", "")
-	if k := slices.IndexFunc(chain, func(c *instance) bool { return !isLocalSource(c.call.Source) }); k >= 0 {
+	k := slices.IndexFunc(chain, func(c *instance) bool { return !isLocalSource(c.call.Source) })
+	if k < 0 {
+		// Local modules only: the finding stays where it lies, and the
+		// caller's argument that sets the value at fault goes with it.
+		if arg := argumentOf(in, is.Range); arg != nil {
+			is.Arguments = []Range{*arg}
+		}
+	}
+	p.noArgument = len(is.Arguments) == 0
+	if k >= 0 {
 		call := chain[k]
 		inner := is.Range
 		is.ModuleRange = &inner
@@ -64,6 +73,39 @@ type placedIssue struct {
 	key string
 	// local is the message with that address taken out.
 	local string
+	// noArgument is set when the value at fault in one of the reaches
+	// this finding stands for comes from no caller's argument (a root
+	// module's own value, an expression, a variable's default): then no
+	// argument is the finding's place.
+	noArgument bool
+}
+
+// argumentOf is the module argument that sets the value at rng in module
+// instance in, when the attribute there is `name = var.x` and nothing
+// else: x's argument in the call, followed up through callers that pass
+// it on unchanged (`x = var.y`) to the call that gives the value. Nil
+// in a root module, for any other expression, or when the call leaves
+// x unset (the variable's default is the value); when an outer call
+// leaves it unset, the last argument that passes it on.
+func argumentOf(in *instance, rng Range) *Range {
+	if in == nil || in.parent == nil {
+		return nil
+	}
+	name := variableOnly(in.mod.source(rng.Filename), rng)
+	var found *Range
+	for c := in; name != "" && c.parent != nil; c = c.parent {
+		arg, ok := c.call.Args[name]
+		if !ok || arg == nil {
+			break
+		}
+		r := toRange(arg.Range)
+		found = &r
+		if c.parent.parent == nil {
+			break
+		}
+		name = variableOnly(c.parent.mod.source(r.Filename), r)
+	}
+	return found
 }
 
 // placeSkip moves a skip inside an installed remote module to the call in

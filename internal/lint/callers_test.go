@@ -5,6 +5,8 @@ package lint_test
 
 import (
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -157,4 +159,110 @@ func TestIssueSubject(t *testing.T) {
 	if len(got) != 1 || got[0].Subject != "aws_sqs_queue.q" {
 		t.Fatalf("findings %+v, want one about aws_sqs_queue.q", got)
 	}
+}
+
+// TestLocalModuleFindingNamesTheArgument: a finding inside a local module
+// whose value at fault is a module variable names the callers' arguments
+// that set it (followed up through calls that pass it on), the place a
+// pull request that changes only the caller touches; it stays at its
+// place in the module, and an ignore on the argument covers it.
+func TestLocalModuleFindingNamesTheArgument(t *testing.T) {
+	lines := func(rs []lint.Range) []string {
+		var out []string
+		for _, r := range rs {
+			out = append(out, filepath.Base(filepath.Dir(r.Filename))+"/"+filepath.Base(r.Filename)+":"+strconv.Itoa(r.Start.Line))
+		}
+		return out
+	}
+	tests := []struct {
+		name  string
+		files map[string]string
+		want  []string // the arguments, as dir/file:line
+	}{
+		{
+			name: "a literal in the call",
+			files: map[string]string{
+				"main.tf":             "module \"app\" {\n  source = \"./modules/app\"\n  max    = 25\n  rate   = 10000\n}\n",
+				"modules/app/main.tf": workerModule,
+			},
+			want: []string{"X/main.tf:3"},
+		},
+		{
+			name: "passed on through a module in between",
+			files: map[string]string{
+				"main.tf":               "module \"stack\" {\n  source     = \"./modules/stack\"\n  rate       = 10000\n  worker_max = 25\n}\n",
+				"modules/stack/main.tf": "variable \"rate\" {}\nvariable \"worker_max\" {}\n\nmodule \"app\" {\n  source = \"../app\"\n  rate   = var.rate\n  max    = var.worker_max\n}\n",
+				"modules/app/main.tf":   workerModule,
+			},
+			want: []string{"X/main.tf:4"},
+		},
+		{
+			name: "an expression in between stops at its argument",
+			files: map[string]string{
+				"main.tf":               "module \"stack\" {\n  source     = \"./modules/stack\"\n  rate       = 10000\n  worker_max = 24\n}\n",
+				"modules/stack/main.tf": "variable \"rate\" {}\nvariable \"worker_max\" {}\n\nmodule \"app\" {\n  source = \"../app\"\n  rate   = var.rate\n  max    = var.worker_max + 1\n}\n",
+				"modules/app/main.tf":   workerModule,
+			},
+			want: []string{"stack/main.tf:7"},
+		},
+		{
+			name: "two calls with the same value",
+			files: map[string]string{
+				"main.tf":             "module \"orders\" {\n  source = \"./modules/app\"\n  max    = 25\n  rate   = 10000\n}\n\nmodule \"invoices\" {\n  source = \"./modules/app\"\n  max    = 25\n  rate   = 10000\n}\n",
+				"modules/app/main.tf": workerModule,
+			},
+			want: []string{"X/main.tf:9", "X/main.tf:3"}, // module.invoices is the first instance
+		},
+		{
+			name: "the variable's default",
+			files: map[string]string{
+				"main.tf":             "module \"app\" {\n  source = \"./modules/app\"\n  rate   = 10000\n}\n",
+				"modules/app/main.tf": strings.Replace(workerModule, `variable "max" {}`, `variable "max" { default = 25 }`, 1),
+			},
+		},
+		{
+			name: "an expression in the module",
+			files: map[string]string{
+				"main.tf":             "module \"app\" {\n  source = \"./modules/app\"\n  max    = 24\n  rate   = 10000\n}\n",
+				"modules/app/main.tf": strings.Replace(workerModule, "max_size = var.max", "max_size = var.max + 1", 1),
+			},
+		},
+		{
+			name: "one reach from a root of its own",
+			files: map[string]string{
+				"main.tf":                      "module \"app\" {\n  source = \"./modules/app\"\n  max    = 25\n  rate   = 10000\n}\n",
+				"modules/app/main.tf":          workerModule,
+				"modules/app/terraform.tfvars": "max  = 25\nrate = 10000\n",
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "X")
+			writeFiles(t, dir, tt.files)
+			res := lintDir(t, lint.Options{Dirs: []string{dir}, Recursive: true})
+			got := zeroSurplus(res)
+			if len(got) != 1 {
+				t.Fatalf("%d zero-surplus findings, want 1: %v", len(got), got)
+			}
+			is := got[0]
+			if filepath.Base(filepath.Dir(is.Range.Filename)) != "app" {
+				t.Errorf("finding at %s, want its place in modules/app", is.Range)
+			}
+			if a := lines(is.Arguments); !slices.Equal(a, tt.want) {
+				t.Errorf("arguments %v, want %v", a, tt.want)
+			}
+		})
+	}
+
+	t.Run("an ignore on the argument", func(t *testing.T) {
+		dir := t.TempDir()
+		writeFiles(t, dir, map[string]string{
+			"main.tf":             "module \"app\" {\n  source = \"./modules/app\"\n  max    = 25 # queuecap-ignore: queuecap_zero_surplus\n  rate   = 10000\n}\n",
+			"modules/app/main.tf": workerModule,
+		})
+		if got := zeroSurplus(lintDir(t, lint.Options{Dirs: []string{dir}})); len(got) != 0 {
+			t.Errorf("an ignore on the argument that sets the value left %v", got)
+		}
+	})
 }

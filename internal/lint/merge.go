@@ -186,7 +186,7 @@ func (m *issueMerger) add(is placedIssue) {
 		m.at = map[string]int{}
 	}
 	if is.key == "" {
-		is.key, is.local = issueKey(&is.Issue, is.Message), is.Message
+		is.key, is.local, is.noArgument = issueKey(&is.Issue, is.Message), is.Message, len(is.Arguments) == 0
 	}
 	i, seen := m.at[is.key]
 	if !seen {
@@ -203,11 +203,27 @@ func (m *issueMerger) add(is placedIssue) {
 			callers = append(callers, c)
 		}
 	}
+	// The first instance's argument first.
+	args, more := kept.Arguments, is.Arguments
+	if addressLess(is.Address, kept.Address) {
+		args, more = more, args
+	}
+	args = slices.Clone(args)
+	for _, a := range more {
+		if !slices.Contains(args, a) {
+			args = append(args, a)
+		}
+	}
+	noArgument := kept.noArgument || is.noArgument
 	// The first instance stands for the others, in HCL and plan alike.
 	if addressLess(is.Address, kept.Address) {
 		*kept = is
 	}
 	kept.Instances, kept.Callers = instances, callers
+	kept.Arguments, kept.noArgument = args, noArgument
+	if noArgument {
+		kept.Arguments = nil
+	}
 	if differ {
 		kept.Message = kept.local
 	}

@@ -369,8 +369,9 @@ func (r *Session) Processors() []Processor {
 // Result is the run's result, complete once the processors have run.
 func (r *Session) Result() *Result { return r.res }
 
-// unignored are the findings no ignore comment covers, at their place or,
-// for a finding moved out of an installed module, inside the module.
+// unignored are the findings no ignore comment covers, at their place,
+// for a finding moved out of an installed module inside the module, or on
+// every caller's argument that sets the value at fault.
 func (r *Session) unignored(issues []placedIssue) []Issue {
 	anns := map[string][]annotation{}
 	ignored := func(rule string, rng Range) bool {
@@ -381,9 +382,14 @@ func (r *Session) unignored(issues []placedIssue) []Issue {
 		}
 		return ignores(a, rule, rng.Start.Line)
 	}
+	// An ignore on the callers' arguments that set the value at fault
+	// covers it when it is on every one of them.
+	onArguments := func(p placedIssue) bool {
+		return len(p.Arguments) > 0 && !slices.ContainsFunc(p.Arguments, func(a Range) bool { return !ignored(p.Rule, a) })
+	}
 	var out []Issue
 	for _, p := range issues {
-		if !ignored(p.Rule, p.Range) && (p.ModuleRange == nil || !ignored(p.Rule, *p.ModuleRange)) {
+		if !ignored(p.Rule, p.Range) && (p.ModuleRange == nil || !ignored(p.Rule, *p.ModuleRange)) && !onArguments(p) {
 			out = append(out, p.Issue)
 		}
 	}

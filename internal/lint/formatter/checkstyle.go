@@ -43,12 +43,13 @@ type checkstyleError struct {
 func renderCheckstyle(b *bytes.Buffer, r *model.Result, _ Options) error {
 	byFile := map[string][]checkstyleError{}
 	for _, is := range r.Issues {
-		byFile[is.Range.Filename] = append(byFile[is.Range.Filename], checkstyleError{
+		at := annotationPlace(is)
+		byFile[at.Filename] = append(byFile[at.Filename], checkstyleError{
 			Source:   is.Rule,
-			Line:     is.Range.Start.Line,
-			Column:   is.Range.Start.Column,
+			Line:     at.Start.Line,
+			Column:   at.Start.Column,
 			Severity: checkstyleSeverity(is.Severity),
-			Message:  addressed(is.Range, is.Address, is.Instances, is.Text()),
+			Message:  withArgumentNote(is, addressed(is.Range, is.Address, is.Instances, is.Text())),
 			Link:     is.Link,
 		})
 	}

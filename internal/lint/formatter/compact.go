@@ -41,5 +41,8 @@ func compactText(is model.Issue) string {
 	if is.Summary != "" {
 		text = is.Summary + " — " + is.Message
 	}
+	if note := argumentNote(is); note != "" {
+		text += " " + note
+	}
 	return addressed(is.Range, is.Address, is.Instances, text)
 }

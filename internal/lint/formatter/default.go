@@ -51,9 +51,13 @@ func (p painter) severity(s model.Severity) string {
 //	  on <file> line <n>, in <resource instance>:
 //	   <n>: <source line>
 //
+//	  with the value from the module argument on <file> line <n>:
+//	   <n>: <source line>
+//
 //	Reference: <link>
 //
-// for each issue, then each error the same way without rule and reference,
+// for each issue (the module argument for each of its Arguments, then its
+// Callers when it has them), then each error the same way without rule and reference,
 // then, with ShowSkipped, each skipped check, then a summary: the count of
 // issues and errors, and of skipped checks, and a line when no queue was
 // checked at all. A clean run that checked everything writes nothing.
@@ -69,6 +73,12 @@ func renderDefault(b *bytes.Buffer, r *model.Result, opts Options) error {
 			b.WriteString(textfmt.Wrap(is.Message, "  ", 80) + "\n\n")
 		}
 		writeLocation(b, p, src, is.Range, issueInstances(is.Range, is.Address, is.Instances))
+		for _, a := range is.Arguments {
+			// The caller's line that sets the value, which a pull request
+			// changing only the caller touches.
+			b.WriteString("\n")
+			writePlace(b, p, src, a, fmt.Sprintf("  with the value from the module argument on %s line %d:\n", a.Filename, a.Start.Line))
+		}
 		if len(is.Callers) > 0 || is.ModuleRange != nil {
 			// As tflint prints them: every module call on the way, then
 			// the place inside the module when the finding was moved out.
@@ -142,7 +152,12 @@ func writeLocation(b *bytes.Buffer, p painter, src *sourceCache, rng model.Range
 		fmt.Fprintf(b, "  on %s%s\n", rng.Filename, in)
 		return
 	}
-	fmt.Fprintf(b, "  on %s line %d%s:\n", rng.Filename, rng.Start.Line, in)
+	writePlace(b, p, src, rng, fmt.Sprintf("  on %s line %d%s:\n", rng.Filename, rng.Start.Line, in))
+}
+
+// writePlace writes head, then the lines of rng as writeLocation does.
+func writePlace(b *bytes.Buffer, p painter, src *sourceCache, rng model.Range, head string) {
+	b.WriteString(head)
 	lines, why := src.lines(rng.Filename)
 	first, last := rng.Start.Line, rng.End.Line
 	if last < first {

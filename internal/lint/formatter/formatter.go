@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -216,4 +217,44 @@ func addressed(rng model.Range, address string, instances []string, text string)
 		return "in " + in + ": " + text
 	}
 	return text
+}
+
+// annotationPlace is where the annotation formats (github, GitLab,
+// Checkstyle, SARIF) put an issue: the caller's argument that sets the
+// value at fault when it has one (model.Issue.Arguments), the line a pull
+// request that changes only the caller touches; else its place.
+func annotationPlace(is model.Issue) model.Range {
+	if len(is.Arguments) > 0 {
+		return is.Arguments[0]
+	}
+	return is.Range
+}
+
+// argumentNote is the sentence an issue with caller arguments adds to its
+// text: where the module uses the value and which calls set it. Empty for
+// any other issue.
+func argumentNote(is model.Issue) string {
+	if len(is.Arguments) == 0 {
+		return ""
+	}
+	var set []string
+	for _, a := range is.Arguments {
+		set = append(set, placeName(a))
+	}
+	return fmt.Sprintf("(The value is the module argument set at %s; the module uses it at %s.)",
+		strings.Join(set, ", "), placeName(is.Range))
+}
+
+// withArgumentNote is text, then argumentNote on the next line when there
+// is one.
+func withArgumentNote(is model.Issue, text string) string {
+	if note := argumentNote(is); note != "" {
+		return text + "\n" + note
+	}
+	return text
+}
+
+// placeName is a range as file:line, with forward slashes.
+func placeName(r model.Range) string {
+	return fmt.Sprintf("%s:%d", filepath.ToSlash(r.Filename), r.Start.Line)
 }

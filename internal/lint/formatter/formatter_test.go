@@ -57,6 +57,22 @@ resource "queuecap_scaling_policy" "workers" {
 		"resource \"queuecap_queue\" \"events\" {\r\n" +
 		"  arrival_rate = var.events_rate\r\n" +
 		"}\r\n",
+	"app.tf": `module "orders" {
+  source = "./modules/app"
+  max    = 25
+}
+
+module "invoices" {
+  source = "./modules/app"
+  max    = 25
+}
+`,
+	"modules/app/main.tf": `variable "max" {}
+
+resource "aws_autoscaling_group" "w" {
+  max_size = var.max
+}
+`,
 	"broken.tf": `resource "queuecap_queue" {
   name = "x"
 }
@@ -154,11 +170,35 @@ const underprovisionedDoc = "# queuecap_queue_underprovisioned\n\n" +
 	"## What it needs\n\n" +
 	"A declared `arrival_rate` ([declaring rates](../README.md#rates), [AWS](https://docs.aws.amazon.com/sqs/)).\n"
 
+// argumentsFixture is a finding in a local module called twice with the
+// same value, which both calls set: the callers' arguments are where a
+// pull request changes it.
+func argumentsFixture() *lint.Result {
+	r := &lint.Result{
+		Issues: []lint.Issue{{
+			Rule:      "queuecap_zero_surplus",
+			Severity:  lint.Error,
+			Summary:   "max_size 25 cannot drain any backlog: raise it to 26",
+			Message:   "25 consumers × 400 msg/s = 10,000 msg/s, exactly the arrival rate of 10,000 msg/s: surplus 0.",
+			Range:     rng("modules/app/main.tf", 4, 3, 4, 21),
+			Subject:   "aws_autoscaling_group.w",
+			Address:   "module.invoices.aws_autoscaling_group.w",
+			Instances: []string{"module.invoices.aws_autoscaling_group.w", "module.orders.aws_autoscaling_group.w"},
+			Callers:   []lint.Range{rng("app.tf", 6, 1, 6, 19), rng("app.tf", 1, 1, 1, 17)},
+			Arguments: []lint.Range{rng("app.tf", 8, 3, 8, 15), rng("app.tf", 3, 3, 3, 15)},
+			Link:      docs + "queuecap_zero_surplus.md",
+		}},
+	}
+	r.Sort()
+	return r
+}
+
 var variants = []struct {
 	name   string
 	result func() *lint.Result
 }{
 	{"", func() *lint.Result { return fixture(false) }},
+	{"_arguments", argumentsFixture},
 	{"_with_errors", func() *lint.Result { return fixture(true) }},
 	{"_empty", func() *lint.Result { return &lint.Result{} }},
 }

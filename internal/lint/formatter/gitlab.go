@@ -47,7 +47,7 @@ func renderGitLab(b *bytes.Buffer, r *model.Result, opts Options) error {
 			CheckName:   is.Rule,
 			Fingerprint: fp,
 			Severity:    gitlabSeverity(is.Severity),
-			Location:    gitlabAt(is.Range, opts.WorkDir),
+			Location:    gitlabAt(annotationPlace(is), opts.WorkDir),
 		})
 	}
 	var errs []model.ErrorEntry

@@ -30,6 +30,9 @@ type jsonIssue struct {
 	// module a finding moved to its call lies.
 	Callers     []model.Range `json:"callers,omitempty"`
 	ModuleRange *model.Range  `json:"module_range,omitempty"`
+	// Arguments are the callers' module arguments that set the value at
+	// fault in a local module (model.Issue.Arguments).
+	Arguments []model.Range `json:"arguments,omitempty"`
 }
 
 type jsonError struct {
@@ -79,6 +82,7 @@ func renderJSON(b *bytes.Buffer, r *model.Result, _ Options) error {
 			Instances:   is.Instances,
 			Callers:     is.Callers,
 			ModuleRange: is.ModuleRange,
+			Arguments:   is.Arguments,
 		})
 	}
 	out.Errors = jsonErrors(r.Errors)

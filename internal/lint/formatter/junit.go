@@ -85,7 +85,7 @@ func renderJUnit(b *bytes.Buffer, r *model.Result, _ Options) error {
 	}
 	names := junitNames(places)
 	for _, is := range r.Issues {
-		text := addressed(is.Range, is.Address, is.Instances, is.Text())
+		text := withArgumentNote(is, addressed(is.Range, is.Address, is.Instances, is.Text()))
 		contents := fmt.Sprintf("%s: %s - %s (%s)", is.Range, severityTitle(is.Severity), text, is.Rule)
 		if is.Link != "" {
 			contents += "\nReference: " + is.Link

@@ -181,8 +181,8 @@ func renderSARIF(b *bytes.Buffer, r *model.Result, opts Options) error {
 			RuleID:              is.Rule,
 			RuleIndex:           addRule(sarifRule{ID: is.Rule, HelpURI: absoluteURI(is.Link)}), // a rule missing from r.Rules
 			Level:               level,
-			Message:             sarifMessage{Text: is.Text()},
-			Locations:           sarifInstanceLocations(is.Range, is.Address, is.Instances),
+			Message:             sarifMessage{Text: withArgumentNote(is, is.Text())},
+			Locations:           sarifInstanceLocations(annotationPlace(is), is.Address, is.Instances),
 			RelatedLocations:    sarifRelated(is),
 			PartialFingerprints: map[string]string{fingerprintKey: fp},
 			Properties:          sarifProperties{Facts: factObject(is.Facts)},
@@ -249,6 +249,12 @@ func sarifRelated(is model.Issue) []sarifLocation {
 	}
 	for _, c := range is.Callers {
 		add(c, "module call on the way to the finding")
+	}
+	if len(is.Arguments) > 0 {
+		add(is.Range, "where the module uses the argument's value")
+		for _, a := range is.Arguments[1:] {
+			add(a, "another call that sets the same value")
+		}
 	}
 	if is.ModuleRange != nil {
 		add(*is.ModuleRange, "where the finding lies inside the installed module")

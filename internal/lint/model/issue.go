@@ -131,6 +131,15 @@ type Issue struct {
 	// lies, when Range was moved to the call in the repository that
 	// brings the module in; nil otherwise.
 	ModuleRange *Range
+	// Arguments are, for a finding inside a local module whose value at
+	// fault is a module variable and nothing else (`max_size = var.max`),
+	// the arguments in the calling configuration that set it (`max = 25`,
+	// followed up through calls that pass it on unchanged), one per call
+	// the finding stands for; empty when any of them takes the value from
+	// elsewhere. A pull request that changes only the caller changes these
+	// lines: the annotation formats put the finding at the first, with
+	// Range as context.
+	Arguments []Range
 }
 
 // Text is the whole finding for formats that carry one message: the
