@@ -192,3 +192,63 @@ func tflintJob(t *testing.T, dir, config, plugins string) (code int, rules []str
 	slices.Sort(rules)
 	return code, rules, stdout.String() + stderr.String()
 }
+
+// TestDocumentedConsole: the tflint session docs/tflint.md shows under
+// "What was not checked" is what the real tflint prints with the plugin,
+// the page's rule block and the command the session names, on the
+// configuration the page names: the page is output, not prose.
+func TestDocumentedConsole(t *testing.T) {
+	t.Parallel()
+	const page, heading = "../../docs/tflint.md", "## What was not checked"
+	rule := docSnippet(t, page, heading)
+	cmdLine, want := docConsole(t, page, heading)
+	args := strings.Fields(cmdLine)
+	if len(args) == 0 || args[0] != "tflint" {
+		t.Fatalf("the session's command %q is not a tflint command", cmdLine)
+	}
+	cli, plugins := tflint(t)
+	work := filepath.Join(t.TempDir(), "root")
+	if b, err := exec.Command("cp", "-r", "testdata/not_checked", work).CombinedOutput(); err != nil {
+		t.Fatalf("cp: %v: %s", err, b)
+	}
+	config := "plugin \"queuecap\" {\n  enabled = true\n}\n\n" + rule
+	if err := os.WriteFile(filepath.Join(work, ".tflint.hcl"), []byte(config), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(cli, args[1:]...)
+	cmd.Dir = work
+	cmd.Env = append(os.Environ(), "TFLINT_PLUGIN_DIR="+plugins, "TFLINT_LOG=", "TFLINT_CONFIG_FILE=")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s: %v\n%s", cmdLine, err, out)
+	}
+	if got := strings.TrimRight(string(out), "\n"); got != want {
+		t.Errorf("%s prints, on %s:\n%s\n\nwhere %s shows:\n%s", cmdLine, work, got, page, want)
+	}
+}
+
+// docConsole is the first ```console block after heading in the Markdown
+// file path: its command (the first line, without "$ ") and the output
+// that follows it.
+func docConsole(t *testing.T, path, heading string) (command, output string) {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, after, ok := strings.Cut(string(src), "\n"+heading+"\n")
+	if !ok {
+		t.Fatalf("%s has no %q", path, heading)
+	}
+	_, block, ok := strings.Cut(after, "\n```console\n")
+	if !ok {
+		t.Fatalf("%s has no ```console block after %q", path, heading)
+	}
+	block, _, _ = strings.Cut(block, "\n```")
+	first, rest, _ := strings.Cut(block, "\n")
+	command, ok = strings.CutPrefix(first, "$ ")
+	if !ok {
+		t.Fatalf("%s: the ```console block after %q does not start with a command: %q", path, heading, first)
+	}
+	return command, rest
+}
