@@ -17,6 +17,7 @@ require (
 	github.com/hashicorp/terraform-plugin-testing v1.16.0
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/terraform-linters/tflint-plugin-sdk v0.25.0
+	github.com/yuin/goldmark v1.8.7
 	github.com/zclconf/go-cty v1.18.1
 	github.com/zclconf/go-cty-yaml v1.2.0
 	golang.org/x/text v0.37.0

@@ -239,9 +239,9 @@ func TestOutputFormats(t *testing.T) {
 		stderr string
 	}{
 		{"a misspelled format", []string{"--output", "sarf=a.sarif"},
-			`Error: --output sarf=a.sarif: unknown format "sarf": did you mean sarif? (valid formats are default, compact, json, sarif, checkstyle, junit, github, gitlab)`},
+			`Error: --output sarf=a.sarif: unknown format "sarf": did you mean sarif? (valid formats are default, compact, json, sarif, checkstyle, junit, github, gitlab, markdown)`},
 		{"an unknown format", []string{"--output", "yaml=a.yaml"},
-			`Error: --output yaml=a.yaml: unknown format "yaml": valid formats are default, compact, json, sarif, checkstyle, junit, github, gitlab`},
+			`Error: --output yaml=a.yaml: unknown format "yaml": valid formats are default, compact, json, sarif, checkstyle, junit, github, gitlab, markdown`},
 		{"a findings format with --explain", []string{"--explain", "--output", "sarif=a.sarif"},
 			`Error: --output sarif=a.sarif: unknown format "sarif" with --explain: valid formats are text, json, mermaid`},
 		{"no format", []string{"--output", "=a.sarif"}, `Error: --output =a.sarif: no format before "=": give FORMAT=FILE, or ./FILE for a file whose name holds "="`},
@@ -251,7 +251,7 @@ func TestOutputFormats(t *testing.T) {
 		{"two reports to standard output", []string{"--output", "github=-", "--output", "compact=-"}, "Error: --output github=- and --output compact=- both write to standard output"},
 		{"--format with nowhere to go", []string{"--format", "json", "--output", "github=-"},
 			"Error: --format json has nowhere to go: --output github=- takes standard output; write it with --output json=FILE"},
-		{"a misspelled --format", []string{"--format", "jsn"}, `Error: unknown format "jsn": did you mean json? (valid formats are default, compact, json, sarif, checkstyle, junit, github, gitlab)`},
+		{"a misspelled --format", []string{"--format", "jsn"}, `Error: unknown format "jsn": did you mean json? (valid formats are default, compact, json, sarif, checkstyle, junit, github, gitlab, markdown)`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()

@@ -109,6 +109,7 @@ var formats = []format{
 	{"junit", renderJUnit, xmlGuard, false},
 	{"github", renderGitHub, nil, false},
 	{"gitlab", renderGitLab, jsonGuard, false},
+	{"markdown", renderMarkdown, textGuard, true},
 }
 
 // write renders result in f to w, escaped and guarded.
@@ -130,7 +131,7 @@ func (f format) write(w io.Writer, result *model.Result, opts Options) error {
 }
 
 // Names lists the formats in a stable order: default, compact, json, sarif,
-// checkstyle, junit, github, gitlab.
+// checkstyle, junit, github, gitlab, markdown.
 func Names() []string {
 	names := make([]string, len(formats))
 	for i, f := range formats {

@@ -238,7 +238,7 @@ func TestGolden(t *testing.T) {
 }
 
 func TestNames(t *testing.T) {
-	want := []string{"default", "compact", "json", "sarif", "checkstyle", "junit", "github", "gitlab"}
+	want := []string{"default", "compact", "json", "sarif", "checkstyle", "junit", "github", "gitlab", "markdown"}
 	if got := Names(); !slices.Equal(got, want) {
 		t.Fatalf("Names() = %v, want %v", got, want)
 	}
@@ -277,6 +277,9 @@ func TestEmpty(t *testing.T) {
 		}},
 		{format: "checkstyle", want: xml.Header + "<checkstyle></checkstyle>\n"},
 		{format: "gitlab", want: "[]\n"},
+		// A pull request's comment is edited to say so when a push fixes
+		// the last finding.
+		{format: "markdown", want: markdownMarker + "\n### queuecap lint: no findings\n"},
 		{format: "junit", check: func(t *testing.T, out string) {
 			var doc junitSuites
 			if err := xml.Unmarshal([]byte(out), &doc); err != nil {
