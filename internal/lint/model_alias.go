@@ -35,6 +35,7 @@ type (
 	ErrorEntry                 = model.ErrorEntry
 	Skip                       = model.Skip
 	Result                     = model.Result
+	QueueCapacity              = model.QueueCapacity
 	RuleInfo                   = model.RuleInfo
 	Rule                       = model.Rule
 	DocumentedRule             = model.DocumentedRule

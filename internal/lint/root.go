@@ -3,7 +3,11 @@
 
 package lint
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint/model"
+)
 
 // A RootResult is what linting one root module gave (Session.LintRoot),
 // for Session.Fold.
@@ -14,10 +18,13 @@ type RootResult struct {
 	// of them the capacity rules could not check (no declared arrival
 	// rate, or a queue rule skipped), by address.
 	consumed, unchecked []string
-	issues              []placedIssue
-	skips               []Skip
-	errors              []ErrorEntry
-	configMatched       map[string]bool
+	// capacity is each checked queue's (model.CapacityOf), without its
+	// root.
+	capacity      []QueueCapacity
+	issues        []placedIssue
+	skips         []Skip
+	errors        []ErrorEntry
+	configMatched map[string]bool
 	// variables are the names of the root module's variables; nil when
 	// the root could not be read.
 	variables map[string]bool
@@ -53,6 +60,9 @@ func lintRoot(l *loader, dir string, opts Options, flags []assignment, active []
 		// No arrival rate is the coverage skip: no capacity rule ran.
 		if !q.Rates.ArrivalRate.Set || unchecked[q] {
 			out.unchecked = append(out.unchecked, q.Addr)
+		}
+		if c := model.CapacityOf(q); c != nil {
+			out.capacity = append(out.capacity, *c)
 		}
 	}
 	return out

@@ -300,10 +300,14 @@ func (r *Session) Fold(i int, out RootResult) {
 	r.res.Queues += len(out.queueAddrs)
 	r.res.QueuesWithConsumer += len(out.consumed)
 	r.res.QueuesNotChecked = append(r.res.QueuesNotChecked, out.unchecked...)
+	for _, c := range out.capacity {
+		c.Root = r.roots[i].dir
+		r.res.Capacity = append(r.res.Capacity, c)
+	}
 	if out.variables != nil && len(r.flags) > 0 {
 		r.declared = append(r.declared, out.variables)
 	}
-	out.errors, out.issues, out.skips, out.variables = nil, nil, nil, nil
+	out.errors, out.issues, out.skips, out.variables, out.capacity = nil, nil, nil, nil, nil
 	if len(r.configs[i].Queues) == 0 && !r.opts.Explain {
 		out.queueAddrs, out.fleetAddrs = nil, nil
 	}

@@ -257,7 +257,7 @@ func TestEmpty(t *testing.T) {
 		{format: "default"},
 		{format: "compact"},
 		{format: "github"},
-		{format: "json", want: `{"issues":[],"errors":[],"skipped":[],"queues":{"with_consumer":0,"checked":0,"not_checked":[]}}` + "\n"},
+		{format: "json", want: `{"issues":[],"errors":[],"skipped":[],"queues":{"with_consumer":0,"checked":0,"not_checked":[]},"capacity":[]}` + "\n"},
 		{format: "sarif", check: func(t *testing.T, out string) {
 			var log struct {
 				Runs []struct {

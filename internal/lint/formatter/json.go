@@ -48,6 +48,9 @@ type jsonOutput struct {
 	// Queues counts the queues with a consumer, and how many of them the
 	// capacity rules checked.
 	Queues jsonQueues `json:"queues"`
+	// Capacity is what each checked queue's consumers can do, per root
+	// module, for `queuecap diff`.
+	Capacity []model.QueueCapacity `json:"capacity"`
 }
 
 type jsonQueues struct {
@@ -58,7 +61,7 @@ type jsonQueues struct {
 
 // renderJSON writes one line of JSON:
 //
-//	{"issues":[...],"errors":[...],"skipped":[...],"queues":{"with_consumer":N,"checked":N,"not_checked":[...]}}
+//	{"issues":[...],"errors":[...],"skipped":[...],"queues":{"with_consumer":N,"checked":N,"not_checked":[...]},"capacity":[...]}
 //
 // The arrays are never null. Facts are an object of numbers in the order
 // the issue lists them.
@@ -68,6 +71,7 @@ func renderJSON(b *bytes.Buffer, r *model.Result, _ Options) error {
 		Skipped: make([]model.Skip, 0, len(r.Skipped)),
 		Queues: jsonQueues{WithConsumer: r.QueuesWithConsumer, Checked: r.QueuesWithConsumer - len(r.QueuesNotChecked),
 			NotChecked: append([]string{}, r.QueuesNotChecked...)},
+		Capacity: append([]model.QueueCapacity{}, r.Capacity...),
 	}
 	for _, is := range r.Issues {
 		out.Issues = append(out.Issues, jsonIssue{

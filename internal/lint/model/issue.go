@@ -218,6 +218,9 @@ type Result struct {
 	// arrival rate, or a rule that skipped a check of the queue.
 	QueuesWithConsumer int
 	QueuesNotChecked   []string
+	// Capacity is, per root module, what each checked queue's consumers
+	// can do (QueueCapacity), for reports that compare runs.
+	Capacity []QueueCapacity
 	// Rules are the rules that ran, for formats that describe them (SARIF).
 	Rules []RuleInfo
 	// Explanation is what was linked, with Options.Explain; nil otherwise.
@@ -275,6 +278,7 @@ func (r *Result) Sort() {
 	})
 	slices.SortStableFunc(r.Skipped, CompareSkips)
 	slices.SortStableFunc(r.Errors, func(a, b ErrorEntry) int { return cmp.Compare(a.String(), b.String()) })
+	sortCapacity(r.Capacity)
 }
 
 // CompareSkips orders skips by file, line, rule, then reason.
