@@ -65,6 +65,9 @@ func TestEndToEnd(t *testing.T) {
 			}
 			wantCode := 0
 			for _, is := range res.Issues {
+				if is.Fingerprint == "" || is.Address == "" || is.Subject == "" {
+					t.Errorf("%s at %s: fingerprint %q, address %q, subject %q: want all three", is.Rule, is.Range.Filename, is.Fingerprint, is.Address, is.Subject)
+				}
 				if is.Severity != "notice" {
 					wantCode = 2
 				}

@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -107,7 +108,11 @@ type jsonOut struct {
 		Severity string             `json:"severity"`
 		Message  string             `json:"message"`
 		Facts    map[string]float64 `json:"facts"`
-		Range    struct {
+		// Fingerprint, Address and Subject are on every finding.
+		Fingerprint string `json:"fingerprint"`
+		Address     string `json:"address"`
+		Subject     string `json:"subject"`
+		Range       struct {
 			Filename string `json:"filename"`
 			Start    struct{ Line, Column int }
 		} `json:"range"`
@@ -477,27 +482,45 @@ func TestLintPlan(t *testing.T) {
 	}
 	type result struct {
 		Issues []struct {
-			Rule, Address string
-			Range         struct{ Filename string }
+			Rule, Address, Subject, Fingerprint string
+			Range                               struct{ Filename string }
 		}
 	}
 	lintJSON := func(t *testing.T, args ...string) result {
 		t.Helper()
 		var stdout, stderr bytes.Buffer
-		if code := run(append([]string{"lint", "--format", "json", "--plan", plan}, args...), &stdout, &stderr); code != exitFindings {
+		if len(args) == 0 || args[0] != dir {
+			args = append([]string{"--plan", plan}, args...)
+		}
+		if code := run(append([]string{"lint", "--format", "json"}, args...), &stdout, &stderr); code != exitFindings {
 			t.Fatalf("exit %d, want %d; stderr %s", code, exitFindings, stderr.String())
 		}
 		var res result
 		if err := json.Unmarshal(stdout.Bytes(), &res); err != nil {
 			t.Fatal(err)
 		}
+		for _, is := range res.Issues {
+			if is.Fingerprint == "" || is.Address == "" || is.Subject == "" {
+				t.Errorf("%s: fingerprint %q, address %q, subject %q: want all three", is.Rule, is.Fingerprint, is.Address, is.Subject)
+			}
+		}
 		return res
 	}
 
 	t.Run("with the configuration", func(t *testing.T) {
-		var got []string
+		var got, fingerprints []string
 		for _, is := range lintJSON(t, "--chdir", dir).Issues {
 			got = append(got, is.Rule+" "+filepath.Base(is.Range.Filename)+" "+is.Address)
+			fingerprints = append(fingerprints, is.Fingerprint)
+		}
+		// The same findings from the configuration alone are the same
+		// findings: one baseline serves both.
+		var hcl []string
+		for _, is := range lintJSON(t, dir).Issues {
+			hcl = append(hcl, is.Fingerprint)
+		}
+		if !slices.Equal(fingerprints, hcl) {
+			t.Errorf("fingerprints from the plan %q, from the configuration %q", fingerprints, hcl)
 		}
 		want := []string{
 			"queuecap_retention_shorter_than_drain main.tf aws_sqs_queue.orders",

@@ -6,6 +6,7 @@ package formatter
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -18,9 +19,11 @@ import (
 // scanning meets new keys rather than old keys with new meanings.
 const fingerprintKey = "queuecap/v1"
 
-// fingerprints are the issues' identities across runs and machines, in
-// the result's order, for code scanning (SARIF partialFingerprints) and
-// GitLab (fingerprint) to tell a finding that stays from a new one.
+// Fingerprints are the issues' identities across runs and machines, in
+// the result's order, for code scanning (SARIF partialFingerprints),
+// GitLab (fingerprint), JSON and baselines to tell a finding that stays
+// from a new one. workDir is as Options.WorkDir ("" the working
+// directory).
 //
 // Each is the SHA-256, cut to 128 bits, of the rule, the file relative to
 // the working directory with forward slashes, the resource instance the
@@ -32,7 +35,10 @@ const fingerprintKey = "queuecap/v1"
 // findings that share the rest (one module called twice with different
 // results), at the price that fixing the first gives the second its
 // fingerprint, as code scanning's own line hashes do.
-func fingerprints(r *model.Result, workDir string) []string {
+func Fingerprints(r *model.Result, workDir string) []string {
+	if workDir == "" {
+		workDir, _ = os.Getwd() // on failure absolute names stay absolute
+	}
 	keys := make([][]string, len(r.Issues))
 	for i, is := range r.Issues {
 		subject := is.Address

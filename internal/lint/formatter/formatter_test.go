@@ -711,7 +711,7 @@ func TestInstancesInEveryFormat(t *testing.T) {
 	want := map[string][]string{
 		"default":    {"  on modules/worker/queues.tf line 5, in " + shown + ":\n", "  on main.tf line 3, in queuecap_queue.orders:\n", "  on modules/worker/queues.tf line 13, in module.worker.queuecap_queue.events:\n"},
 		"compact":    {"modules/worker/queues.tf:5:3: Warning - in " + shown + ": Fleet", "main.tf:3:3: Error - in queuecap_queue.orders: max_size 10"},
-		"json":       {`"address":"module.worker[\"a\"].queuecap_fleet.batch","instances":["module.worker[\"a\"].queuecap_fleet.batch","module.worker[\"b\"].queuecap_fleet.batch","module.worker[\"c\"].queuecap_fleet.batch","module.worker[\"d\"].queuecap_fleet.batch"]`, `"address":"module.worker.queuecap_queue.events"`},
+		"json":       {`"address":"module.worker[\"a\"].queuecap_fleet.batch","subject":"queuecap_fleet.batch","instances":["module.worker[\"a\"].queuecap_fleet.batch","module.worker[\"b\"].queuecap_fleet.batch","module.worker[\"c\"].queuecap_fleet.batch","module.worker[\"d\"].queuecap_fleet.batch"]`, `"address":"module.worker.queuecap_queue.events"`},
 		"checkstyle": {`message="in module.worker[&#34;a&#34;].queuecap_fleet.batch, module.worker[&#34;b&#34;].queuecap_fleet.batch, module.worker[&#34;c&#34;].queuecap_fleet.batch and 1 more: Fleet`},
 		"junit":      {`message="in queuecap_queue.orders: max_size 10`, `: in module.worker.queuecap_queue.events: arrival_rate`},
 		"github":     {"title=queuecap_queue_underprovisioned::in queuecap_queue.orders: max_size 10"},

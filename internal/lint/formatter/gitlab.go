@@ -30,7 +30,7 @@ type gitlabLines struct {
 
 // renderGitLab writes a GitLab Code Quality report: a JSON array with an
 // entry per issue, whose check_name is the rule and whose fingerprint is
-// the one SARIF gives (see fingerprints), then an entry per run error that
+// the one SARIF gives (see Fingerprints), then an entry per run error that
 // has a file (check_name "error", severity blocker: the file was not
 // checked), fingerprinted by its file and message. GitLab wants a file and
 // a line: a path is relative to the working directory (see repoPath), a
@@ -40,7 +40,7 @@ type gitlabLines struct {
 // findings and are not listed. An empty report is [].
 func renderGitLab(b *bytes.Buffer, r *model.Result, opts Options) error {
 	out := make([]gitlabIssue, 0, len(r.Issues)+len(r.Errors))
-	for i, fp := range fingerprints(r, opts.WorkDir) {
+	for i, fp := range Fingerprints(r, opts.WorkDir) {
 		is := r.Issues[i]
 		out = append(out, gitlabIssue{
 			Description: compactText(is),

@@ -130,7 +130,7 @@ func TestGitLabValidates(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := map[lint.Severity]string{lint.Error: "critical", lint.Warning: "major", lint.Notice: "info"}
-		fps := fingerprints(r, "")
+		fps := Fingerprints(r, "")
 		for i, is := range r.Issues {
 			if doc[i].Severity != want[is.Severity] || doc[i].CheckName != is.Rule || doc[i].Description != compactText(is) ||
 				doc[i].Fingerprint != fps[i] || doc[i].Location.Path != is.Range.Filename || doc[i].Location.Lines.Begin != is.Range.Start.Line {

@@ -21,9 +21,14 @@ type jsonIssue struct {
 	Range   model.Range `json:"range"`
 	Facts   factObject  `json:"facts"`
 	Link    string      `json:"link"`
+	// Fingerprint is the finding's identity across runs, as SARIF's
+	// partialFingerprints and GitLab's fingerprint give it (Fingerprints).
+	Fingerprint string `json:"fingerprint"`
 	// Address is the resource instance at the finding's place;
 	// Instances, every instance it stands for when there are several.
-	Address   string   `json:"address,omitempty"`
+	// Subject is the object the rule judged, inside its own module.
+	Address   string   `json:"address"`
+	Subject   string   `json:"subject"`
 	Instances []string `json:"instances,omitempty"`
 	// Callers are the module calls that reach the finding, as tflint's
 	// JSON lists them; ModuleRange is where inside an installed remote
@@ -65,7 +70,7 @@ type jsonQueues struct {
 //
 // The arrays are never null. Facts are an object of numbers in the order
 // the issue lists them.
-func renderJSON(b *bytes.Buffer, r *model.Result, _ Options) error {
+func renderJSON(b *bytes.Buffer, r *model.Result, opts Options) error {
 	out := jsonOutput{
 		Issues:  make([]jsonIssue, 0, len(r.Issues)),
 		Skipped: make([]model.Skip, 0, len(r.Skipped)),
@@ -73,7 +78,8 @@ func renderJSON(b *bytes.Buffer, r *model.Result, _ Options) error {
 			NotChecked: append([]string{}, r.QueuesNotChecked...)},
 		Capacity: append([]model.QueueCapacity{}, r.Capacity...),
 	}
-	for _, is := range r.Issues {
+	for i, fp := range Fingerprints(r, opts.WorkDir) {
+		is := r.Issues[i]
 		out.Issues = append(out.Issues, jsonIssue{
 			Rule:        is.Rule,
 			Severity:    is.Severity.String(),
@@ -82,7 +88,9 @@ func renderJSON(b *bytes.Buffer, r *model.Result, _ Options) error {
 			Range:       is.Range,
 			Facts:       factObject(is.Facts),
 			Link:        is.Link,
+			Fingerprint: fp,
 			Address:     is.Address,
+			Subject:     is.Subject,
 			Instances:   is.Instances,
 			Callers:     is.Callers,
 			ModuleRange: is.ModuleRange,

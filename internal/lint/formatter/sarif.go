@@ -86,7 +86,7 @@ type sarifResult struct {
 	// module it lies.
 	RelatedLocations []sarifLocation `json:"relatedLocations,omitempty"`
 	// PartialFingerprints hold the finding's identity across runs (see
-	// fingerprints), so that an upload does not open its alerts again.
+	// Fingerprints), so that an upload does not open its alerts again.
 	PartialFingerprints map[string]string `json:"partialFingerprints"`
 	Properties          sarifProperties   `json:"properties"`
 }
@@ -174,7 +174,7 @@ func renderSARIF(b *bytes.Buffer, r *model.Result, opts Options) error {
 	}
 
 	results := make([]sarifResult, 0, len(r.Issues))
-	for i, fp := range fingerprints(r, opts.WorkDir) {
+	for i, fp := range Fingerprints(r, opts.WorkDir) {
 		is := r.Issues[i]
 		level, _ := sarifLevel(is.Severity)
 		results = append(results, sarifResult{

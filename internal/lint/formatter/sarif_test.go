@@ -351,7 +351,7 @@ func TestFingerprints(t *testing.T) {
 	work := t.TempDir()
 	base := lint.Issue{Rule: "r", Severity: lint.Warning, Message: "m", Range: rng("stacks/a/main.tf", 3, 1, 3, 9), Subject: "aws_sqs_queue.q"}
 	fp := func(issues ...lint.Issue) []string {
-		return fingerprints(&lint.Result{Issues: issues}, work)
+		return Fingerprints(&lint.Result{Issues: issues}, work)
 	}
 	same := map[string]func(is *lint.Issue){
 		"another line and column": func(is *lint.Issue) { is.Range = rng("stacks/a/main.tf", 30, 5, 31, 2) },
