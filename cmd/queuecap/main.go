@@ -94,6 +94,7 @@ Commands:
   size      size a consumer fleet for a backlog and an RTO: the capacity review table
   calc      compute any formula of the provider's data sources from flags
   simulate  simulate fleets through a retry storm: a summary and an SVG chart of depth
+  diff      compare two runs of lint: new and fixed findings, and each queue's capacity before and after
   version   print the version
 
 Run 'queuecap <command> --help' for its flags.
@@ -106,6 +107,7 @@ var commands = map[string]func(args []string, stdout, stderr io.Writer) int{
 	"simulate": runSimulate,
 	"runtask":  runRuntask,
 	"calc":     runCalc,
+	"diff":     runDiff,
 }
 
 func run(args []string, stdout, stderr io.Writer) (code int) {

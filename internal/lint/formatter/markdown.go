@@ -265,3 +265,14 @@ func markdownCount(n int, word string) string {
 	}
 	return textfmt.Group(strconv.Itoa(n)) + " " + word + "s"
 }
+
+// MarkdownInline is markdownInline, for other reports that write
+// Markdown from configuration text (queuecap diff).
+func MarkdownInline(s string) string { return markdownInline(escapeText(s)) }
+
+// MarkdownCode is markdownCode, for other reports.
+func MarkdownCode(s string) string { return markdownCode(escapeText(s)) }
+
+// EscapeText is escapeText, for other reports that print configuration
+// text to a terminal or a log.
+func EscapeText(s string) string { return escapeText(s) }
