@@ -6,6 +6,7 @@ package lintdiff
 import (
 	"bytes"
 	"encoding/json"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -190,5 +191,33 @@ func TestWrite(t *testing.T) {
 	}
 	if err := Write(&text, d, "yaml"); err == nil {
 		t.Error("an unknown format is no error")
+	}
+}
+
+// TestMarkdownLimit: a change that brings thousands of findings and
+// changes thousands of queues still makes a comment GitHub accepts, and
+// says what it left out; text from the configuration makes no HTML.
+func TestMarkdownLimit(t *testing.T) {
+	base, head := &Run{}, &Run{}
+	for i := range 4000 {
+		f := finding(strings.Repeat("x", i%7)+string(rune('a'+i%26))+strings.Repeat("y", i), "warning", "<img src=x> max_size "+strings.Repeat("9", 40))
+		f.Fingerprint = "fp" + strings.Repeat("0", 3) + string(rune(i))
+		head.Findings = append(head.Findings, f)
+		b, a := orders(32), orders(25)
+		b.Queue, a.Queue = "aws_sqs_queue.q"+string(rune(i)), "aws_sqs_queue.q"+string(rune(i))
+		base.Capacity, head.Capacity = append(base.Capacity, b), append(head.Capacity, a)
+	}
+	var md bytes.Buffer
+	if err := Write(&md, Compare(base, head), "markdown"); err != nil {
+		t.Fatal(err)
+	}
+	if n := len([]rune(md.String())); n > 65536 {
+		t.Errorf("the comment is %d characters, over GitHub's 65,536", n)
+	}
+	if !strings.Contains(md.String(), "more, not shown for GitHub's comment limit") {
+		t.Error("the comment does not say what it left out")
+	}
+	if regexp.MustCompile(`(^|[^\\])<img`).MatchString(md.String()) {
+		t.Error("configuration text makes HTML in the comment: a < is not escaped")
 	}
 }
