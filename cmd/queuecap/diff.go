@@ -254,6 +254,9 @@ func checkout(rev, dir string) error {
 func extractTar(r io.Reader, dir string) error {
 	tr := tar.NewReader(r)
 	files, total := 0, int64(0)
+	// A git tree cannot hold a file below a symbolic link, but an entry
+	// that did would be written through the link, out of dir.
+	var links []string
 	for {
 		h, err := tr.Next()
 		if errors.Is(err, io.EOF) {
@@ -270,6 +273,11 @@ func extractTar(r io.Reader, dir string) error {
 			return fmt.Errorf("the revision has more than %d files", maxCheckoutFiles)
 		}
 		path := filepath.Join(dir, name)
+		for _, l := range links {
+			if strings.HasPrefix(name, l+string(filepath.Separator)) {
+				return fmt.Errorf("git archive: %q lies below the symbolic link %q", h.Name, l)
+			}
+		}
 		switch h.Typeflag {
 		case tar.TypeDir:
 			if err := os.MkdirAll(path, 0o755); err != nil {
@@ -300,6 +308,7 @@ func extractTar(r io.Reader, dir string) error {
 			if err := os.Symlink(h.Linkname, path); err != nil {
 				return err
 			}
+			links = append(links, filepath.Clean(name))
 		}
 		// Anything else (git archive writes a global header) is not a
 		// file of the tree.

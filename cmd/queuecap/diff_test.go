@@ -4,6 +4,7 @@
 package main
 
 import (
+	"archive/tar"
 	"bytes"
 	"encoding/json"
 	"os"
@@ -293,5 +294,53 @@ func TestPullRequestCommentWorkflow(t *testing.T) {
 	log, body = runStep(post, "42\n")
 	if !strings.Contains(log, "api --method PATCH repos/acme/infra/issues/comments/42 -F body=@queuecap-diff.md") || strings.Contains(log, "POST") || body != string(comment) {
 		t.Errorf("with its comment there the step does not edit it:\n%s", log)
+	}
+}
+
+// TestExtractTar: a revision's checkout writes nothing outside its
+// directory: not a path out of it, not a file below a symbolic link.
+func TestExtractTar(t *testing.T) {
+	tarOf := func(entries ...*tar.Header) *bytes.Buffer {
+		var b bytes.Buffer
+		tw := tar.NewWriter(&b)
+		for _, h := range entries {
+			if err := tw.WriteHeader(h); err != nil {
+				t.Fatal(err)
+			}
+			if h.Typeflag == tar.TypeReg {
+				if _, err := tw.Write(make([]byte, h.Size)); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		if err := tw.Close(); err != nil {
+			t.Fatal(err)
+		}
+		return &b
+	}
+	outside := t.TempDir()
+	for name, archive := range map[string]*bytes.Buffer{
+		"a path out of it": tarOf(&tar.Header{Name: "../escape.tf", Typeflag: tar.TypeReg, Size: 1, Mode: 0o644}),
+		"an absolute path": tarOf(&tar.Header{Name: filepath.Join(outside, "abs.tf"), Typeflag: tar.TypeReg, Size: 1, Mode: 0o644}),
+		"a file below a link": tarOf(&tar.Header{Name: "d", Typeflag: tar.TypeSymlink, Linkname: outside},
+			&tar.Header{Name: "d/evil.tf", Typeflag: tar.TypeReg, Size: 1, Mode: 0o644}),
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := extractTar(archive, dir); err == nil {
+				t.Error("no error")
+			}
+			if entries, _ := os.ReadDir(outside); len(entries) > 0 {
+				t.Errorf("wrote %s outside the checkout", entries[0].Name())
+			}
+		})
+	}
+	dir := t.TempDir()
+	if err := extractTar(tarOf(&tar.Header{Name: "app/", Typeflag: tar.TypeDir, Mode: 0o755},
+		&tar.Header{Name: "app/main.tf", Typeflag: tar.TypeReg, Size: 3, Mode: 0o644}), dir); err != nil {
+		t.Fatal(err)
+	}
+	if info, err := os.Stat(filepath.Join(dir, "app", "main.tf")); err != nil || info.Size() != 3 {
+		t.Errorf("a regular tree: %v", err)
 	}
 }
