@@ -228,6 +228,20 @@ func (b *Boundary) readNamed(p string, limit int64, what string) ([]byte, error)
 	return readCapped(p, f, size, limit, what)
 }
 
+// ReadUserFile reads a small file outside the configuration that the
+// user named on the command line (--baseline): readNamed, capped as a
+// configuration file is.
+func (b *Boundary) ReadUserFile(p, what string) ([]byte, error) {
+	return b.readNamed(p, maxFileBytes, what)
+}
+
+// ReadRepoFile reads a small file outside the configuration that the
+// repository names (.queuecap.hcl's baseline): inside the boundary, as
+// its configuration, capped as a configuration file is.
+func (b *Boundary) ReadRepoFile(p, what string) ([]byte, error) {
+	return b.readFile(p, maxFileBytes, what)
+}
+
 // openNamed opens a file the user named on the command line, and says
 // how large it is (0 when not known). One whose path lies inside the
 // boundary is the repository's, and opened as its other files are; one

@@ -62,10 +62,37 @@ func summaryTail(r *model.Result, showSkipped bool) string {
 		}
 		lines = append(lines, line)
 	}
+	lines = append(lines, baselineLines(r.Baseline)...)
 	if len(lines) == 0 {
 		return ""
 	}
 	return strings.Join(lines, "\n") + "\n"
+}
+
+// baselineLines are what a baseline did, for the text formats: how many
+// findings it left out, then a line for each of its entries that no
+// finding matched, to be removed from it.
+func baselineLines(b *model.BaselineReport) []string {
+	if b == nil {
+		return nil
+	}
+	var lines []string
+	if b.Suppressed > 0 {
+		lines = append(lines, fmt.Sprintf("%s recorded in the baseline %s not shown", textfmt.Plural(b.Suppressed, "finding"), b.File))
+	}
+	for _, e := range b.Fixed {
+		lines = append(lines, "Notice: "+baselineFixedText(b.File, e))
+	}
+	return lines
+}
+
+// baselineFixedText says that a baseline entry matched no finding.
+func baselineFixedText(file string, e model.BaselineEntry) string {
+	where := e.Address
+	if e.File != "" {
+		where += " (" + e.File + ")"
+	}
+	return fmt.Sprintf("fixed since the baseline, remove it from %s: %s in %s: %s [%s]", file, e.Rule, where, e.Summary, e.Fingerprint)
 }
 
 // coverageLine is "Checked 3 of 4 queues with a consumer; not checked:

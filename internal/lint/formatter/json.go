@@ -19,7 +19,7 @@ type jsonIssue struct {
 	Summary string      `json:"summary"`
 	Message string      `json:"message"`
 	Range   model.Range `json:"range"`
-	Facts   factObject  `json:"facts"`
+	Facts   FactObject  `json:"facts"`
 	Link    string      `json:"link"`
 	// Fingerprint is the finding's identity across runs, as SARIF's
 	// partialFingerprints and GitLab's fingerprint give it (Fingerprints).
@@ -53,6 +53,14 @@ type jsonOutput struct {
 	// Queues counts the queues with a consumer, and how many of them the
 	// capacity rules checked.
 	Queues jsonQueues `json:"queues"`
+	// With a baseline, how many findings it left out and its entries
+	// that matched none; left out without one.
+	*jsonBaseline
+}
+
+type jsonBaseline struct {
+	Suppressed int                   `json:"baseline_suppressed"`
+	Fixed      []model.BaselineEntry `json:"baseline_fixed"`
 }
 
 type jsonQueues struct {
@@ -65,7 +73,8 @@ type jsonQueues struct {
 //
 //	{"issues":[...],"errors":[...],"skipped":[...],"queues":{"with_consumer":N,"checked":N,"not_checked":[...]}}
 //
-// The arrays are never null. Facts are an object of numbers in the order
+// and with a baseline "baseline_suppressed":N,"baseline_fixed":[...]
+// after them. The arrays are never null. Facts are an object of numbers in the order
 // the issue lists them.
 func renderJSON(b *bytes.Buffer, r *model.Result, opts Options) error {
 	out := jsonOutput{
@@ -82,7 +91,7 @@ func renderJSON(b *bytes.Buffer, r *model.Result, opts Options) error {
 			Summary:     is.Summary,
 			Message:     is.Message,
 			Range:       is.Range,
-			Facts:       factObject(is.Facts),
+			Facts:       FactObject(is.Facts),
 			Link:        is.Link,
 			Fingerprint: fp,
 			Address:     is.Address,
@@ -95,6 +104,9 @@ func renderJSON(b *bytes.Buffer, r *model.Result, opts Options) error {
 	}
 	out.Errors = jsonErrors(r.Errors)
 	out.Skipped = append(out.Skipped, r.Skipped...)
+	if b := r.Baseline; b != nil {
+		out.jsonBaseline = &jsonBaseline{Suppressed: b.Suppressed, Fixed: append([]model.BaselineEntry{}, b.Fixed...)}
+	}
 	return encodeJSON(b, out, "")
 }
 
@@ -121,12 +133,12 @@ func encodeJSON(b *bytes.Buffer, v any, indent string) error {
 	return enc.Encode(v)
 }
 
-// factObject encodes facts as a JSON object, keys in the order given (the
+// FactObject encodes facts as a JSON object, keys in the order given (the
 // last value wins when a name repeats). Values that JSON cannot carry
 // (NaN, ±Inf) are written as null.
-type factObject []model.Fact
+type FactObject []model.Fact
 
-func (f factObject) MarshalJSON() ([]byte, error) {
+func (f FactObject) MarshalJSON() ([]byte, error) {
 	var order []string
 	values := make(map[string]float64, len(f))
 	for _, fact := range f {

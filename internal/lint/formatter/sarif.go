@@ -92,7 +92,7 @@ type sarifResult struct {
 }
 
 type sarifProperties struct {
-	Facts factObject `json:"facts"`
+	Facts FactObject `json:"facts"`
 }
 
 type sarifLocation struct {
@@ -147,8 +147,8 @@ type sarifRuleRef struct {
 // fullDescription and help (see sarifRuleDoc). Errors (files
 // that did not parse, directories that could not be read) are error-level
 // toolExecutionNotifications of the run's invocation, which then is not
-// executionSuccessful; skipped checks are note-level notifications tied to
-// their rule. Columns are counted in Unicode code points, as HCL counts
+// executionSuccessful; skipped checks, and a baseline's entries that
+// matched no finding, are note-level notifications tied to their rule. Columns are counted in Unicode code points, as HCL counts
 // them (ignoring grapheme clusters).
 func renderSARIF(b *bytes.Buffer, r *model.Result, opts Options) error {
 	driver := sarifDriver{Name: toolName, Version: opts.Version, InformationURI: toolURI, Rules: []sarifRule{}}
@@ -184,8 +184,8 @@ func renderSARIF(b *bytes.Buffer, r *model.Result, opts Options) error {
 			Message:             sarifMessage{Text: withArgumentNote(is, is.Text())},
 			Locations:           sarifInstanceLocations(annotationPlace(is), is.Address, is.Instances),
 			RelatedLocations:    sarifRelated(is),
-			PartialFingerprints: map[string]string{fingerprintKey: fp},
-			Properties:          sarifProperties{Facts: factObject(is.Facts)},
+			PartialFingerprints: map[string]string{FingerprintKey: fp},
+			Properties:          sarifProperties{Facts: FactObject(is.Facts)},
 		})
 	}
 
@@ -205,6 +205,17 @@ func renderSARIF(b *bytes.Buffer, r *model.Result, opts Options) error {
 			Locations:      sarifInstanceLocations(s.Range, s.Address, s.Instances),
 			AssociatedRule: &sarifRuleRef{ID: s.Rule, Index: addRule(sarifRule{ID: s.Rule})},
 		})
+	}
+
+	if b := r.Baseline; b != nil {
+		for _, e := range b.Fixed {
+			n := sarifNotification{Level: "note", Message: sarifMessage{Text: baselineFixedText(b.File, e)},
+				AssociatedRule: &sarifRuleRef{ID: e.Rule, Index: addRule(sarifRule{ID: e.Rule})}}
+			if e.File != "" {
+				n.Locations = []sarifLocation{{PhysicalLocation: &sarifPhysicalLocation{ArtifactLocation: sarifArtifactLocation{URI: sarifURI(e.File)}}}}
+			}
+			inv.Notifications = append(inv.Notifications, n)
+		}
 	}
 
 	log := sarifLog{

@@ -214,7 +214,7 @@ func TestSARIFValidationIsNotVacuous(t *testing.T) {
 			object(run(log), "tool", "driver", "rules", 1)["helpUri"] = "not a uri"
 		}},
 		{"fingerprint not a string", func(log map[string]any) {
-			result(log)["partialFingerprints"] = map[string]any{fingerprintKey: 1}
+			result(log)["partialFingerprints"] = map[string]any{FingerprintKey: 1}
 		}},
 		{"help without text", func(log map[string]any) {
 			delete(object(run(log), "tool", "driver", "rules", 1, "help"), "text")
