@@ -379,6 +379,9 @@ func runLint(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "Error: %v\n", err)
 		return exitError
 	}
+	if f.plan != "" {
+		res.PlanFile = planFileName(f.plan)
+	}
 	workDir, _ := os.Getwd() // as the formats take it: on failure absolute names stay absolute
 	if f.writeBase != "" {
 		if err := baseline.Write(f.writeBase, res, workDir); err != nil {
@@ -423,6 +426,20 @@ func runLint(args []string, stdout, stderr io.Writer) int {
 		return exitFindings
 	}
 	return exitOK
+}
+
+// stdinPlanName is the file a plan read from standard input is named in
+// the formats that want one for a finding located by its address alone
+// (model.Result.PlanFile): no file of the repository, as Go's tools name
+// standard input.
+const stdinPlanName = "<stdin>"
+
+// planFileName is the name of the --plan file in the formats.
+func planFileName(plan string) string {
+	if plan == "-" {
+		return stdinPlanName
+	}
+	return plan
 }
 
 // readBaseline reads --baseline, else the config's baseline (not with

@@ -246,6 +246,17 @@ func addressed(rng model.Range, address string, instances []string, text string)
 	return text
 }
 
+// physical is where a format that wants a file puts rng: rng, or for a
+// plan's finding or skip located by its address alone the plan file at
+// line 1 (model.Result.PlanFile), the address kept beside it as the
+// instance it is about. The fingerprint keeps the address.
+func physical(r *model.Result, rng model.Range) model.Range {
+	if rng.AddressOnly() && r.PlanFile != "" {
+		return model.Range{Filename: r.PlanFile, Start: model.Pos{Line: 1, Column: 1}, End: model.Pos{Line: 1, Column: 1}}
+	}
+	return rng
+}
+
 // annotationPlace is where the annotation formats (github, GitLab,
 // Checkstyle, SARIF) put an issue: the caller's argument that sets the
 // value at fault when it has one (model.Issue.Arguments), the line a pull

@@ -23,8 +23,8 @@ import (
 // single line, as GitHub ignores them on ranges that span lines.
 func renderGitHub(b *bytes.Buffer, r *model.Result, _ Options) error {
 	for _, is := range r.Issues {
-		at := annotationPlace(is)
-		writeGitHubCommand(b, is.Severity, &at, is.Rule, withArgumentNote(is, addressed(is.Range, is.Address, is.Instances, is.Text())))
+		at := physical(r, annotationPlace(is))
+		writeGitHubCommand(b, is.Severity, &at, is.Rule, withArgumentNote(is, addressed(physical(r, is.Range), is.Address, is.Instances, is.Text())))
 	}
 	for _, e := range r.Errors {
 		writeGitHubCommand(b, errorSeverity(e), e.Range, "", e.Message)

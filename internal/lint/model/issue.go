@@ -229,6 +229,11 @@ type Result struct {
 	Explanation *Explanation
 	// Baseline is what a baseline file did to the run; nil without one.
 	Baseline *BaselineReport
+	// PlanFile is the plan a --plan run read, as named ("<stdin>" for
+	// standard input): where the formats put a finding located by its
+	// address alone (Range.AddressOnly), at line 1, as code scanning
+	// wants a file for every result. "" for a run of HCL.
+	PlanFile string
 	// Source reads a file for the source snippets of the run's output as
 	// the run read its files (inside its boundary, a regular file within
 	// the size limit); nil for a result the linter did not make.
