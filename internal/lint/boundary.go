@@ -20,7 +20,8 @@ import (
 // linter reads only what lies inside a boundary, the repository being
 // linted, and every read is capped in size. This file is the one place
 // that decides both, for the loader, the variable files, .queuecap.hcl,
-// modules.json, plans, the file functions and the formatter's snippets.
+// baseline files, modules.json, plans, the file functions and the
+// formatter's snippets.
 
 // maxFileBytes bounds what the linter reads of one file: configuration,
 // variable files, .queuecap.hcl, modules.json, terragrunt.hcl and what

@@ -135,7 +135,8 @@ func Read(path string, read func(path, what string) ([]byte, error)) (*Baseline,
 // matches one finding of its fingerprint and facts. Every finding first
 // gets its fingerprint among all of them (model.Issue.Fingerprint), which
 // those left keep. r.Baseline then counts the findings left out and lists
-// the entries that matched none, fixed since.
+// the entries that matched none, fixed since, unless errors stopped part
+// of the run.
 func (b *Baseline) Apply(r *model.Result, workDir string) {
 	unmatched := map[string]int{}
 	for _, e := range b.entries {
@@ -155,6 +156,12 @@ func (b *Baseline) Apply(r *model.Result, workDir string) {
 		kept = append(kept, is)
 	}
 	r.Issues = kept
+	if len(r.Errors) > 0 {
+		// An incomplete run: an entry it did not match may lie in what
+		// it could not read, and is not known to be fixed.
+		r.Baseline = report
+		return
+	}
 	for _, e := range b.entries {
 		k, _ := factsKey(e.Facts)
 		if unmatched[e.Fingerprint+"\x00"+k] > 0 {

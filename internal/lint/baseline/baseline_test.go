@@ -91,6 +91,20 @@ func TestApply(t *testing.T) {
 	}
 }
 
+// TestApplyWithErrors: a run that errors stopped in part lists no entry
+// as fixed: what it did not match may lie in a file it could not read.
+// It still leaves out what it matched.
+func TestApplyWithErrors(t *testing.T) {
+	a := issue("queuecap_zero_surplus", "main.tf", 12, "aws_autoscaling_group.w", 25)
+	broken := issue("queuecap_zero_surplus", "broken.tf", 3, "aws_autoscaling_group.v", 5)
+	b, _ := written(t, &model.Result{Issues: []model.Issue{a, broken}})
+	r := &model.Result{Issues: []model.Issue{a}, Errors: []model.ErrorEntry{{Message: "broken.tf does not parse"}}}
+	b.Apply(r, t.TempDir())
+	if len(r.Issues) != 0 || r.Baseline.Suppressed != 1 || len(r.Baseline.Fixed) != 0 {
+		t.Errorf("kept %d, suppressed %d, fixed %+v; want 0, 1, none", len(r.Issues), r.Baseline.Suppressed, r.Baseline.Fixed)
+	}
+}
+
 // TestApplyKeepsFingerprints: a finding the baseline leaves keeps the
 // fingerprint it had among all the run's findings. Of two findings that
 // share rule, file and subject, the second's fingerprint holds its rank;
