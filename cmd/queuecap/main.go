@@ -235,7 +235,7 @@ func lintCommand(f *lintFlags) *command {
 	fs.BoolVar(&f.explain, "explain", false, "print what was linked instead of findings: each queue's consumers, scaling policies, alarms, dead-letter queue and rates with where they came from, and what could not be linked and why")
 	fs.StringVar(&f.plan, "plan", "", "lint a plan instead of HCL: `FILE` holds the JSON of terraform show -json PLANFILE (- for standard input), or is the plan file itself, read with terraform or tofu show -json")
 	fs.StringVar(&f.chdir, "chdir", "", "with --plan, the configuration `directory` the plan was made in, for the file and line of each finding (default the working directory)")
-	fs.StringVar(&f.baseline, "baseline", "", "leave out the findings the baseline `FILE` records (--write-baseline), and list its entries no run finding matches as fixed (default the config's baseline, if set)")
+	fs.StringVar(&f.baseline, "baseline", "", "leave out the findings the baseline `FILE` (written by --write-baseline) records, and list its entries no finding matches as fixed (default the config's baseline, if set)")
 	fs.StringVar(&f.writeBase, "write-baseline", "", "record every finding of the run in the baseline `FILE`, relative to the working directory, and exit 0 unless an error stops the run")
 	fs.StringVar(&f.boundary, "boundary", "", "read nothing outside `DIR`, which must hold every directory linted (default each one's repository: the nearest directory above it with .git, else the directory itself)")
 	fs.Var(varFlag{&f.vars, true}, "var-file", "a .tfvars `file` setting root module variables (repeatable)")

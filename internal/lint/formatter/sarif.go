@@ -148,8 +148,9 @@ type sarifRuleRef struct {
 // that did not parse, directories that could not be read) are error-level
 // toolExecutionNotifications of the run's invocation, which then is not
 // executionSuccessful; skipped checks, and a baseline's entries that
-// matched no finding, are note-level notifications tied to their rule. Columns are counted in Unicode code points, as HCL counts
-// them (ignoring grapheme clusters).
+// matched no finding, are note-level notifications tied to their rule.
+// Columns are counted in Unicode code points, as HCL counts them
+// (ignoring grapheme clusters).
 func renderSARIF(b *bytes.Buffer, r *model.Result, opts Options) error {
 	driver := sarifDriver{Name: toolName, Version: opts.Version, InformationURI: toolURI, Rules: []sarifRule{}}
 	index := map[string]int{}
