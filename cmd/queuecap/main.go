@@ -16,7 +16,8 @@
 //	1  an error: a bad flag, an unreadable or invalid config, HCL that does not parse,
 //	   a --var for an undeclared variable, a variable value that does not fit its type,
 //	   a file outside the boundary or not regular, an internal error
-//	2  findings at or above the failure severity (never with --explain)
+//	2  findings at or above the failure severity (never with --explain or
+//	   --write-baseline; a finding the baseline records is left out)
 package main
 
 import (
@@ -31,6 +32,7 @@ import (
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint/runner"
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint/baseline"
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint/formatter"
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint/rules"
 )
@@ -207,6 +209,8 @@ type lintFlags struct {
 	outputs     multiFlag
 	plan        string
 	chdir       string
+	baseline    string
+	writeBase   string
 	boundary    string
 	vars        []lint.VarFlag
 	enable      multiFlag
@@ -233,6 +237,8 @@ func lintCommand(f *lintFlags) *command {
 	fs.BoolVar(&f.explain, "explain", false, "print what was linked instead of findings: each queue's consumers, scaling policies, alarms, dead-letter queue and rates with where they came from, and what could not be linked and why")
 	fs.StringVar(&f.plan, "plan", "", "lint a plan instead of HCL: `FILE` holds the JSON of terraform show -json PLANFILE (- for standard input), or is the plan file itself, read with terraform or tofu show -json")
 	fs.StringVar(&f.chdir, "chdir", "", "with --plan, the configuration `directory` the plan was made in, for the file and line of each finding (default the working directory)")
+	fs.StringVar(&f.baseline, "baseline", "", "leave out the findings the baseline `FILE` (written by --write-baseline) records, and list its entries no finding matches as fixed (default the config's baseline, if set)")
+	fs.StringVar(&f.writeBase, "write-baseline", "", "record every finding of the run in the baseline `FILE`, relative to the working directory, and exit 0 unless an error stops the run")
 	fs.StringVar(&f.boundary, "boundary", "", "read nothing outside `DIR`, which must hold every directory linted (default each one's repository: the nearest directory above it with .git, else the directory itself)")
 	fs.Var(varFlag{&f.vars, true}, "var-file", "a .tfvars `file` setting root module variables (repeatable)")
 	fs.Var(varFlag{&f.vars, false}, "var", "a root module variable as `NAME=VALUE` (repeatable); a NAME no root module declares is an error")
@@ -243,7 +249,7 @@ func lintCommand(f *lintFlags) *command {
 	cmd.footer = "Root module variables, later ones winning: defaults, TF_VAR_name environment variables,\n" +
 		"terraform.tfvars, terraform.tfvars.json, *.auto.tfvars in name order, then --var and --var-file\n" +
 		"in the order given. A value that does not fit its variable's type is an error.\n" +
-		"\nExit codes: 0 no findings at or above the failure severity, 1 an error, 2 findings, or with --fail-on-skipped a queue\nwith a consumer not checked (--explain, --force: 0 or 1).\n"
+		"\nExit codes: 0 no findings at or above the failure severity, 1 an error, 2 findings, or with --fail-on-skipped a queue\nwith a consumer not checked (--explain, --force, --write-baseline: 0 or 1).\n"
 	return cmd
 }
 
@@ -257,6 +263,10 @@ func (f *lintFlags) finish(cmd *command) error {
 		return &lint.UsageError{Msg: "--var, --var-file and --recursive do not apply to --plan: the plan holds its variables"}
 	case f.plan == "" && f.chdir != "":
 		return &lint.UsageError{Msg: "--chdir needs --plan"}
+	case f.baseline != "" && f.writeBase != "":
+		return &lint.UsageError{Msg: "--baseline and --write-baseline: give one (--write-baseline records every finding, the baseline's too)"}
+	case f.explain && (f.baseline != "" || f.writeBase != ""):
+		return &lint.UsageError{Msg: "--baseline and --write-baseline do not apply to --explain, which prints no findings"}
 	}
 	if f.plan != "" {
 		f.dirs = []string{"."}
@@ -351,6 +361,12 @@ func runLint(args []string, stdout, stderr io.Writer) int {
 	if !f.set["fail-on-skipped"] && cfg.FailOnSkipped != nil {
 		failSkipped = *cfg.FailOnSkipped
 	}
+	// Read before the run, which a bad baseline would waste.
+	base, err := readBaseline(f, cfg, bound)
+	if err != nil {
+		fmt.Fprintf(stderr, "Error: %v\n", err)
+		return exitError
+	}
 
 	fallback := cfg
 	if !required {
@@ -365,8 +381,21 @@ func runLint(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "Error: %v\n", err)
 		return exitError
 	}
+	if f.plan != "" {
+		res.PlanFile = planFileName(f.plan)
+	}
+	workDir, _ := os.Getwd() // as the formats take it: on failure absolute names stay absolute
+	if f.writeBase != "" {
+		if err := baseline.Write(f.writeBase, res, workDir); err != nil {
+			fmt.Fprintf(stderr, "Error: --write-baseline: %v\n", err)
+			return exitError
+		}
+	}
+	if base != nil {
+		base.Apply(res, workDir)
+	}
 	noColor := f.noColor || os.Getenv("NO_COLOR") != "" || !isTerminal(stdout)
-	opts := formatter.Options{NoColor: noColor, ShowSkipped: f.showSkipped, Version: model.BuildVersion()}
+	opts := formatter.Options{NoColor: noColor, ShowSkipped: f.showSkipped, Version: model.BuildVersion(), WorkDir: workDir}
 	out := lintOutput{res: res, explain: f.explain}
 	// Every report is written whatever another's error: a job still gets
 	// the ones that could be.
@@ -386,16 +415,53 @@ func runLint(args []string, stdout, stderr io.Writer) int {
 	if !wrote {
 		return exitError
 	}
-	// --explain prints what the run linked: only errors fail it.
+	// --explain prints what the run linked, --write-baseline records its
+	// findings: only errors fail them.
 	switch {
 	case len(res.Errors) > 0:
 		return exitError
+	case f.writeBase != "":
+		return exitOK
 	case !f.explain && !f.force && res.Fails(minSeverity):
 		return exitFindings
 	case !f.explain && !f.force && failSkipped && len(res.QueuesNotChecked) > 0:
 		return exitFindings
 	}
 	return exitOK
+}
+
+// stdinPlanName is the file a plan read from standard input is named in
+// the formats that want one for a finding located by its address alone
+// (model.Result.PlanFile): no file of the repository, as Go's tools name
+// standard input.
+const stdinPlanName = "<stdin>"
+
+// planFileName is the name of the --plan file in the formats.
+func planFileName(plan string) string {
+	if plan == "-" {
+		return stdinPlanName
+	}
+	return plan
+}
+
+// readBaseline reads --baseline, else the config's baseline (not with
+// --write-baseline, which records every finding); nil for neither. The
+// error names the file. A file the user named is read as --config is, one
+// the configuration names inside the boundary, as its other files.
+func readBaseline(f *lintFlags, cfg *lint.Config, bound *lint.Boundary) (*baseline.Baseline, error) {
+	path, read, from := f.baseline, bound.ReadUserFile, "--baseline "
+	if path == "" && f.writeBase == "" && !f.explain && cfg.Baseline != nil {
+		path, read, from = *cfg.Baseline, bound.ReadRepoFile, "baseline "
+	}
+	if path == "" {
+		return nil, nil
+	}
+	b, err := baseline.Read(path, read)
+	if err != nil {
+		// A read error names the file already.
+		return nil, fmt.Errorf("%s%s: %s", from, path, strings.TrimPrefix(err.Error(), path+": "))
+	}
+	return b, nil
 }
 
 func isTerminal(w io.Writer) bool {

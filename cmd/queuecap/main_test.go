@@ -530,6 +530,29 @@ func TestLintPlan(t *testing.T) {
 			t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 		}
 	})
+	t.Run("a baseline", func(t *testing.T) {
+		// Written from the configuration with the plan's variables, it
+		// serves the plan linted with the configuration; written from a
+		// plan without it, the same plan. (With the variable's default,
+		// max_size 20, the findings' numbers differ: new findings.)
+		base := filepath.Join(t.TempDir(), "baseline.json")
+		for _, tt := range []struct{ write, apply []string }{
+			{[]string{"--var", "max_size=25", dir}, []string{"--plan", plan, "--chdir", dir}},
+			{[]string{"--plan", plan}, []string{"--plan", plan}},
+		} {
+			var stdout, stderr bytes.Buffer
+			if code := run(append([]string{"lint", "--write-baseline", base}, tt.write...), &stdout, &stderr); code != exitOK {
+				t.Fatalf("%q: exit %d; stderr %s", tt.write, code, stderr.String())
+			}
+			stdout.Reset()
+			if code := run(append([]string{"lint", "--format", "json", "--baseline", base}, tt.apply...), &stdout, &stderr); code != exitOK {
+				t.Errorf("%q: exit %d, want %d; stdout %s stderr %s", tt.apply, code, exitOK, stdout.String(), stderr.String())
+			}
+			if !strings.Contains(stdout.String(), `"issues":[]`) || strings.Contains(stdout.String(), `"baseline_suppressed":0`) {
+				t.Errorf("%q: %s", tt.apply, stdout.String())
+			}
+		}
+	})
 	t.Run("without it", func(t *testing.T) {
 		t.Chdir(t.TempDir())
 		res := lintJSON(t)

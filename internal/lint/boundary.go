@@ -20,7 +20,8 @@ import (
 // linter reads only what lies inside a boundary, the repository being
 // linted, and every read is capped in size. This file is the one place
 // that decides both, for the loader, the variable files, .queuecap.hcl,
-// modules.json, plans, the file functions and the formatter's snippets.
+// baseline files, modules.json, plans, the file functions and the
+// formatter's snippets.
 
 // maxFileBytes bounds what the linter reads of one file: configuration,
 // variable files, .queuecap.hcl, modules.json, terragrunt.hcl and what
@@ -226,6 +227,20 @@ func (b *Boundary) readNamed(p string, limit int64, what string) ([]byte, error)
 	}
 	defer f.Close()
 	return readCapped(p, f, size, limit, what)
+}
+
+// ReadUserFile reads a small file outside the configuration that the
+// user named on the command line (--baseline): readNamed, capped as a
+// configuration file is.
+func (b *Boundary) ReadUserFile(p, what string) ([]byte, error) {
+	return b.readNamed(p, maxFileBytes, what)
+}
+
+// ReadRepoFile reads a small file outside the configuration that the
+// repository names (.queuecap.hcl's baseline): inside the boundary, as
+// its configuration, capped as a configuration file is.
+func (b *Boundary) ReadRepoFile(p, what string) ([]byte, error) {
+	return b.readFile(p, maxFileBytes, what)
 }
 
 // openNamed opens a file the user named on the command line, and says

@@ -10,6 +10,7 @@ import (
 	"math"
 	"math/big"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -33,8 +34,11 @@ type Config struct {
 	// FailOnSkipped is fail_on_skipped: exit 2 when a queue with a
 	// consumer was not checked.
 	FailOnSkipped *bool
-	Rules         map[string]RuleConfig
-	Queues        map[string]QueueConfig // by the queue's address
+	// Baseline is baseline: the baseline file, relative to the
+	// configuration file's directory.
+	Baseline *string
+	Rules    map[string]RuleConfig
+	Queues   map[string]QueueConfig // by the queue's address
 	// File names the file the queue blocks are in, for messages:
 	// DefaultConfigFile when empty, ".tflint.hcl" for the tflint plugin.
 	File string
@@ -71,6 +75,7 @@ var configSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
 
 var configBlockSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 	{Name: "format"}, {Name: "minimum_failure_severity"}, {Name: "recursive"}, {Name: "fail_on_skipped"},
+	{Name: "baseline"},
 }}
 
 var ruleBlockSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "enabled"}, {Name: "severity"}}}
@@ -146,6 +151,10 @@ func loadConfig(read func(path string, limit int64, what string) ([]byte, error)
 			diags = append(diags, d...)
 			cfg.Queues[b.Labels[0]] = qc
 		}
+	}
+	if cfg.Baseline != nil && !filepath.IsAbs(*cfg.Baseline) {
+		rel := filepath.Join(filepath.Dir(path), *cfg.Baseline)
+		cfg.Baseline = &rel
 	}
 	if diags.HasErrors() {
 		return nil, diags
@@ -252,6 +261,14 @@ func (cfg *Config) readConfigBlock(b *hcl.Block) hcl.Diagnostics {
 		if d == nil {
 			r := v.True()
 			cfg.Recursive = &r
+		}
+	}
+	if a, ok := attrs.Attributes["baseline"]; ok {
+		v, d := literal(a, cty.String)
+		diags = append(diags, d...)
+		if d == nil {
+			f := v.AsString()
+			cfg.Baseline = &f
 		}
 	}
 	if a, ok := attrs.Attributes["fail_on_skipped"]; ok {

@@ -23,6 +23,8 @@ var walls = map[string][]string{
 	// The run orders the engine's stages and spreads the roots over
 	// workers, through the engine's exported Session alone.
 	"internal/lint/runner": {"internal/lint"},
+	// A baseline is findings by the fingerprints the formatters give.
+	"internal/lint/baseline": {"internal/lint/model", "internal/lint/formatter"},
 }
 
 // TestPackageWalls holds the engine's shape with Go's imports: no package

@@ -43,13 +43,13 @@ type checkstyleError struct {
 func renderCheckstyle(b *bytes.Buffer, r *model.Result, _ Options) error {
 	byFile := map[string][]checkstyleError{}
 	for _, is := range r.Issues {
-		at := annotationPlace(is)
+		at := physical(r, annotationPlace(is))
 		byFile[at.Filename] = append(byFile[at.Filename], checkstyleError{
 			Source:   is.Rule,
 			Line:     at.Start.Line,
 			Column:   at.Start.Column,
 			Severity: checkstyleSeverity(is.Severity),
-			Message:  withArgumentNote(is, addressed(is.Range, is.Address, is.Instances, is.Text())),
+			Message:  withArgumentNote(is, addressed(physical(r, is.Range), is.Address, is.Instances, is.Text())),
 			Link:     is.Link,
 		})
 	}

@@ -22,7 +22,7 @@ import (
 // stays on one line.
 func renderCompact(b *bytes.Buffer, r *model.Result, _ Options) error {
 	for _, is := range r.Issues {
-		fmt.Fprintf(b, "%s: %s - %s (%s)\n", is.Range, severityTitle(is.Severity), compactText(is), is.Rule)
+		fmt.Fprintf(b, "%s: %s - %s (%s)\n", physical(r, is.Range), severityTitle(is.Severity), compactText(r, is), is.Rule)
 	}
 	for _, e := range r.Errors {
 		if e.Range != nil {
@@ -36,7 +36,7 @@ func renderCompact(b *bytes.Buffer, r *model.Result, _ Options) error {
 
 // compactText is the instances, the summary, then the arithmetic, on one
 // line: the compact format's message, and GitLab's description.
-func compactText(is model.Issue) string {
+func compactText(r *model.Result, is model.Issue) string {
 	text := is.Message
 	if is.Summary != "" {
 		text = is.Summary + " — " + is.Message
@@ -44,5 +44,5 @@ func compactText(is model.Issue) string {
 	if note := argumentNote(is); note != "" {
 		text += " " + note
 	}
-	return addressed(is.Range, is.Address, is.Instances, text)
+	return addressed(physical(r, is.Range), is.Address, is.Instances, text)
 }

@@ -72,7 +72,7 @@ func renderDefault(b *bytes.Buffer, r *model.Result, opts Options) error {
 			fmt.Fprintf(b, "%s: %s (%s)\n\n", p.severity(is.Severity), p.paint(ansiBold, is.Summary), is.Rule)
 			b.WriteString(textfmt.Wrap(is.Message, "  ", 80) + "\n\n")
 		}
-		writeLocation(b, p, src, is.Range, issueInstances(is.Range, is.Address, is.Instances))
+		writeLocation(b, p, src, is.Range, issueInstances(is.Range, is.Address, is.Instances), r.PlanFile)
 		for _, a := range is.Arguments {
 			// The caller's line that sets the value, which a pull request
 			// changing only the caller touches.
@@ -98,7 +98,7 @@ func renderDefault(b *bytes.Buffer, r *model.Result, opts Options) error {
 	for _, e := range r.Errors {
 		fmt.Fprintf(b, "%s: %s\n\n", p.severity(errorSeverity(e)), p.paint(ansiBold, e.Message))
 		if e.Range != nil {
-			writeLocation(b, p, src, *e.Range, "")
+			writeLocation(b, p, src, *e.Range, "", r.PlanFile)
 			b.WriteString("\n")
 		}
 	}
@@ -106,7 +106,7 @@ func renderDefault(b *bytes.Buffer, r *model.Result, opts Options) error {
 	if opts.ShowSkipped {
 		for _, s := range r.Skipped {
 			fmt.Fprintf(b, "%s: %s (%s)\n\n", p.paint(ansiCyan, "Skipped"), s.Reason, s.RuleList())
-			writeLocation(b, p, src, s.Range, issueInstances(s.Range, s.Address, s.Instances))
+			writeLocation(b, p, src, s.Range, issueInstances(s.Range, s.Address, s.Instances), r.PlanFile)
 			b.WriteString("\n")
 		}
 	}
@@ -142,14 +142,23 @@ func shortRange(r model.Range) string {
 // the colon when the place is a resource instance's) and the lines of rng, the
 // range itself highlighted when color is on, each line escaped and cut
 // to maxSnippetColumns around the range (snippet). The file's name comes
-// escaped with the rest of the result (format.write).
-func writeLocation(b *bytes.Buffer, p painter, src *sourceCache, rng model.Range, instances string) {
+// escaped with the rest of the result (format.write). A plan's place
+// located by its address alone is "  on <plan file>, in <address>", with
+// no line: the plan's are not the configuration's.
+func writeLocation(b *bytes.Buffer, p painter, src *sourceCache, rng model.Range, instances, planFile string) {
 	in := ""
 	if instances != "" {
 		in = ", in " + instances
 	}
 	if rng.AddressOnly() {
-		fmt.Fprintf(b, "  on %s%s\n", rng.Filename, in)
+		switch {
+		case planFile != "" && instances != "":
+			fmt.Fprintf(b, "  on %s%s\n", planFile, in)
+		case planFile != "":
+			fmt.Fprintf(b, "  on %s, in %s\n", planFile, rng.Filename)
+		default:
+			fmt.Fprintf(b, "  on %s%s\n", rng.Filename, in)
+		}
 		return
 	}
 	writePlace(b, p, src, rng, fmt.Sprintf("  on %s line %d%s:\n", rng.Filename, rng.Start.Line, in))

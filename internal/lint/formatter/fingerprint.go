@@ -14,10 +14,11 @@ import (
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint/model"
 )
 
-// fingerprintKey names the fingerprint recipe in SARIF's
-// partialFingerprints. Hashing other parts is a new version, so that code
-// scanning meets new keys rather than old keys with new meanings.
-const fingerprintKey = "queuecap/v1"
+// FingerprintKey names the fingerprint recipe in SARIF's
+// partialFingerprints and in baseline files. Hashing other parts is a new
+// version, so that code scanning meets new keys rather than old keys with
+// new meanings.
+const FingerprintKey = "queuecap/v1"
 
 // Fingerprints are the issues' identities across runs and machines, in
 // the result's order, for code scanning (SARIF partialFingerprints),
@@ -34,7 +35,9 @@ const fingerprintKey = "queuecap/v1"
 // number in its message, leaves it the same finding. The rank keeps apart
 // findings that share the rest (one module called twice with different
 // results), at the price that fixing the first gives the second its
-// fingerprint, as code scanning's own line hashes do.
+// fingerprint, as code scanning's own line hashes do. An issue that has
+// its Fingerprint (a baseline set it among all the run's findings, before
+// leaving some out) keeps it.
 func Fingerprints(r *model.Result, workDir string) []string {
 	if workDir == "" {
 		workDir, _ = os.Getwd() // on failure absolute names stay absolute
@@ -45,9 +48,15 @@ func Fingerprints(r *model.Result, workDir string) []string {
 		if subject == "" {
 			subject = is.Subject
 		}
-		keys[i] = []string{is.Rule, repoPath(is.Range, workDir), subject}
+		keys[i] = []string{is.Rule, RepoPath(is.Range, workDir), subject}
 	}
-	return rankedDigests(keys)
+	out := rankedDigests(keys)
+	for i, is := range r.Issues {
+		if is.Fingerprint != "" {
+			out[i] = is.Fingerprint
+		}
+	}
+	return out
 }
 
 // rankedDigests hashes each key, its parts and its rank among equal keys
@@ -65,11 +74,11 @@ func rankedDigests(keys [][]string) []string {
 	return out
 }
 
-// repoPath is a range's file relative to workDir with forward slashes, as
+// RepoPath is a range's file relative to workDir with forward slashes, as
 // GitLab wants it (relative to the repository, where CI jobs run); a name
 // already relative is only cleaned, one outside workDir stays absolute, and
 // a plan's resource address stays as it is.
-func repoPath(rng model.Range, workDir string) string {
+func RepoPath(rng model.Range, workDir string) string {
 	name := rng.Filename
 	if rng.AddressOnly() {
 		return name

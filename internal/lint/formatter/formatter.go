@@ -62,10 +62,37 @@ func summaryTail(r *model.Result, showSkipped bool) string {
 		}
 		lines = append(lines, line)
 	}
+	lines = append(lines, baselineLines(r.Baseline)...)
 	if len(lines) == 0 {
 		return ""
 	}
 	return strings.Join(lines, "\n") + "\n"
+}
+
+// baselineLines are what a baseline did, for the text formats: how many
+// findings it left out, then a line for each of its entries that no
+// finding matched, to be removed from it.
+func baselineLines(b *model.BaselineReport) []string {
+	if b == nil {
+		return nil
+	}
+	var lines []string
+	if b.Suppressed > 0 {
+		lines = append(lines, fmt.Sprintf("%s recorded in the baseline %s not shown", textfmt.Plural(b.Suppressed, "finding"), b.File))
+	}
+	for _, e := range b.Fixed {
+		lines = append(lines, "Notice: "+baselineFixedText(b.File, e))
+	}
+	return lines
+}
+
+// baselineFixedText says that a baseline entry matched no finding.
+func baselineFixedText(file string, e model.BaselineEntry) string {
+	where := e.Address
+	if e.File != "" {
+		where += " (" + e.File + ")"
+	}
+	return fmt.Sprintf("fixed since the baseline, remove it from %s: %s in %s: %s [%s]", file, e.Rule, where, e.Summary, e.Fingerprint)
 }
 
 // coverageLine is "Checked 3 of 4 queues with a consumer; not checked:
@@ -218,6 +245,17 @@ func addressed(rng model.Range, address string, instances []string, text string)
 		return "in " + in + ": " + text
 	}
 	return text
+}
+
+// physical is where a format that wants a file puts rng: rng, or for a
+// plan's finding or skip located by its address alone the plan file at
+// line 1 (model.Result.PlanFile), the address kept beside it as the
+// instance it is about. The fingerprint keeps the address.
+func physical(r *model.Result, rng model.Range) model.Range {
+	if rng.AddressOnly() && r.PlanFile != "" {
+		return model.Range{Filename: r.PlanFile, Start: model.Pos{Line: 1, Column: 1}, End: model.Pos{Line: 1, Column: 1}}
+	}
+	return rng
 }
 
 // annotationPlace is where the annotation formats (github, GitLab,

@@ -18,12 +18,13 @@ import (
 //
 // (::warning, ::notice by severity) and one per run error, with file and
 // line when the error has a place, then a ::notice naming the queues with
-// a consumer that were not checked, if any. Columns are given only for ranges on a
+// a consumer that were not checked, if any, and one per baseline entry
+// that matched no finding. Columns are given only for ranges on a
 // single line, as GitHub ignores them on ranges that span lines.
 func renderGitHub(b *bytes.Buffer, r *model.Result, _ Options) error {
 	for _, is := range r.Issues {
-		at := annotationPlace(is)
-		writeGitHubCommand(b, is.Severity, &at, is.Rule, withArgumentNote(is, addressed(is.Range, is.Address, is.Instances, is.Text())))
+		at := physical(r, annotationPlace(is))
+		writeGitHubCommand(b, is.Severity, &at, is.Rule, withArgumentNote(is, addressed(physical(r, is.Range), is.Address, is.Instances, is.Text())))
 	}
 	for _, e := range r.Errors {
 		writeGitHubCommand(b, errorSeverity(e), e.Range, "", e.Message)
@@ -32,6 +33,12 @@ func renderGitHub(b *bytes.Buffer, r *model.Result, _ Options) error {
 	// pull request without findings does not read as fully checked.
 	if len(r.QueuesNotChecked) > 0 {
 		writeGitHubCommand(b, model.Notice, nil, "queuecap coverage", coverageLine(r))
+	}
+	// A baseline's entries that matched no finding, to be removed.
+	if bl := r.Baseline; bl != nil {
+		for _, e := range bl.Fixed {
+			writeGitHubCommand(b, model.Notice, nil, "queuecap baseline", baselineFixedText(bl.File, e))
+		}
 	}
 	return nil
 }

@@ -33,9 +33,9 @@ type gitlabLines struct {
 // the one SARIF gives (see Fingerprints), then an entry per run error that
 // has a file (check_name "error", severity blocker: the file was not
 // checked), fingerprinted by its file and message. GitLab wants a file and
-// a line: a path is relative to the working directory (see repoPath), a
-// plan's finding located by its resource address alone has the address as
-// its path, and one without a line is at line 1. Errors without a file are
+// a line: a path is relative to the working directory (see RepoPath), a
+// plan's finding located by its resource address alone is at line 1 of
+// the plan file (physical), and one without a line is at line 1. Errors without a file are
 // left out; the exit code still reports them. Skipped checks are not
 // findings and are not listed. An empty report is [].
 func renderGitLab(b *bytes.Buffer, r *model.Result, opts Options) error {
@@ -43,11 +43,11 @@ func renderGitLab(b *bytes.Buffer, r *model.Result, opts Options) error {
 	for i, fp := range Fingerprints(r, opts.WorkDir) {
 		is := r.Issues[i]
 		out = append(out, gitlabIssue{
-			Description: compactText(is),
+			Description: compactText(r, is),
 			CheckName:   is.Rule,
 			Fingerprint: fp,
 			Severity:    gitlabSeverity(is.Severity),
-			Location:    gitlabAt(annotationPlace(is), opts.WorkDir),
+			Location:    gitlabAt(physical(r, annotationPlace(is)), opts.WorkDir),
 		})
 	}
 	var errs []model.ErrorEntry
@@ -55,7 +55,7 @@ func renderGitLab(b *bytes.Buffer, r *model.Result, opts Options) error {
 	for _, e := range r.Errors {
 		if e.Range != nil && e.Range.Filename != "" {
 			errs = append(errs, e)
-			keys = append(keys, []string{"error", repoPath(*e.Range, opts.WorkDir), e.Message})
+			keys = append(keys, []string{"error", RepoPath(*e.Range, opts.WorkDir), e.Message})
 		}
 	}
 	for i, fp := range rankedDigests(keys) {
@@ -86,5 +86,5 @@ func gitlabSeverity(s model.Severity) string {
 }
 
 func gitlabAt(rng model.Range, workDir string) gitlabLocation {
-	return gitlabLocation{Path: repoPath(rng, workDir), Lines: gitlabLines{Begin: max(rng.Start.Line, 1)}}
+	return gitlabLocation{Path: RepoPath(rng, workDir), Lines: gitlabLines{Begin: max(rng.Start.Line, 1)}}
 }

@@ -132,7 +132,7 @@ func TestGitLabValidates(t *testing.T) {
 		want := map[lint.Severity]string{lint.Error: "critical", lint.Warning: "major", lint.Notice: "info"}
 		fps := Fingerprints(r, "")
 		for i, is := range r.Issues {
-			if doc[i].Severity != want[is.Severity] || doc[i].CheckName != is.Rule || doc[i].Description != compactText(is) ||
+			if doc[i].Severity != want[is.Severity] || doc[i].CheckName != is.Rule || doc[i].Description != compactText(r, is) ||
 				doc[i].Fingerprint != fps[i] || doc[i].Location.Path != is.Range.Filename || doc[i].Location.Lines.Begin != is.Range.Start.Line {
 				t.Errorf("entry %d: %+v for %+v", i, doc[i], is)
 			}

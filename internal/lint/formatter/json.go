@@ -19,7 +19,7 @@ type jsonIssue struct {
 	Summary string      `json:"summary"`
 	Message string      `json:"message"`
 	Range   model.Range `json:"range"`
-	Facts   factObject  `json:"facts"`
+	Facts   FactObject  `json:"facts"`
 	Link    string      `json:"link"`
 	// Fingerprint is the finding's identity across runs, as SARIF's
 	// partialFingerprints and GitLab's fingerprint give it (Fingerprints).
@@ -56,6 +56,14 @@ type jsonOutput struct {
 	// Capacity is what each checked queue's consumers can do, per root
 	// module, for `queuecap diff`.
 	Capacity []model.QueueCapacity `json:"capacity"`
+	// With a baseline, how many findings it left out and its entries
+	// that matched none; left out without one.
+	*jsonBaseline
+}
+
+type jsonBaseline struct {
+	Suppressed int                   `json:"baseline_suppressed"`
+	Fixed      []model.BaselineEntry `json:"baseline_fixed"`
 }
 
 type jsonQueues struct {
@@ -68,7 +76,8 @@ type jsonQueues struct {
 //
 //	{"issues":[...],"errors":[...],"skipped":[...],"queues":{"with_consumer":N,"checked":N,"not_checked":[...]},"capacity":[...]}
 //
-// The arrays are never null. Facts are an object of numbers in the order
+// and with a baseline "baseline_suppressed":N,"baseline_fixed":[...]
+// after them. The arrays are never null. Facts are an object of numbers in the order
 // the issue lists them.
 func renderJSON(b *bytes.Buffer, r *model.Result, opts Options) error {
 	out := jsonOutput{
@@ -86,7 +95,7 @@ func renderJSON(b *bytes.Buffer, r *model.Result, opts Options) error {
 			Summary:     is.Summary,
 			Message:     is.Message,
 			Range:       is.Range,
-			Facts:       factObject(is.Facts),
+			Facts:       FactObject(is.Facts),
 			Link:        is.Link,
 			Fingerprint: fp,
 			Address:     is.Address,
@@ -99,6 +108,9 @@ func renderJSON(b *bytes.Buffer, r *model.Result, opts Options) error {
 	}
 	out.Errors = jsonErrors(r.Errors)
 	out.Skipped = append(out.Skipped, r.Skipped...)
+	if b := r.Baseline; b != nil {
+		out.jsonBaseline = &jsonBaseline{Suppressed: b.Suppressed, Fixed: append([]model.BaselineEntry{}, b.Fixed...)}
+	}
 	return encodeJSON(b, out, "")
 }
 
@@ -125,12 +137,12 @@ func encodeJSON(b *bytes.Buffer, v any, indent string) error {
 	return enc.Encode(v)
 }
 
-// factObject encodes facts as a JSON object, keys in the order given (the
+// FactObject encodes facts as a JSON object, keys in the order given (the
 // last value wins when a name repeats). Values that JSON cannot carry
 // (NaN, ±Inf) are written as null.
-type factObject []model.Fact
+type FactObject []model.Fact
 
-func (f factObject) MarshalJSON() ([]byte, error) {
+func (f FactObject) MarshalJSON() ([]byte, error) {
 	var order []string
 	values := make(map[string]float64, len(f))
 	for _, fact := range f {

@@ -55,7 +55,8 @@ type junitSkipped struct {
 }
 
 // renderJUnit writes JUnit XML: one suite, "queuecap", with a test case per
-// issue (classed by file) holding a <failure> whose type is the severity; a
+// issue (classed by file, a plan's finding located by its address alone by
+// the plan file) holding a <failure> whose type is the severity; a
 // case per run error holding an <error>; and a case per skipped check
 // holding <skipped>. Every case has a name of its own (see junitNames).
 func renderJUnit(b *bytes.Buffer, r *model.Result, _ Options) error {
@@ -85,14 +86,15 @@ func renderJUnit(b *bytes.Buffer, r *model.Result, _ Options) error {
 	}
 	names := junitNames(places)
 	for _, is := range r.Issues {
-		text := withArgumentNote(is, addressed(is.Range, is.Address, is.Instances, is.Text()))
-		contents := fmt.Sprintf("%s: %s - %s (%s)", is.Range, severityTitle(is.Severity), text, is.Rule)
+		at := physical(r, is.Range)
+		text := withArgumentNote(is, addressed(at, is.Address, is.Instances, is.Text()))
+		contents := fmt.Sprintf("%s: %s - %s (%s)", at, severityTitle(is.Severity), text, is.Rule)
 		if is.Link != "" {
 			contents += "\nReference: " + is.Link
 		}
 		suite.Cases = append(suite.Cases, junitCase{
 			Name:      names[len(suite.Cases)],
-			Classname: is.Range.Filename,
+			Classname: at.Filename,
 			Time:      "0",
 			Failure:   &junitProblem{Message: text, Type: is.Severity.String(), Contents: contents},
 		})
@@ -113,11 +115,12 @@ func renderJUnit(b *bytes.Buffer, r *model.Result, _ Options) error {
 		suite.Cases = append(suite.Cases, c)
 	}
 	for _, s := range r.Skipped {
+		at := physical(r, s.Range)
 		suite.Cases = append(suite.Cases, junitCase{
 			Name:      names[len(suite.Cases)],
-			Classname: s.Range.Filename,
+			Classname: at.Filename,
 			Time:      "0",
-			Skipped:   &junitSkipped{Message: fmt.Sprintf("%s: %s", s.Range, addressed(s.Range, s.Address, s.Instances, s.Reason))},
+			Skipped:   &junitSkipped{Message: fmt.Sprintf("%s: %s", at, addressed(at, s.Address, s.Instances, s.Reason))},
 		})
 	}
 	return encodeXML(b, junitSuites{Suites: []junitSuite{suite}})

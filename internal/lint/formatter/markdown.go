@@ -60,6 +60,9 @@ func renderMarkdown(b *bytes.Buffer, r *model.Result, _ Options) error {
 	if line := markdownCoverage(r); line != "" {
 		notes = append(notes, line)
 	}
+	if bl := r.Baseline; bl != nil && bl.Suppressed > 0 {
+		notes = append(notes, fmt.Sprintf("%s recorded in the baseline %s not shown.", markdownCount(bl.Suppressed, "finding"), markdownCode(bl.File)))
+	}
 	if len(notes) > 0 {
 		head.WriteString("\n" + strings.Join(notes, "\n\n") + "\n")
 	}
@@ -78,12 +81,27 @@ func renderMarkdown(b *bytes.Buffer, r *model.Result, _ Options) error {
 			tail.WriteString(markdownInline(e.Message) + "\n")
 		}
 	}
+	if bl := r.Baseline; bl != nil && len(bl.Fixed) > 0 {
+		entries := "1 entry"
+		if n := len(bl.Fixed); n != 1 {
+			entries = textfmt.Group(strconv.Itoa(n)) + " entries"
+		}
+		fmt.Fprintf(&tail, "\n<details><summary>%s of the baseline fixed since</summary>\n\n", entries)
+		for i, e := range bl.Fixed {
+			if i == 50 {
+				fmt.Fprintf(&tail, "- and %d more\n", len(bl.Fixed)-i)
+				break
+			}
+			tail.WriteString("- " + markdownInline(baselineFixedText(bl.File, e)) + "\n")
+		}
+		tail.WriteString("\n</details>\n")
+	}
 	budget := markdownLimit - head.Len() - tail.Len()
 
 	var body strings.Builder
 	shown := 0
 	for i, is := range r.Issues {
-		section := markdownIssue(is)
+		section := markdownIssue(r, is)
 		if i == markdownOpen {
 			section = fmt.Sprintf("\n<details><summary>%s</summary>\n", markdownCount(len(r.Issues)-markdownOpen, "more finding")) + section
 		}
@@ -109,7 +127,7 @@ func renderMarkdown(b *bytes.Buffer, r *model.Result, _ Options) error {
 		fmt.Fprintf(&skips, "\n<details><summary>%s skipped</summary>\n\n", markdownCount(n, "check"))
 		listed := 0
 		for _, s := range r.Skipped {
-			item := fmt.Sprintf("- %s (%s): %s\n", markdownPlace(s.Range, s.Address, s.Instances), markdownCode(s.RuleList()), markdownInline(s.Reason))
+			item := fmt.Sprintf("- %s (%s): %s\n", markdownPlace(physical(r, s.Range), s.Address, s.Instances), markdownCode(s.RuleList()), markdownInline(s.Reason))
 			if skips.Len()+len(item)+200 > budget {
 				break
 			}
@@ -132,14 +150,14 @@ func renderMarkdown(b *bytes.Buffer, r *model.Result, _ Options) error {
 // markdownIssue is one finding: its severity and summary in bold, its
 // rule and place, the arithmetic quoted, the caller's argument that sets
 // its value, and its rule's page.
-func markdownIssue(is model.Issue) string {
+func markdownIssue(r *model.Result, is model.Issue) string {
 	var b strings.Builder
 	title := is.Summary
 	if title == "" {
 		title = is.Message
 	}
 	fmt.Fprintf(&b, "\n**%s: %s**\n", severityTitle(is.Severity), markdownInline(title))
-	fmt.Fprintf(&b, "%s at %s\n", markdownCode(is.Rule), markdownPlace(is.Range, is.Address, is.Instances))
+	fmt.Fprintf(&b, "%s at %s\n", markdownCode(is.Rule), markdownPlace(physical(r, is.Range), is.Address, is.Instances))
 	if is.Summary != "" {
 		fmt.Fprintf(&b, "\n> %s\n", markdownInline(is.Message))
 	}

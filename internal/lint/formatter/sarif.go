@@ -92,7 +92,7 @@ type sarifResult struct {
 }
 
 type sarifProperties struct {
-	Facts factObject `json:"facts"`
+	Facts FactObject `json:"facts"`
 }
 
 type sarifLocation struct {
@@ -147,9 +147,10 @@ type sarifRuleRef struct {
 // fullDescription and help (see sarifRuleDoc). Errors (files
 // that did not parse, directories that could not be read) are error-level
 // toolExecutionNotifications of the run's invocation, which then is not
-// executionSuccessful; skipped checks are note-level notifications tied to
-// their rule. Columns are counted in Unicode code points, as HCL counts
-// them (ignoring grapheme clusters).
+// executionSuccessful; skipped checks, and a baseline's entries that
+// matched no finding, are note-level notifications tied to their rule.
+// Columns are counted in Unicode code points, as HCL counts them
+// (ignoring grapheme clusters).
 func renderSARIF(b *bytes.Buffer, r *model.Result, opts Options) error {
 	driver := sarifDriver{Name: toolName, Version: opts.Version, InformationURI: toolURI, Rules: []sarifRule{}}
 	index := map[string]int{}
@@ -182,10 +183,10 @@ func renderSARIF(b *bytes.Buffer, r *model.Result, opts Options) error {
 			RuleIndex:           addRule(sarifRule{ID: is.Rule, HelpURI: absoluteURI(is.Link)}), // a rule missing from r.Rules
 			Level:               level,
 			Message:             sarifMessage{Text: withArgumentNote(is, is.Text())},
-			Locations:           sarifInstanceLocations(annotationPlace(is), is.Address, is.Instances),
-			RelatedLocations:    sarifRelated(is),
-			PartialFingerprints: map[string]string{fingerprintKey: fp},
-			Properties:          sarifProperties{Facts: factObject(is.Facts)},
+			Locations:           sarifInstanceLocations(physical(r, annotationPlace(is)), is.Address, is.Instances),
+			RelatedLocations:    sarifRelated(r, is),
+			PartialFingerprints: map[string]string{FingerprintKey: fp},
+			Properties:          sarifProperties{Facts: FactObject(is.Facts)},
 		})
 	}
 
@@ -202,9 +203,20 @@ func renderSARIF(b *bytes.Buffer, r *model.Result, opts Options) error {
 		inv.Notifications = append(inv.Notifications, sarifNotification{
 			Level:          "note",
 			Message:        sarifMessage{Text: "check skipped: " + s.Reason},
-			Locations:      sarifInstanceLocations(s.Range, s.Address, s.Instances),
+			Locations:      sarifInstanceLocations(physical(r, s.Range), s.Address, s.Instances),
 			AssociatedRule: &sarifRuleRef{ID: s.Rule, Index: addRule(sarifRule{ID: s.Rule})},
 		})
+	}
+
+	if b := r.Baseline; b != nil {
+		for _, e := range b.Fixed {
+			n := sarifNotification{Level: "note", Message: sarifMessage{Text: baselineFixedText(b.File, e)},
+				AssociatedRule: &sarifRuleRef{ID: e.Rule, Index: addRule(sarifRule{ID: e.Rule})}}
+			if e.File != "" {
+				n.Locations = []sarifLocation{{PhysicalLocation: &sarifPhysicalLocation{ArtifactLocation: sarifArtifactLocation{URI: sarifURI(e.File)}}}}
+			}
+			inv.Notifications = append(inv.Notifications, n)
+		}
 	}
 
 	log := sarifLog{
@@ -237,11 +249,19 @@ func sarifLevel(s model.Severity) (string, bool) {
 }
 
 // sarifLocations is the location of rng, none when rng names no file.
-// sarifRelated are an issue's callers and module location, numbered.
-func sarifRelated(is model.Issue) []sarifLocation {
+// sarifRelated are an issue's callers and module location, numbered; a
+// plan's module call located by its address alone is at the plan file,
+// named by its address.
+func sarifRelated(r *model.Result, is model.Issue) []sarifLocation {
 	var out []sarifLocation
 	add := func(rng model.Range, text string) {
-		for _, loc := range sarifLocations(&rng) {
+		var locs []sarifLocation
+		if rng.AddressOnly() {
+			locs = sarifInstanceLocations(physical(r, rng), rng.Filename, nil)
+		} else {
+			locs = sarifLocations(&rng)
+		}
+		for _, loc := range locs {
 			id := len(out)
 			loc.ID, loc.Message = &id, &sarifMessage{Text: text}
 			out = append(out, loc)
@@ -265,7 +285,8 @@ func sarifRelated(is model.Issue) []sarifLocation {
 // sarifInstanceLocations is where an issue or skip lies: sarifLocations,
 // with the resource instances it is about as logical locations of kind
 // "resource" beside the physical one (a plan's finding without the
-// configuration directory has only those).
+// configuration directory has only those, unless the result names the
+// plan file: see physical).
 func sarifInstanceLocations(rng model.Range, address string, instances []string) []sarifLocation {
 	locs := sarifLocations(&rng)
 	if len(locs) != 1 {

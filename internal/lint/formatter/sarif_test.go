@@ -95,6 +95,48 @@ func TestSARIFPlanLocations(t *testing.T) {
 	}
 }
 
+// TestSARIFPlanFile: with the plan file named (model.Result.PlanFile),
+// a finding located by address alone is at its line 1, the address kept
+// as the logical location; so are its module calls (relatedLocations) and
+// a skip's notification.
+func TestSARIFPlanFile(t *testing.T) {
+	r := planFixture()
+	r.PlanFile = "tfplan.json"
+	r.Issues[1].Callers = []lint.Range{{Filename: `module.a["x"]`}}
+	r.Skipped = []lint.Skip{{Rule: "r", Range: lint.Range{Filename: "aws_sqs_queue.p"}, Reason: "unknown", Address: "aws_sqs_queue.p"}}
+	type location struct {
+		PhysicalLocation *struct {
+			ArtifactLocation struct{ URI string }
+			Region           struct{ StartLine int }
+		}
+		LogicalLocations []struct{ FullyQualifiedName string }
+	}
+	var log struct {
+		Runs []struct {
+			Results []struct {
+				Locations, RelatedLocations []location
+			}
+			Invocations []struct {
+				Notifications []struct{ Locations []location } `json:"toolExecutionNotifications"`
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(render(t, "sarif", r, Options{})), &log); err != nil {
+		t.Fatal(err)
+	}
+	run := log.Runs[0]
+	for what, loc := range map[string]location{
+		`module.a["x"].aws_sqs_queue.q[0]`: run.Results[1].Locations[0],
+		`module.a["x"]`:                    run.Results[1].RelatedLocations[0],
+		"aws_sqs_queue.p":                  run.Invocations[0].Notifications[0].Locations[0],
+	} {
+		if loc.PhysicalLocation == nil || loc.PhysicalLocation.ArtifactLocation.URI != "tfplan.json" || loc.PhysicalLocation.Region.StartLine != 1 ||
+			len(loc.LogicalLocations) != 1 || loc.LogicalLocations[0].FullyQualifiedName != what {
+			t.Errorf("%s: %+v", what, loc)
+		}
+	}
+}
+
 func TestSARIFValidates(t *testing.T) {
 	odd := &lint.Result{
 		Issues: []lint.Issue{
@@ -214,7 +256,7 @@ func TestSARIFValidationIsNotVacuous(t *testing.T) {
 			object(run(log), "tool", "driver", "rules", 1)["helpUri"] = "not a uri"
 		}},
 		{"fingerprint not a string", func(log map[string]any) {
-			result(log)["partialFingerprints"] = map[string]any{fingerprintKey: 1}
+			result(log)["partialFingerprints"] = map[string]any{FingerprintKey: 1}
 		}},
 		{"help without text", func(log map[string]any) {
 			delete(object(run(log), "tool", "driver", "rules", 1, "help"), "text")

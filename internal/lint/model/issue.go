@@ -140,6 +140,11 @@ type Issue struct {
 	// lines: the annotation formats put the finding at the first, with
 	// Range as context.
 	Arguments []Range
+	// Fingerprint is the finding's identity across runs, once a baseline
+	// has been applied: the one it had among all the run's findings, which
+	// a finding the baseline left keeps. "" before, when the formats
+	// compute it.
+	Fingerprint string
 }
 
 // Text is the whole finding for formats that carry one message: the
@@ -225,10 +230,38 @@ type Result struct {
 	Rules []RuleInfo
 	// Explanation is what was linked, with Options.Explain; nil otherwise.
 	Explanation *Explanation
+	// Baseline is what a baseline file did to the run; nil without one.
+	Baseline *BaselineReport
+	// PlanFile is the plan a --plan run read, as named ("<stdin>" for
+	// standard input): where the formats put a finding located by its
+	// address alone (Range.AddressOnly), at line 1, as code scanning
+	// wants a file for every result. "" for a run of HCL.
+	PlanFile string
 	// Source reads a file for the source snippets of the run's output as
 	// the run read its files (inside its boundary, a regular file within
 	// the size limit); nil for a result the linter did not make.
 	Source func(path string) ([]byte, error) `json:"-"`
+}
+
+// BaselineReport is what a baseline file did to a run: how many of the
+// run's findings it recorded, left out of Issues, and its entries that
+// matched none, to be removed from it.
+type BaselineReport struct {
+	File       string // as named
+	Suppressed int
+	Fixed      []BaselineEntry
+}
+
+// BaselineEntry is one finding a baseline records: its fingerprint, and
+// for people its rule, the instance it is about, its file (relative to
+// the working directory; "" for a plan's finding located by address
+// alone) and its summary.
+type BaselineEntry struct {
+	Fingerprint string `json:"fingerprint"`
+	Rule        string `json:"rule"`
+	Address     string `json:"address"`
+	File        string `json:"file"`
+	Summary     string `json:"summary"`
 }
 
 // errNoSource is ReadSource's error for a result without Source.
