@@ -224,7 +224,7 @@ func lintCommand(f *lintFlags) *command {
 	fs.StringVar(&f.minSeverity, "minimum-failure-severity", "warning", "lowest `severity` that fails the run (exit 2): error|warning|notice")
 	fs.StringVar(&f.config, "config", "", "config `file` (default "+lint.DefaultConfigFile+" in the working directory, if present)")
 	fs.BoolVar(&f.noColor, "no-color", false, "disable colored output")
-	fs.BoolVar(&f.showSkipped, "show-skipped", false, "list every check that was skipped, and why, in the default format")
+	fs.BoolVar(&f.showSkipped, "show-skipped", false, "list every check that was skipped, and why, in the default and compact formats")
 	fs.BoolVar(&f.force, "force", false, "exit 0 even when findings fail the run (errors still exit 1)")
 	fs.BoolVar(&f.failSkipped, "fail-on-skipped", false, "exit 2 when a queue with a consumer was not checked (no declared arrival rate, or a check skipped), as for findings")
 	fs.Var(&f.outputs, "output", "write a report: `FORMAT=FILE` writes FORMAT to FILE, - being standard output (repeatable: every report from the one run); a bare FILE gets the --format output, and standard output then the default format. FILE is relative to the working directory")

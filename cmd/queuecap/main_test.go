@@ -185,7 +185,7 @@ func TestExitCodes(t *testing.T) {
 		{name: "missing directory", args: []string{"lint", "--format", "compact", "nowhere"}, code: 1, stderr: "Error: nowhere: no such file or directory\n", noOut: true},
 		{name: "a configuration file stands for its folder", files: map[string]string{"main.tf": warningTF}, args: []string{"lint", "--format", "compact", "main.tf"}, code: 2, stdout: "main.tf:1:1: Warning"},
 		{name: "a file that is no configuration", files: map[string]string{"main.tf": warningTF, "notes.txt": "x\n"}, args: []string{"lint", "--format", "compact", "notes.txt"}, code: 1,
-			stderr: "notes.txt is neither a directory nor a .tf, .tofu, .tfvars or .queuecap.hcl file", noOut: true},
+			stderr: "notes.txt is neither a directory nor a .tf, .tf.json, .tofu, .tofu.json, .tfvars, .tfvars.json or .queuecap.hcl file", noOut: true},
 		{name: "missing --config", args: []string{"lint", "--config", "absent.hcl"}, code: 1, stderr: "absent.hcl"},
 		{name: "invalid config", files: map[string]string{".queuecap.hcl": "config {\n  colour = true\n}\n"}, args: []string{"lint"}, code: 1, stderr: `.queuecap.hcl:2,3-9: Unsupported argument; An argument named "colour" is not expected here.`},
 		{name: "unknown rule in the config", files: map[string]string{".queuecap.hcl": "rule \"queuecap_nope\" {\n  enabled = true\n}\n"}, args: []string{"lint"}, code: 1, stderr: `unknown rule ID "queuecap_nope" in .queuecap.hcl:1,1-21`},

@@ -78,7 +78,7 @@ func CheckPath(path string) error {
 	case err != nil:
 		return err
 	case !info.IsDir() && configExt(filepath.Base(path)) == "" && !isVarsFile(path) && !isConfigFile(path):
-		return errors.New(path + " is neither a directory nor a .tf, .tofu, .tfvars or " + DefaultConfigFile + " file")
+		return errors.New(path + " is neither a directory nor a .tf, .tf.json, .tofu, .tofu.json, .tfvars, .tfvars.json or " + DefaultConfigFile + " file")
 	}
 	return nil
 }
