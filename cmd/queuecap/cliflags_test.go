@@ -4,9 +4,35 @@
 package main
 
 import (
+	"encoding/json"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
+
+// jsonIssues is what the tests here read of --format json.
+type jsonIssues struct {
+	Issues []struct {
+		Rule  string
+		Range struct{ Filename string }
+	}
+}
+
+// lintJSON runs queuecap lint --format json with args in the working
+// directory, exiting 0 or 2.
+func lintJSON(t *testing.T, args ...string) jsonIssues {
+	t.Helper()
+	code, stdout, stderr := cli(t, "", append([]string{"lint", "--format", "json"}, args...)...)
+	if code == exitError {
+		t.Fatalf("lint %v: exit 1: %s", args, stderr)
+	}
+	var res jsonIssues
+	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
 
 // queueTF is a queue nothing consumes: one coverage skip, no finding.
 const queueTF = `resource "aws_sqs_queue" "q" {
@@ -48,5 +74,161 @@ func TestCompactShowSkipped(t *testing.T) {
 	_, stdout, _ = cli(t, "", "lint", "--format", "compact")
 	if stdout != "1 check skipped: --show-skipped lists them\n" {
 		t.Errorf("compact output without --show-skipped: %q", stdout)
+	}
+}
+
+// TestColor: --color always and never, --no-color, NO_COLOR and
+// FORCE_COLOR, in that order of precedence; standard output here is no
+// terminal, so auto is off unless FORCE_COLOR says otherwise.
+func TestColor(t *testing.T) {
+	cases := []struct {
+		name string
+		env  map[string]string
+		args []string
+		want bool // ANSI escapes in the output
+	}{
+		{"auto, not a terminal", nil, nil, false},
+		{"--color always", nil, []string{"--color", "always"}, true},
+		{"--color always beats NO_COLOR", map[string]string{"NO_COLOR": "1"}, []string{"--color=always"}, true},
+		{"FORCE_COLOR", map[string]string{"FORCE_COLOR": "1"}, nil, true},
+		{"FORCE_COLOR empty", map[string]string{"FORCE_COLOR": ""}, nil, false},
+		{"NO_COLOR beats FORCE_COLOR", map[string]string{"NO_COLOR": "1", "FORCE_COLOR": "1"}, nil, false},
+		{"--color never beats FORCE_COLOR", map[string]string{"FORCE_COLOR": "1"}, []string{"--color", "never"}, false},
+		{"--no-color beats FORCE_COLOR", map[string]string{"FORCE_COLOR": "1"}, []string{"--no-color"}, false},
+	}
+	dir := t.TempDir()
+	write(t, dir, map[string]string{"main.tf": warningTF})
+	t.Chdir(dir)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Setenv("NO_COLOR", "")
+			t.Setenv("FORCE_COLOR", "")
+			for k, v := range c.env {
+				t.Setenv(k, v)
+			}
+			code, stdout, stderr := cli(t, "", append([]string{"lint"}, c.args...)...)
+			if code != exitFindings {
+				t.Fatalf("exit %d, want 2: %s", code, stderr)
+			}
+			if got := strings.Contains(stdout, "\x1b["); got != c.want {
+				t.Errorf("colored %v, want %v:\n%q", got, c.want, stdout)
+			}
+		})
+	}
+	for _, args := range [][]string{{"--color", "sometimes"}, {"--no-color", "--color", "always"}} {
+		code, stdout, stderr := cli(t, "", append([]string{"lint"}, args...)...)
+		if code != exitError || stdout != "" || !strings.Contains(stderr, "--color") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want an error about --color", args, code, stdout, stderr)
+		}
+	}
+}
+
+// TestForceInConfig: force = true in config {} exits 0 on findings, as
+// --force does, and a flag given still wins over the file's setting of
+// it only where it is set (--force=false).
+func TestForceInConfig(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, map[string]string{"main.tf": warningTF, ".queuecap.hcl": "config {\n  force = true\n}\n"})
+	if code, _, stderr := cli(t, dir, "lint"); code != exitOK {
+		t.Errorf("force = true: exit %d, want 0 (%s)", code, stderr)
+	}
+	if code, _, _ := cli(t, "", "lint", "--force=false"); code != exitFindings {
+		t.Errorf("force = true, --force=false: exit %d, want 2", code)
+	}
+	write(t, dir, map[string]string{".queuecap.hcl": "config {\n  force = \"yes please\"\n}\n"})
+	if code, _, stderr := cli(t, "", "lint"); code != exitError || !strings.Contains(stderr, "force must be a bool") {
+		t.Errorf("force = \"yes please\": exit %d, stderr %q; want 1 and why", code, stderr)
+	}
+}
+
+// noRedrive is errorTF without its redrive policy: one finding each of
+// queuecap_zero_surplus and queuecap_missing_dead_letter_queue.
+func noRedrive(t *testing.T) string {
+	t.Helper()
+	var kept []string
+	for _, line := range strings.Split(errorTF, "\n") {
+		if !strings.Contains(line, "redrive_policy") {
+			kept = append(kept, line)
+		}
+	}
+	if len(kept) == len(strings.Split(errorTF, "\n")) {
+		t.Fatal("errorTF has no redrive_policy line")
+	}
+	return strings.Join(kept, "\n")
+}
+
+// TestOnly: --only runs the rules it names and no other, even one the
+// config file or --enable-rule enables; a misspelled ID is an error with
+// the nearest one.
+func TestOnly(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, map[string]string{"main.tf": noRedrive(t),
+		".queuecap.hcl": "rule \"queuecap_missing_dead_letter_queue\" {\n  enabled = true\n}\n"})
+	rulesOf := func(args ...string) []string {
+		t.Helper()
+		var out []string
+		for _, is := range lintJSON(t, args...).Issues {
+			out = append(out, is.Rule)
+		}
+		return out
+	}
+	t.Chdir(dir)
+	if got := rulesOf(); !slices.Contains(got, "queuecap_missing_dead_letter_queue") || !slices.Contains(got, "queuecap_zero_surplus") {
+		t.Fatalf("without --only the rules found are %v", got)
+	}
+	if got := rulesOf("--only", "queuecap_zero_surplus", "--enable-rule", "queuecap_missing_dead_letter_queue"); !slices.Equal(got, []string{"queuecap_zero_surplus"}) {
+		t.Errorf("--only queuecap_zero_surplus: rules %v", got)
+	}
+	if got := rulesOf("--only", "queuecap_zero_surplus", "--only", "queuecap_missing_dead_letter_queue"); len(got) < 2 {
+		t.Errorf("--only twice: rules %v, want both", got)
+	}
+	code, stdout, stderr := cli(t, "", "lint", "--only", "queuecap_zero_surplsu")
+	if code != exitError || stdout != "" || !strings.Contains(stderr, `unknown rule ID "queuecap_zero_surplsu" in --only: did you mean queuecap_zero_surplus?`) {
+		t.Errorf("misspelled --only: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+}
+
+// TestSkipDir: with --recursive, node_modules is skipped as hidden
+// folders are, and --skip-dir and skip_dirs skip folders by name or by
+// their path below the directory linted.
+func TestSkipDir(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, map[string]string{
+		"live/main.tf":                warningTF,
+		"node_modules/pkg/main.tf":    warningTF,
+		".terragrunt-cache/x/main.tf": warningTF,
+		"vendor/mod/main.tf":          warningTF,
+		"envs/prod/legacy/main.tf":    warningTF,
+		"envs/prod/main.tf":           warningTF,
+		"deep/a/fixtures/main.tf":     warningTF,
+		"other/vendor/main.tf":        warningTF,
+	})
+	t.Chdir(dir)
+	files := func(args ...string) []string {
+		t.Helper()
+		var out []string
+		for _, is := range lintJSON(t, append([]string{"--recursive"}, args...)...).Issues {
+			out = append(out, filepath.ToSlash(is.Range.Filename))
+		}
+		slices.Sort(out)
+		return slices.Compact(out)
+	}
+	all := []string{"deep/a/fixtures/main.tf", "envs/prod/legacy/main.tf", "envs/prod/main.tf", "live/main.tf", "other/vendor/main.tf", "vendor/mod/main.tf"}
+	if got := files(); !slices.Equal(got, all) {
+		t.Errorf("--recursive lints %v, want %v (node_modules and hidden folders skipped)", got, all)
+	}
+	if got, want := files("--skip-dir", "vendor/**", "--skip-dir", "envs/*/legacy", "--skip-dir", "fix*"), []string{"envs/prod/main.tf", "live/main.tf", "other/vendor/main.tf"}; !slices.Equal(got, want) {
+		t.Errorf("--skip-dir vendor/** envs/*/legacy fix*: lints %v, want %v", got, want)
+	}
+	if got, want := files("--skip-dir", "vendor"), []string{"deep/a/fixtures/main.tf", "envs/prod/legacy/main.tf", "envs/prod/main.tf", "live/main.tf"}; !slices.Equal(got, want) {
+		t.Errorf("--skip-dir vendor: lints %v, want %v", got, want)
+	}
+	write(t, dir, map[string]string{".queuecap.hcl": "config {\n  skip_dirs = [\"**/fixtures\", \"envs\"]\n}\n"})
+	if got, want := files("--skip-dir", "other"), []string{"live/main.tf", "vendor/mod/main.tf"}; !slices.Equal(got, want) {
+		t.Errorf("skip_dirs and --skip-dir: lints %v, want %v", got, want)
+	}
+	code, _, stderr := cli(t, "", "lint", "--recursive", "--skip-dir", "[")
+	if code != exitError || !strings.Contains(stderr, "--skip-dir: [: malformed pattern") {
+		t.Errorf("--skip-dir [: exit %d, stderr %q", code, stderr)
 	}
 }

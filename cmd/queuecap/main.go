@@ -198,6 +198,7 @@ type lintFlags struct {
 	minSeverity string
 	config      string
 	noColor     bool
+	color       string
 	showSkipped bool
 	explain     bool
 	force       bool
@@ -209,6 +210,8 @@ type lintFlags struct {
 	vars        []lint.VarFlag
 	enable      multiFlag
 	disable     multiFlag
+	only        multiFlag
+	skipDirs    multiFlag
 	set         map[string]bool // flags given on the command line
 	dirs        []string
 }
@@ -219,11 +222,12 @@ func lintCommand(f *lintFlags) *command {
 	cmd.synopsis = append(cmd.synopsis, "--plan FILE|- [--chdir DIR] [flags]", "--explain [--format text|json|mermaid] [flags] [DIR ...]")
 	cmd.positional = "DIR ..."
 	fs := cmd.fs
-	fs.BoolVar(&f.recursive, "recursive", false, "lint every directory below DIR that holds .tf or .tofu files as its own root module")
+	fs.BoolVar(&f.recursive, "recursive", false, "lint every directory below DIR that holds .tf or .tofu files as its own root module, except those --skip-dir names")
 	fs.StringVar(&f.format, "format", "default", "output `format`: "+strings.Join(formatter.Names(), "|")+"; with --explain "+strings.Join(formatter.ExplainNames(), "|")+" (default text)")
 	fs.StringVar(&f.minSeverity, "minimum-failure-severity", "warning", "lowest `severity` that fails the run (exit 2): error|warning|notice")
 	fs.StringVar(&f.config, "config", "", "config `file` (default "+lint.DefaultConfigFile+" in the working directory, if present)")
-	fs.BoolVar(&f.noColor, "no-color", false, "disable colored output")
+	fs.StringVar(&f.color, "color", "auto", "color the default format on standard output: `WHEN` is auto (on a terminal, unless NO_COLOR is set; FORCE_COLOR turns it on), always or never")
+	fs.BoolVar(&f.noColor, "no-color", false, "disable colored output, as --color never")
 	fs.BoolVar(&f.showSkipped, "show-skipped", false, "list every check that was skipped, and why, in the default and compact formats")
 	fs.BoolVar(&f.force, "force", false, "exit 0 even when findings fail the run (errors still exit 1)")
 	fs.BoolVar(&f.failSkipped, "fail-on-skipped", false, "exit 2 when a queue with a consumer was not checked (no declared arrival rate, or a check skipped), as for findings")
@@ -236,6 +240,8 @@ func lintCommand(f *lintFlags) *command {
 	fs.Var(varFlag{&f.vars, false}, "var", "a root module variable as `NAME=VALUE` (repeatable); a NAME no root module declares is an error")
 	fs.Var(&f.enable, "enable-rule", "enable a rule by `ID` (repeatable)")
 	fs.Var(&f.disable, "disable-rule", "disable a rule by `ID` (repeatable)")
+	fs.Var(&f.only, "only", "run only the rule `ID`, whatever else enables or disables rules (repeatable)")
+	fs.Var(&f.skipDirs, "skip-dir", "with --recursive, do not walk into folders matching `GLOB`: a name (vendor, test*), or a path relative to DIR with ** for any depth (envs/*/old, vendor/**); node_modules and hidden folders such as .terraform and .terragrunt-cache are always skipped (repeatable)")
 	cmd.alias("f", "format")
 	cmd.alias("c", "config")
 	cmd.footer = "Root module variables, later ones winning: defaults, TF_VAR_name environment variables,\n" +
@@ -255,6 +261,15 @@ func (f *lintFlags) finish(cmd *command) error {
 		return &lint.UsageError{Msg: "--var, --var-file and --recursive do not apply to --plan: the plan holds its variables"}
 	case f.plan == "" && f.chdir != "":
 		return &lint.UsageError{Msg: "--chdir needs --plan"}
+	case !slices.Contains([]string{"auto", "always", "never"}, f.color):
+		return &lint.UsageError{Msg: fmt.Sprintf("--color %q: want auto, always or never", f.color)}
+	case f.noColor && f.set["color"] && f.color != "never":
+		return &lint.UsageError{Msg: "--no-color and --color " + f.color + " contradict each other"}
+	}
+	for _, g := range f.skipDirs {
+		if err := lint.CheckSkipDir(g); err != nil {
+			return &lint.UsageError{Msg: "--skip-dir: " + err.Error()}
+		}
 	}
 	if f.plan != "" {
 		f.dirs = []string{"."}
@@ -349,22 +364,25 @@ func runLint(args []string, stdout, stderr io.Writer) int {
 	if !f.set["fail-on-skipped"] && cfg.FailOnSkipped != nil {
 		failSkipped = *cfg.FailOnSkipped
 	}
+	force := f.force
+	if !f.set["force"] && cfg.Force != nil {
+		force = *cfg.Force
+	}
 
 	fallback := cfg
 	if !required {
 		fallback = cfg.WithoutQueues()
 	}
 	res, err := runner.Run(lint.Options{
-		Dirs: f.dirs, Recursive: recursive, Vars: f.vars, Environ: os.Environ(),
-		Config: fallback, DiscoverConfig: true, Rules: rules.All(), Enable: f.enable, Disable: f.disable, Explain: f.explain,
+		Dirs: f.dirs, Recursive: recursive, SkipDirs: append(slices.Clip(cfg.SkipDirs), f.skipDirs...), Vars: f.vars, Environ: os.Environ(),
+		Config: fallback, DiscoverConfig: true, Rules: rules.All(), Enable: f.enable, Disable: f.disable, Only: f.only, Explain: f.explain,
 		Plan: plan, Boundary: bound,
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "Error: %v\n", err)
 		return exitError
 	}
-	noColor := f.noColor || os.Getenv("NO_COLOR") != "" || !isTerminal(stdout)
-	opts := formatter.Options{NoColor: noColor, ShowSkipped: f.showSkipped, Version: model.BuildVersion()}
+	opts := formatter.Options{NoColor: !colorOn(f, os.Getenv, isTerminal(stdout)), ShowSkipped: f.showSkipped, Version: model.BuildVersion()}
 	out := lintOutput{res: res, explain: f.explain}
 	// Every report is written whatever another's error: a job still gets
 	// the ones that could be.
@@ -388,12 +406,30 @@ func runLint(args []string, stdout, stderr io.Writer) int {
 	switch {
 	case len(res.Errors) > 0:
 		return exitError
-	case !f.explain && !f.force && res.Fails(minSeverity):
+	case !f.explain && !force && res.Fails(minSeverity):
 		return exitFindings
-	case !f.explain && !f.force && failSkipped && len(res.QueuesNotChecked) > 0:
+	case !f.explain && !force && failSkipped && len(res.QueuesNotChecked) > 0:
 		return exitFindings
 	}
 	return exitOK
+}
+
+// colorOn is whether the default format on standard output is colored:
+// as --color says (--no-color is never), else, with auto, never when
+// NO_COLOR is set and not empty (no-color.org), else always when
+// FORCE_COLOR is (force-color.org), else on a terminal.
+func colorOn(f *lintFlags, getenv func(string) string, terminal bool) bool {
+	switch {
+	case f.noColor || f.color == "never":
+		return false
+	case f.color == "always":
+		return true
+	case getenv("NO_COLOR") != "":
+		return false
+	case getenv("FORCE_COLOR") != "":
+		return true
+	}
+	return terminal
 }
 
 func isTerminal(w io.Writer) bool {

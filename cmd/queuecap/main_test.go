@@ -156,7 +156,7 @@ func TestExitCodes(t *testing.T) {
 		{name: "a rule disabled", files: map[string]string{"main.tf": warningTF}, args: []string{"lint", "--disable-rule", "queuecap_missing_dead_letter_queue"}, code: 0},
 		{name: "unknown format", files: map[string]string{"main.tf": warningTF}, args: []string{"lint", "--format", "yaml"}, code: 1,
 			stderr: `unknown format "yaml": valid formats are default, compact, json, sarif, checkstyle, junit, github, gitlab`, noOut: true},
-		{name: "bad flag", args: []string{"lint", "--colour"}, code: 1, stderr: "Error: unknown flag --colour (see 'queuecap lint --help')\n", noOut: true},
+		{name: "bad flag", args: []string{"lint", "--colour"}, code: 1, stderr: "Error: unknown flag --colour: did you mean --color? (see 'queuecap lint --help')\n", noOut: true},
 		{name: "a misspelled flag", args: []string{"lint", "--recusive"}, code: 1, stderr: "unknown flag --recusive: did you mean --recursive?", noOut: true},
 		{name: "a short form", files: map[string]string{"main.tf": errorTF}, args: []string{"lint", "-f", "compact"}, code: 2, stdout: "main.tf:13:3: Error - in aws_autoscaling_group.workers: max_size 25 cannot drain"},
 		{name: "flags after the directory", files: map[string]string{"main.tf": errorTF}, args: []string{"lint", ".", "--format=compact"}, code: 2, stdout: "main.tf:13:3: Error - in aws_autoscaling_group.workers: max_size 25 cannot drain"},

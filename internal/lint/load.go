@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -975,18 +976,19 @@ func posAt(src []byte, offset int64) hcl.Pos {
 
 // rootModuleDirs walks below each directory for directories holding
 // configuration files (--recursive), skipping hidden directories such as
-// .terraform and .git. Symlinked directories are not followed, so a link
-// loop cannot trap the walk. Unreadable directories are reported and
-// skipped.
+// .terraform and .git, and those skipDir skips. Symlinked directories are
+// not followed, so a link loop cannot trap the walk. Unreadable
+// directories are reported and skipped.
 func rootModuleDirs(top string, report func(path string, err error)) []string {
-	return walkRoots(top, report, nil, nil)
+	return walkRoots(top, nil, report, nil, nil)
 }
 
-// walkRoots is rootModuleDirs, reading each directory once, and giving
-// listed (when not nil) each root's configuration files as configFiles
-// lists them, and unit (when not nil) each directory that holds no
-// configuration but a Terragrunt unit's terragrunt.hcl.
-func walkRoots(top string, report func(path string, err error), listed func(dir string, files []string), unit func(path string)) []string {
+// walkRoots is rootModuleDirs, skipping the folders skipDir matches with
+// skipGlobs besides, reading each directory once, and giving listed (when
+// not nil) each root's configuration files as configFiles lists them, and
+// unit (when not nil) each directory that holds no configuration but a
+// Terragrunt unit's terragrunt.hcl.
+func walkRoots(top string, skipGlobs []string, report func(path string, err error), listed func(dir string, files []string), unit func(path string)) []string {
 	// As filepath.WalkDir: top itself is not followed when it is a link.
 	info, err := os.Lstat(top)
 	if err != nil {
@@ -997,8 +999,8 @@ func walkRoots(top string, report func(path string, err error), listed func(dir 
 		return nil
 	}
 	var dirs []string
-	var walk func(dir string)
-	walk = func(dir string) {
+	var walk func(dir, rel string)
+	walk = func(dir, rel string) {
 		entries, err := os.ReadDir(dir)
 		if err != nil {
 			report(dir, err)
@@ -1008,12 +1010,15 @@ func walkRoots(top string, report func(path string, err error), listed func(dir 
 			dirs = append(dirs, dir)
 		}
 		for _, e := range entries {
-			if e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
-				walk(filepath.Join(dir, e.Name()))
+			if !e.IsDir() {
+				continue
+			}
+			if r := path.Join(rel, e.Name()); !skipDir(r, skipGlobs) {
+				walk(filepath.Join(dir, e.Name()), r)
 			}
 		}
 	}
-	walk(top)
+	walk(top, "")
 	slices.Sort(dirs)
 	return dirs
 }

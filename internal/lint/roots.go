@@ -23,7 +23,9 @@ import (
 //
 // It also returns the terragrunt.hcl of each directory given or walked
 // that holds no configuration but a Terragrunt unit (terragruntSkip).
-func rootsToLint(paths []string, recursive bool, listed func(dir string, files []string), configs *configFinder) ([]rootAt, []ErrorEntry, []string) {
+//
+// skipDirs are the --skip-dir globs the walks apply (skipDir).
+func rootsToLint(paths []string, recursive bool, skipDirs []string, listed func(dir string, files []string), configs *configFinder) ([]rootAt, []ErrorEntry, []string) {
 	var roots, fileRoots []rootAt
 	var errs []ErrorEntry
 	var units []string
@@ -40,9 +42,9 @@ func rootsToLint(paths []string, recursive bool, listed func(dir string, files [
 		case err != nil:
 			errs = append(errs, ErrorEntry{Message: err.Error(), Severity: Error})
 		case !info.IsDir() && isConfigFile(path):
-			fileRoots = append(fileRoots, configs.governed(path, unreadable, listed)...)
+			fileRoots = append(fileRoots, configs.governed(path, skipDirs, unreadable, listed)...)
 		case info.IsDir() && recursive:
-			for _, r := range walkRoots(path, unreadable, listed, unit) {
+			for _, r := range walkRoots(path, skipDirs, unreadable, listed, unit) {
 				roots = append(roots, rootAt{dir: r, top: path})
 			}
 		case info.IsDir():
