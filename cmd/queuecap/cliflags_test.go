@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -230,5 +231,48 @@ func TestSkipDir(t *testing.T) {
 	code, _, stderr := cli(t, "", "lint", "--recursive", "--skip-dir", "[")
 	if code != exitError || !strings.Contains(stderr, "--skip-dir: [: malformed pattern") {
 		t.Errorf("--skip-dir [: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestTFDataDir: the installed modules are read from TF_DATA_DIR as
+// Terraform reads it, relative to each root module (and not walked into
+// as roots by --recursive); one outside the reading boundary is not read,
+// and an error says so.
+func TestTFDataDir(t *testing.T) {
+	t.Setenv("TF_DATA_DIR", "")
+	base := t.TempDir()
+	repo, outside := filepath.Join(base, "repo"), filepath.Join(base, "outside")
+	manifest := func(dir string) string {
+		return `{"Modules":[{"Key":"","Source":"","Dir":"."},{"Key":"q","Source":"registry.terraform.io/acme/queue/aws","Version":"1.0.0","Dir":` + strconv.Quote(dir) + `}]}`
+	}
+	write(t, repo, map[string]string{
+		".git/HEAD":                            "ref: refs/heads/main\n",
+		"live/main.tf":                         "module \"q\" {\n  source = \"acme/queue/aws\"\n}\n",
+		"live/tfdata/modules/modules.json":     manifest("tfdata/modules/q"),
+		"live/tfdata/modules/q/main.tf":        warningTF,
+		"live/.terraform/modules/modules.json": manifest(".terraform/modules/q"),
+		"live/.terraform/modules/q/main.tf":    queueTF,
+	})
+	write(t, outside, map[string]string{
+		"modules/modules.json": manifest(filepath.Join(outside, "modules", "q")),
+		"modules/q/main.tf":    warningTF,
+	})
+	const finding = "main.tf:1:1: Warning - in module.q.aws_sqs_queue.orders: no redrive_policy"
+	t.Chdir(filepath.Join(repo, "live"))
+	if code, stdout, _ := cli(t, "", "lint", "--format", "compact"); code != exitOK || strings.Contains(stdout, finding) {
+		t.Errorf("without TF_DATA_DIR, .terraform's module: exit %d\n%s", code, stdout)
+	}
+	t.Setenv("TF_DATA_DIR", "tfdata")
+	if code, stdout, _ := cli(t, "", "lint", "--format", "compact"); code != exitFindings || !strings.HasPrefix(stdout, finding) {
+		t.Errorf("TF_DATA_DIR=tfdata: exit %d, want 2 and %q\n%s", code, finding, stdout)
+	}
+	t.Chdir(repo)
+	if code, stdout, _ := cli(t, "", "lint", "--format", "compact", "--recursive"); code != exitFindings || !strings.HasPrefix(stdout, "live/"+finding) || strings.Count(stdout, "Warning") != 1 {
+		t.Errorf("TF_DATA_DIR=tfdata --recursive: exit %d, want 2 and one finding, %q\n%s", code, "live/"+finding, stdout)
+	}
+	t.Setenv("TF_DATA_DIR", filepath.Join(outside, "modules", ".."))
+	code, stdout, _ := cli(t, "", "lint", "--format", "compact", "live")
+	if code != exitError || strings.Contains(stdout, "Warning") || !strings.Contains(stdout, "modules.json:1:1: Error - Cannot read file: it resolves to "+filepath.Join(outside, "modules", "modules.json")+", outside "+repo) {
+		t.Errorf("TF_DATA_DIR outside the boundary: exit %d, want 1, no finding and why\n%s", code, stdout)
 	}
 }
