@@ -5,6 +5,7 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -275,4 +276,50 @@ func TestTFDataDir(t *testing.T) {
 	if code != exitError || strings.Contains(stdout, "Warning") || !strings.Contains(stdout, "modules.json:1:1: Error - Cannot read file: it resolves to "+filepath.Join(outside, "modules", "modules.json")+", outside "+repo) {
 		t.Errorf("TF_DATA_DIR outside the boundary: exit %d, want 1, no finding and why\n%s", code, stdout)
 	}
+}
+
+// TestChdir: --chdir DIR without --plan lints as if run in DIR, as
+// tflint's --chdir: DIR is what is linted, its .queuecap.hcl sets the
+// run, and relative --var-file, --output and DIR arguments are found from
+// there, while findings name files from where queuecap runs.
+func TestChdir(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, map[string]string{
+		"infra/main.tf":       errorTF,
+		"infra/.queuecap.hcl": "config {\n  format = \"compact\"\n}\n",
+		"infra/big.tfvars":    "max_size = 30\n",
+		"infra/sub/main.tf":   warningTF,
+		".queuecap.hcl":       "config {\n  format = \"json\"\n}\n",
+	})
+	t.Chdir(dir)
+	code, stdout, stderr := cli(t, "", "lint", "--chdir", "infra")
+	if code != exitFindings || !strings.HasPrefix(stdout, "infra/main.tf:13:3: Error - in aws_autoscaling_group.workers: max_size 25 cannot drain") {
+		t.Errorf("--chdir infra: exit %d, stderr %q, stdout:\n%s\nwant infra's finding, named from here, in infra's format (compact)", code, stderr, stdout)
+	}
+	if code, stdout, stderr := cli(t, "", "lint", "--chdir", "infra", "--var-file", "big.tfvars"); code != exitOK || strings.Contains(stdout, "Error") {
+		t.Errorf("--chdir infra --var-file big.tfvars: exit %d, stderr %q, stdout:\n%s\nwant infra/big.tfvars read", code, stderr, stdout)
+	}
+	if code, stdout, stderr := cli(t, "", "lint", "--chdir", "infra", "sub"); code != exitFindings || !strings.HasPrefix(stdout, "infra/sub/main.tf:1:1: Warning") {
+		t.Errorf("--chdir infra sub: exit %d, stderr %q, stdout:\n%s\nwant infra/sub linted", code, stderr, stdout)
+	}
+	if code, _, stderr := cli(t, "", "lint", "--chdir", "infra", "--output", "json=out.json"); code != exitFindings || !fileHas(t, "infra/out.json", `"filename":"infra/main.tf"`) {
+		t.Errorf("--chdir infra --output json=out.json: exit %d, stderr %q; want infra/out.json", code, stderr)
+	}
+	if code, stdout, _ := cli(t, "", "lint", "--chdir", "infra", "--explain"); code != exitOK || !strings.HasPrefix(stdout, "root infra\n") {
+		t.Errorf("--chdir infra --explain: exit %d, stdout:\n%s", code, stdout)
+	}
+	if code, stdout, stderr := cli(t, "", "lint", "--chdir", "nowhere"); code != exitError || stdout != "" || stderr != "Error: --chdir nowhere: no such directory\n" {
+		t.Errorf("--chdir nowhere: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+}
+
+// fileHas reports whether the file at path holds want.
+func fileHas(t *testing.T, path, want string) bool {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Log(err)
+		return false
+	}
+	return strings.Contains(string(b), want)
 }

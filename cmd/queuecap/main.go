@@ -4,6 +4,7 @@
 // Command queuecap is the companion CLI of the queuecap Terraform provider.
 //
 //	queuecap lint [flags] [DIR|FILE ...]
+//	queuecap lint --chdir DIR [flags] [DIR|FILE ...]
 //	queuecap lint --plan FILE|- [--chdir DIR] [flags]
 //	queuecap lint --explain [--format text|json|mermaid] [DIR ...]
 //	queuecap size [flags]
@@ -23,6 +24,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -234,7 +236,7 @@ func lintCommand(f *lintFlags) *command {
 	fs.Var(&f.outputs, "output", "write a report: `FORMAT=FILE` writes FORMAT to FILE, - being standard output (repeatable: every report from the one run); a bare FILE gets the --format output, and standard output then the default format. FILE is relative to the working directory")
 	fs.BoolVar(&f.explain, "explain", false, "print what was linked instead of findings: each queue's consumers, scaling policies, alarms, dead-letter queue and rates with where they came from, and what could not be linked and why")
 	fs.StringVar(&f.plan, "plan", "", "lint a plan instead of HCL: `FILE` holds the JSON of terraform show -json PLANFILE (- for standard input), or is the plan file itself, read with terraform or tofu show -json")
-	fs.StringVar(&f.chdir, "chdir", "", "with --plan, the configuration `directory` the plan was made in, for the file and line of each finding (default the working directory)")
+	fs.StringVar(&f.chdir, "chdir", "", "lint as if run in `DIR`: DIR arguments (default DIR itself), --var-file, --config, QUEUECAP_CONFIG, --output, --boundary and .queuecap.hcl are found from there, and files are named from where queuecap runs; with --plan, only the configuration directory the plan was made in, for the file and line of each finding (default the working directory)")
 	fs.StringVar(&f.boundary, "boundary", "", "read nothing outside `DIR`, which must hold every directory linted (default each one's repository: the nearest directory above it with .git, else the directory itself)")
 	fs.Var(varFlag{&f.vars, true}, "var-file", "a .tfvars `file` setting root module variables (repeatable)")
 	fs.Var(varFlag{&f.vars, false}, "var", "a root module variable as `NAME=VALUE` (repeatable); a NAME no root module declares is an error")
@@ -259,8 +261,6 @@ func (f *lintFlags) finish(cmd *command) error {
 		return &lint.UsageError{Msg: "--plan lints a plan, not directories: give its configuration directory with --chdir"}
 	case f.plan != "" && (len(f.vars) > 0 || f.recursive):
 		return &lint.UsageError{Msg: "--var, --var-file and --recursive do not apply to --plan: the plan holds its variables"}
-	case f.plan == "" && f.chdir != "":
-		return &lint.UsageError{Msg: "--chdir needs --plan"}
 	case !slices.Contains([]string{"auto", "always", "never"}, f.color):
 		return &lint.UsageError{Msg: fmt.Sprintf("--color %q: want auto, always or never", f.color)}
 	case f.noColor && f.set["color"] && f.color != "never":
@@ -277,8 +277,27 @@ func (f *lintFlags) finish(cmd *command) error {
 			f.dirs = []string{f.chdir}
 		}
 	}
+	if f.plan == "" && f.chdir != "" {
+		if info, err := os.Stat(f.chdir); err != nil || !info.IsDir() {
+			return &lint.UsageError{Msg: "--chdir " + f.chdir + ": no such directory"}
+		}
+		for i, d := range f.dirs {
+			f.dirs[i] = f.at(d)
+		}
+		for i, v := range f.vars {
+			if v.File {
+				f.vars[i].Value = f.at(v.Value)
+			}
+		}
+		if f.config != "" {
+			f.config = f.at(f.config)
+		}
+		if f.boundary != "" {
+			f.boundary = f.at(f.boundary)
+		}
+	}
 	if len(f.dirs) == 0 {
-		f.dirs = []string{"."}
+		f.dirs = []string{f.at(".")}
 	}
 	for _, d := range f.dirs {
 		// Not a finding nor part of a report: the run cannot start.
@@ -287,6 +306,17 @@ func (f *lintFlags) finish(cmd *command) error {
 		}
 	}
 	return nil
+}
+
+// at is a path given on the command line or in the environment as
+// --chdir moves it: relative to DIR, and named from the working directory,
+// as tflint's --chdir names files. With --plan, --chdir names the plan's
+// configuration directory and moves nothing.
+func (f *lintFlags) at(path string) string {
+	if f.chdir == "" || f.plan != "" || filepath.IsAbs(path) {
+		return path
+	}
+	return filepath.Join(f.chdir, path)
 }
 
 func runLint(args []string, stdout, stderr io.Writer) int {
@@ -316,11 +346,11 @@ func runLint(args []string, stdout, stderr io.Writer) int {
 	// directory's file sets the run's settings, and each root's queue
 	// blocks come only from the nearest file above it.
 	configPath, required := f.config, true
-	if configPath == "" {
-		configPath = os.Getenv("QUEUECAP_CONFIG")
+	if configPath == "" && os.Getenv("QUEUECAP_CONFIG") != "" {
+		configPath = f.at(os.Getenv("QUEUECAP_CONFIG"))
 	}
 	if configPath == "" {
-		configPath, required = lint.DefaultConfigFile, false
+		configPath, required = f.at(lint.DefaultConfigFile), false
 	}
 	cfg, diags := lint.LoadConfig(configPath, required, bound)
 	if diags.HasErrors() {
@@ -350,6 +380,11 @@ func runLint(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "Error: %v\n", err)
 		return exitError
+	}
+	for i, r := range reports {
+		if r.path != "-" {
+			reports[i].path = f.at(r.path)
+		}
 	}
 	minSeverity, err := failureSeverity(f.minSeverity, f.set, cfg)
 	if err != nil {

@@ -438,7 +438,6 @@ func TestLintPlanErrors(t *testing.T) {
 		{"a binary plan without terraform or tofu", []string{"--plan", write("tfplan", "PK\x03\x04rest of a zip")}, "neither terraform nor tofu is on PATH"},
 		{"directories with --plan", []string{"--plan", "x.json", "."}, "--plan lints a plan, not directories"},
 		{"--var with --plan", []string{"--plan", "x.json", "--var", "a=1"}, "do not apply to --plan"},
-		{"--chdir without --plan", []string{"--chdir", "."}, "--chdir needs --plan"},
 	}
 	t.Setenv("PATH", t.TempDir())
 	for _, tt := range cases {
