@@ -311,6 +311,18 @@ func TestChdir(t *testing.T) {
 	if code, stdout, stderr := cli(t, "", "lint", "--chdir", "nowhere"); code != exitError || stdout != "" || stderr != "Error: --chdir nowhere: no such directory\n" {
 		t.Errorf("--chdir nowhere: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
+
+	// A root named by a file looks for its .queuecap.hcl up to DIR, not
+	// up to where queuecap runs: this one's queue block is not read.
+	dir = t.TempDir()
+	write(t, dir, map[string]string{
+		".queuecap.hcl":   "queue \"aws_sqs_queue.nope\" {\n  arrival_rate = 1\n}\n",
+		"infra/a/main.tf": queueTF,
+	})
+	t.Chdir(dir)
+	if code, stdout, _ := cli(t, "", "lint", "--chdir", "infra", "--format", "compact", "--show-skipped", "a/main.tf"); code != exitOK || strings.Contains(stdout, "aws_sqs_queue.nope") || !strings.HasPrefix(stdout, "infra/a/main.tf:1:1: Skipped") {
+		t.Errorf("--chdir infra a/main.tf: exit %d, stdout:\n%s\nwant infra/a linted without the .queuecap.hcl above infra", code, stdout)
+	}
 }
 
 // fileHas reports whether the file at path holds want.

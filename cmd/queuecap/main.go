@@ -249,6 +249,8 @@ func lintCommand(f *lintFlags) *command {
 	cmd.footer = "Root module variables, later ones winning: defaults, TF_VAR_name environment variables,\n" +
 		"terraform.tfvars, terraform.tfvars.json, *.auto.tfvars in name order, then --var and --var-file\n" +
 		"in the order given. A value that does not fit its variable's type is an error.\n" +
+		"\nEnvironment: QUEUECAP_CONFIG (the --config default), TF_VAR_name, TF_WORKSPACE, TF_DATA_DIR (where\n" +
+		"terraform init installed modules, relative to each root module), NO_COLOR and FORCE_COLOR (--color auto).\n" +
 		"\nExit codes: 0 no findings at or above the failure severity, 1 an error, 2 findings, or with --fail-on-skipped a queue\nwith a consumer not checked (--explain, --force: 0 or 1).\n"
 	return cmd
 }
@@ -317,6 +319,15 @@ func (f *lintFlags) at(path string) string {
 		return path
 	}
 	return filepath.Join(f.chdir, path)
+}
+
+// workDir is the directory the run acts as if started in: --chdir's DIR,
+// "" for the working directory.
+func (f *lintFlags) workDir() string {
+	if f.plan != "" {
+		return ""
+	}
+	return f.chdir
 }
 
 func runLint(args []string, stdout, stderr io.Writer) int {
@@ -411,7 +422,7 @@ func runLint(args []string, stdout, stderr io.Writer) int {
 	res, err := runner.Run(lint.Options{
 		Dirs: f.dirs, Recursive: recursive, SkipDirs: append(slices.Clip(cfg.SkipDirs), f.skipDirs...), Vars: f.vars, Environ: os.Environ(),
 		Config: fallback, DiscoverConfig: true, Rules: rules.All(), Enable: f.enable, Disable: f.disable, Only: f.only, Explain: f.explain,
-		Plan: plan, Boundary: bound,
+		Plan: plan, Boundary: bound, WorkDir: f.workDir(),
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "Error: %v\n", err)

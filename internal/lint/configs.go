@@ -30,6 +30,9 @@ type configFinder struct {
 	// nearest memoizes nearestConfig by top and directory: sibling roots
 	// share the folders above them.
 	nearest map[[2]string]string
+	// workDir is Options.WorkDir: where a root named by a file stops
+	// looking for its .queuecap.hcl.
+	workDir string
 }
 
 func newConfigFinder(fallback *Config, bound *Boundary) *configFinder {
@@ -72,7 +75,7 @@ func (f *configFinder) governed(path string, skipDirs []string, unreadable func(
 	path = filepath.Clean(path)
 	f.load(path)
 	dir := filepath.Dir(path)
-	top := workingDirAbove(dir)
+	top := workingDirAbove(dir, f.workDir)
 	var roots []rootAt
 	for _, r := range walkRoots(dir, skipDirs, unreadable, listed, nil) {
 		if nearestConfig(r, top, f.nearest) == path {

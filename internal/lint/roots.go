@@ -54,7 +54,7 @@ func rootsToLint(paths []string, recursive bool, skipDirs []string, listed func(
 				noteDir(path, entries, listed, unit)
 			}
 		default:
-			fileRoots = append(fileRoots, rootAt{dir: filepath.Dir(path), top: workingDirAbove(filepath.Dir(path))})
+			fileRoots = append(fileRoots, rootAt{dir: filepath.Dir(path), top: workingDirAbove(filepath.Dir(path), configs.workDir)})
 		}
 	}
 	seen := map[string]bool{}
@@ -95,14 +95,20 @@ func isVarsFile(path string) bool {
 }
 
 // workingDirAbove is the working directory, spelled as dir is (relative or
-// absolute), when dir is within it; else dir itself.
-func workingDirAbove(dir string) string {
-	wd := "."
-	if filepath.IsAbs(dir) {
-		var err error
-		if wd, err = os.Getwd(); err != nil {
+// absolute), when dir is within it; else dir itself. workDir is the
+// directory the run acts as if started in (Options.WorkDir), "" for the
+// working directory.
+func workingDirAbove(dir, workDir string) string {
+	wd := filepath.Clean("./" + workDir)
+	if filepath.IsAbs(workDir) {
+		wd = workDir
+	}
+	if filepath.IsAbs(dir) && !filepath.IsAbs(wd) {
+		abs, err := filepath.Abs(wd)
+		if err != nil {
 			return dir
 		}
+		wd = abs
 	}
 	if within(dir, wd) {
 		return wd

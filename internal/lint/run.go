@@ -23,6 +23,10 @@ type Options struct {
 	// SkipDirs are globs of folders the walks for root modules skip
 	// (--skip-dir, skip_dirs; skipDir), besides DefaultSkipDirs.
 	SkipDirs []string
+	// WorkDir is the directory the run acts as if started in (--chdir),
+	// up to which a root named by a file looks for its .queuecap.hcl; ""
+	// for the working directory.
+	WorkDir string
 	// Vars are the --var and --var-file flags in command-line order; they
 	// set root module variables after TF_VAR_ environment variables,
 	// terraform.tfvars and *.auto.tfvars, later ones winning.
@@ -254,6 +258,7 @@ func (r *Session) DiscoverRoots() {
 	l.host = r.opts.Host
 	l.sources.tflint = r.opts.Host != nil && r.opts.Host.Name() == "tflint"
 	finder := newConfigFinder(r.opts.Config, r.bound)
+	finder.workDir = r.opts.WorkDir
 	var errs []ErrorEntry
 	r.roots, errs, r.units = rootsToLint(r.opts.Dirs, r.opts.Recursive, r.opts.SkipDirs, l.listed, finder)
 	r.res.Errors = append(r.res.Errors, errs...)
