@@ -6,6 +6,7 @@ package lint
 import (
 	"errors"
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -43,19 +44,19 @@ func skipDir(rel string, globs []string) bool {
 	if strings.HasPrefix(name, ".") {
 		return true
 	}
-	for _, g := range append(DefaultSkipDirs[:len(DefaultSkipDirs):len(DefaultSkipDirs)], globs...) {
-		g = strings.TrimSuffix(g, "/")
-		if !strings.Contains(g, "/") {
-			if ok, _ := path.Match(g, name); ok {
-				return true
-			}
-			continue
-		}
-		if matchSegments(strings.Split(g, "/"), strings.Split(rel, "/")) {
-			return true
-		}
+	return slices.ContainsFunc(DefaultSkipDirs, func(g string) bool { return matchDir(g, rel, name) }) ||
+		slices.ContainsFunc(globs, func(g string) bool { return matchDir(g, rel, name) })
+}
+
+// matchDir is whether the pattern g matches the folder at rel, whose
+// name is name (skipDir).
+func matchDir(g, rel, name string) bool {
+	g = strings.TrimSuffix(g, "/")
+	if !strings.Contains(g, "/") {
+		ok, _ := path.Match(g, name)
+		return ok
 	}
-	return false
+	return matchSegments(strings.Split(g, "/"), strings.Split(rel, "/"))
 }
 
 // matchSegments matches a path's segments against a pattern's, ** taking
