@@ -52,7 +52,7 @@ func TestLintFiles(t *testing.T) {
 		{"a .queuecap.hcl and a file of a root it governs", []string{"c/main.tf", "./c/.queuecap.hcl", "c/sub/main.tf"}, []string{"c", "c/sub"}, false, ""},
 		{"a .queuecap.hcl no root reads", []string{"empty/.queuecap.hcl"}, nil, false, ""},
 		// A usage error, on standard error, before anything is linted.
-		{"not a configuration file", []string{"a/README.md", "b/main.tf"}, nil, false, "Error: a/README.md is neither a directory nor a .tf, .tofu, .tfvars or .queuecap.hcl file\n"},
+		{"not a configuration file", []string{"a/README.md", "b/main.tf"}, nil, false, "Error: a/README.md is neither a directory nor a .tf, .tf.json, .tofu, .tofu.json, .tfvars, .tfvars.json or .queuecap.hcl file\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, stdout, stderr := cli(t, "", append([]string{"lint", "--explain", "--format", "json"}, tc.args...)...)

@@ -4,6 +4,7 @@
 // Command queuecap is the companion CLI of the queuecap Terraform provider.
 //
 //	queuecap lint [flags] [DIR|FILE ...]
+//	queuecap lint --chdir DIR [flags] [DIR|FILE ...]
 //	queuecap lint --plan FILE|- [--chdir DIR] [flags]
 //	queuecap lint --explain [--format text|json|mermaid] [DIR ...]
 //	queuecap size [flags]
@@ -24,6 +25,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -202,6 +204,7 @@ type lintFlags struct {
 	minSeverity string
 	config      string
 	noColor     bool
+	color       string
 	showSkipped bool
 	explain     bool
 	force       bool
@@ -215,6 +218,8 @@ type lintFlags struct {
 	vars        []lint.VarFlag
 	enable      multiFlag
 	disable     multiFlag
+	only        multiFlag
+	skipDirs    multiFlag
 	set         map[string]bool // flags given on the command line
 	dirs        []string
 }
@@ -225,30 +230,35 @@ func lintCommand(f *lintFlags) *command {
 	cmd.synopsis = append(cmd.synopsis, "--plan FILE|- [--chdir DIR] [flags]", "--explain [--format text|json|mermaid] [flags] [DIR ...]")
 	cmd.positional = "DIR ..."
 	fs := cmd.fs
-	fs.BoolVar(&f.recursive, "recursive", false, "lint every directory below DIR that holds .tf or .tofu files as its own root module")
+	fs.BoolVar(&f.recursive, "recursive", false, "lint every directory below DIR that holds .tf or .tofu files as its own root module, except those --skip-dir names")
 	fs.StringVar(&f.format, "format", "default", "output `format`: "+strings.Join(formatter.Names(), "|")+"; with --explain "+strings.Join(formatter.ExplainNames(), "|")+" (default text)")
 	fs.StringVar(&f.minSeverity, "minimum-failure-severity", "warning", "lowest `severity` that fails the run (exit 2): error|warning|notice")
-	fs.StringVar(&f.config, "config", "", "config `file` (default "+lint.DefaultConfigFile+" in the working directory, if present)")
-	fs.BoolVar(&f.noColor, "no-color", false, "disable colored output")
-	fs.BoolVar(&f.showSkipped, "show-skipped", false, "list every check that was skipped, and why, in the default format")
+	fs.StringVar(&f.config, "config", "", "config `file` (default $QUEUECAP_CONFIG, else "+lint.DefaultConfigFile+" in the working directory or --chdir's DIR, if present)")
+	fs.StringVar(&f.color, "color", "auto", "color the default format on standard output: `WHEN` is auto (on a terminal, unless NO_COLOR is set; FORCE_COLOR turns it on), always or never")
+	fs.BoolVar(&f.noColor, "no-color", false, "disable colored output, as --color never")
+	fs.BoolVar(&f.showSkipped, "show-skipped", false, "list every check that was skipped, and why, in the default and compact formats")
 	fs.BoolVar(&f.force, "force", false, "exit 0 even when findings fail the run (errors still exit 1)")
 	fs.BoolVar(&f.failSkipped, "fail-on-skipped", false, "exit 2 when a queue with a consumer was not checked (no declared arrival rate, or a check skipped), as for findings")
-	fs.Var(&f.outputs, "output", "write a report: `FORMAT=FILE` writes FORMAT to FILE, - being standard output (repeatable: every report from the one run); a bare FILE gets the --format output, and standard output then the default format. FILE is relative to the working directory")
+	fs.Var(&f.outputs, "output", "write a report: `FORMAT=FILE` writes FORMAT to FILE, - being standard output (repeatable: every report from the one run); a bare FILE gets the --format output, and standard output then the default format. FILE is relative to the working directory, or to --chdir's DIR")
 	fs.BoolVar(&f.explain, "explain", false, "print what was linked instead of findings: each queue's consumers, scaling policies, alarms, dead-letter queue and rates with where they came from, and what could not be linked and why")
 	fs.StringVar(&f.plan, "plan", "", "lint a plan instead of HCL: `FILE` holds the JSON of terraform show -json PLANFILE (- for standard input), or is the plan file itself, read with terraform or tofu show -json")
-	fs.StringVar(&f.chdir, "chdir", "", "with --plan, the configuration `directory` the plan was made in, for the file and line of each finding (default the working directory)")
+	fs.StringVar(&f.chdir, "chdir", "", "lint as if run in `DIR`: DIR arguments (default DIR itself), --var-file, --config, QUEUECAP_CONFIG, --output, --boundary and .queuecap.hcl are found from there, and files are named from where queuecap runs; with --plan, only the configuration directory the plan was made in, for the file and line of each finding (default the working directory)")
 	fs.StringVar(&f.baseline, "baseline", "", "leave out the findings the baseline `FILE` (written by --write-baseline) records, and list its entries no finding matches as fixed (default the config's baseline, if set)")
-	fs.StringVar(&f.writeBase, "write-baseline", "", "record every finding of the run in the baseline `FILE`, relative to the working directory, and exit 0 unless an error stops the run")
+	fs.StringVar(&f.writeBase, "write-baseline", "", "record every finding of the run in the baseline `FILE`, relative to the working directory (or --chdir's DIR), and exit 0 unless an error stops the run")
 	fs.StringVar(&f.boundary, "boundary", "", "read nothing outside `DIR`, which must hold every directory linted (default each one's repository: the nearest directory above it with .git, else the directory itself)")
 	fs.Var(varFlag{&f.vars, true}, "var-file", "a .tfvars `file` setting root module variables (repeatable)")
 	fs.Var(varFlag{&f.vars, false}, "var", "a root module variable as `NAME=VALUE` (repeatable); a NAME no root module declares is an error")
 	fs.Var(&f.enable, "enable-rule", "enable a rule by `ID` (repeatable)")
 	fs.Var(&f.disable, "disable-rule", "disable a rule by `ID` (repeatable)")
+	fs.Var(&f.only, "only", "run only the rule `ID`, whatever else enables or disables rules (repeatable)")
+	fs.Var(&f.skipDirs, "skip-dir", "with --recursive, do not walk into folders matching `GLOB`: a name (vendor, test*), or a path relative to DIR with ** for any depth (envs/*/old, vendor/**); node_modules and hidden folders such as .terraform and .terragrunt-cache are always skipped (repeatable)")
 	cmd.alias("f", "format")
 	cmd.alias("c", "config")
 	cmd.footer = "Root module variables, later ones winning: defaults, TF_VAR_name environment variables,\n" +
 		"terraform.tfvars, terraform.tfvars.json, *.auto.tfvars in name order, then --var and --var-file\n" +
 		"in the order given. A value that does not fit its variable's type is an error.\n" +
+		"\nEnvironment: QUEUECAP_CONFIG (the --config default), TF_VAR_name, TF_WORKSPACE, TF_DATA_DIR (where\n" +
+		"terraform init installed modules, relative to each root module), NO_COLOR and FORCE_COLOR (--color auto).\n" +
 		"\nExit codes: 0 no findings at or above the failure severity, 1 an error, 2 findings, or with --fail-on-skipped a queue\nwith a consumer not checked (--explain, --force, --write-baseline: 0 or 1).\n"
 	return cmd
 }
@@ -261,12 +271,19 @@ func (f *lintFlags) finish(cmd *command) error {
 		return &lint.UsageError{Msg: "--plan lints a plan, not directories: give its configuration directory with --chdir"}
 	case f.plan != "" && (len(f.vars) > 0 || f.recursive):
 		return &lint.UsageError{Msg: "--var, --var-file and --recursive do not apply to --plan: the plan holds its variables"}
-	case f.plan == "" && f.chdir != "":
-		return &lint.UsageError{Msg: "--chdir needs --plan"}
 	case f.baseline != "" && f.writeBase != "":
 		return &lint.UsageError{Msg: "--baseline and --write-baseline: give one (--write-baseline records every finding, the baseline's too)"}
 	case f.explain && (f.baseline != "" || f.writeBase != ""):
 		return &lint.UsageError{Msg: "--baseline and --write-baseline do not apply to --explain, which prints no findings"}
+	case !slices.Contains([]string{"auto", "always", "never"}, f.color):
+		return &lint.UsageError{Msg: fmt.Sprintf("--color %q: want auto, always or never", f.color)}
+	case f.noColor && f.set["color"] && f.color != "never":
+		return &lint.UsageError{Msg: "--no-color and --color " + f.color + " contradict each other"}
+	}
+	for _, g := range f.skipDirs {
+		if err := lint.CheckSkipDir(g); err != nil {
+			return &lint.UsageError{Msg: "--skip-dir: " + err.Error()}
+		}
 	}
 	if f.plan != "" {
 		f.dirs = []string{"."}
@@ -274,8 +291,33 @@ func (f *lintFlags) finish(cmd *command) error {
 			f.dirs = []string{f.chdir}
 		}
 	}
+	if f.plan == "" && f.chdir != "" {
+		if info, err := os.Stat(f.chdir); err != nil || !info.IsDir() {
+			return &lint.UsageError{Msg: "--chdir " + f.chdir + ": no such directory"}
+		}
+		for i, d := range f.dirs {
+			f.dirs[i] = f.at(d)
+		}
+		for i, v := range f.vars {
+			if v.File {
+				f.vars[i].Value = f.at(v.Value)
+			}
+		}
+		if f.config != "" {
+			f.config = f.at(f.config)
+		}
+		if f.boundary != "" {
+			f.boundary = f.at(f.boundary)
+		}
+		if f.baseline != "" {
+			f.baseline = f.at(f.baseline)
+		}
+		if f.writeBase != "" {
+			f.writeBase = f.at(f.writeBase)
+		}
+	}
 	if len(f.dirs) == 0 {
-		f.dirs = []string{"."}
+		f.dirs = []string{f.at(".")}
 	}
 	for _, d := range f.dirs {
 		// Not a finding nor part of a report: the run cannot start.
@@ -284,6 +326,26 @@ func (f *lintFlags) finish(cmd *command) error {
 		}
 	}
 	return nil
+}
+
+// at is a path given on the command line or in the environment as
+// --chdir moves it: relative to DIR, and named from the working directory,
+// as tflint's --chdir names files. With --plan, --chdir names the plan's
+// configuration directory and moves nothing.
+func (f *lintFlags) at(path string) string {
+	if f.chdir == "" || f.plan != "" || filepath.IsAbs(path) {
+		return path
+	}
+	return filepath.Join(f.chdir, path)
+}
+
+// workDir is the directory the run acts as if started in: --chdir's DIR,
+// "" for the working directory.
+func (f *lintFlags) workDir() string {
+	if f.plan != "" {
+		return ""
+	}
+	return f.chdir
 }
 
 func runLint(args []string, stdout, stderr io.Writer) int {
@@ -313,11 +375,11 @@ func runLint(args []string, stdout, stderr io.Writer) int {
 	// directory's file sets the run's settings, and each root's queue
 	// blocks come only from the nearest file above it.
 	configPath, required := f.config, true
-	if configPath == "" {
-		configPath = os.Getenv("QUEUECAP_CONFIG")
+	if configPath == "" && os.Getenv("QUEUECAP_CONFIG") != "" {
+		configPath = f.at(os.Getenv("QUEUECAP_CONFIG"))
 	}
 	if configPath == "" {
-		configPath, required = lint.DefaultConfigFile, false
+		configPath, required = f.at(lint.DefaultConfigFile), false
 	}
 	cfg, diags := lint.LoadConfig(configPath, required, bound)
 	if diags.HasErrors() {
@@ -348,6 +410,11 @@ func runLint(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "Error: %v\n", err)
 		return exitError
 	}
+	for i, r := range reports {
+		if r.path != "-" {
+			reports[i].path = f.at(r.path)
+		}
+	}
 	minSeverity, err := failureSeverity(f.minSeverity, f.set, cfg)
 	if err != nil {
 		fmt.Fprintf(stderr, "Error: %v\n", err)
@@ -367,15 +434,19 @@ func runLint(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "Error: %v\n", err)
 		return exitError
 	}
+	force := f.force
+	if !f.set["force"] && cfg.Force != nil {
+		force = *cfg.Force
+	}
 
 	fallback := cfg
 	if !required {
 		fallback = cfg.WithoutQueues()
 	}
 	res, err := runner.Run(lint.Options{
-		Dirs: f.dirs, Recursive: recursive, Vars: f.vars, Environ: os.Environ(),
-		Config: fallback, DiscoverConfig: true, Rules: rules.All(), Enable: f.enable, Disable: f.disable, Explain: f.explain,
-		Plan: plan, Boundary: bound,
+		Dirs: f.dirs, Recursive: recursive, SkipDirs: append(slices.Clip(cfg.SkipDirs), f.skipDirs...), Vars: f.vars, Environ: os.Environ(),
+		Config: fallback, DiscoverConfig: true, Rules: rules.All(), Enable: f.enable, Disable: f.disable, Only: f.only, Explain: f.explain,
+		Plan: plan, Boundary: bound, WorkDir: f.workDir(),
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "Error: %v\n", err)
@@ -394,8 +465,7 @@ func runLint(args []string, stdout, stderr io.Writer) int {
 	if base != nil {
 		base.Apply(res, workDir)
 	}
-	noColor := f.noColor || os.Getenv("NO_COLOR") != "" || !isTerminal(stdout)
-	opts := formatter.Options{NoColor: noColor, ShowSkipped: f.showSkipped, Version: model.BuildVersion(), WorkDir: workDir}
+	opts := formatter.Options{NoColor: !colorOn(f, os.Getenv, isTerminal(stdout)), ShowSkipped: f.showSkipped, Version: model.BuildVersion(), WorkDir: workDir}
 	out := lintOutput{res: res, explain: f.explain}
 	// Every report is written whatever another's error: a job still gets
 	// the ones that could be.
@@ -422,9 +492,9 @@ func runLint(args []string, stdout, stderr io.Writer) int {
 		return exitError
 	case f.writeBase != "":
 		return exitOK
-	case !f.explain && !f.force && res.Fails(minSeverity):
+	case !f.explain && !force && res.Fails(minSeverity):
 		return exitFindings
-	case !f.explain && !f.force && failSkipped && len(res.QueuesNotChecked) > 0:
+	case !f.explain && !force && failSkipped && len(res.QueuesNotChecked) > 0:
 		return exitFindings
 	}
 	return exitOK
@@ -462,6 +532,24 @@ func readBaseline(f *lintFlags, cfg *lint.Config, bound *lint.Boundary) (*baseli
 		return nil, fmt.Errorf("%s%s: %s", from, path, strings.TrimPrefix(err.Error(), path+": "))
 	}
 	return b, nil
+}
+
+// colorOn is whether the default format on standard output is colored:
+// as --color says (--no-color is never), else, with auto, never when
+// NO_COLOR is set and not empty (no-color.org), else always when
+// FORCE_COLOR is (force-color.org), else on a terminal.
+func colorOn(f *lintFlags, getenv func(string) string, terminal bool) bool {
+	switch {
+	case f.noColor || f.color == "never":
+		return false
+	case f.color == "always":
+		return true
+	case getenv("NO_COLOR") != "":
+		return false
+	case getenv("FORCE_COLOR") != "":
+		return true
+	}
+	return terminal
 }
 
 func isTerminal(w io.Writer) bool {

@@ -35,7 +35,8 @@ func (o lintOutput) write(w io.Writer, format string, opts formatter.Options) er
 // memory, then created (or truncated), written and closed, an error at any
 // step naming the path. It is not written beside and renamed into place,
 // so that /dev/stderr or a named pipe can be the file. A relative path is
-// relative to the working directory; --chdir does not move it.
+// relative to the working directory: runLint has made it relative to
+// --chdir's DIR, except with --plan, whose --chdir moves nothing.
 func (o lintOutput) writeFile(path, format string, opts formatter.Options) error {
 	opts.NoColor = true
 	var b bytes.Buffer

@@ -71,7 +71,7 @@ func NewBoundary(dir string, paths []string) (*Boundary, error) {
 		if info, err := os.Stat(p); err != nil {
 			continue
 		} else if !info.IsDir() {
-			linted = workingDirAbove(filepath.Dir(p))
+			linted = workingDirAbove(filepath.Dir(p), "")
 		}
 		resolved, err := realDir(linted)
 		if err != nil {

@@ -37,6 +37,11 @@ type Config struct {
 	// Baseline is baseline: the baseline file, relative to the
 	// configuration file's directory.
 	Baseline *string
+	// Force is force: exit 0 even when findings fail the run.
+	Force *bool
+	// SkipDirs are skip_dirs: globs of directories --recursive does not
+	// walk into, beside the ones it always skips.
+	SkipDirs []string
 	Rules    map[string]RuleConfig
 	Queues   map[string]QueueConfig // by the queue's address
 	// File names the file the queue blocks are in, for messages:
@@ -76,6 +81,7 @@ var configSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
 var configBlockSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 	{Name: "format"}, {Name: "minimum_failure_severity"}, {Name: "recursive"}, {Name: "fail_on_skipped"},
 	{Name: "baseline"},
+	{Name: "force"}, {Name: "skip_dirs"},
 }}
 
 var ruleBlockSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "enabled"}, {Name: "severity"}}}
@@ -271,15 +277,39 @@ func (cfg *Config) readConfigBlock(b *hcl.Block) hcl.Diagnostics {
 			cfg.Baseline = &f
 		}
 	}
-	if a, ok := attrs.Attributes["fail_on_skipped"]; ok {
-		v, d := literal(a, cty.Bool)
+	cfg.FailOnSkipped, diags = boolAttr(attrs.Attributes["fail_on_skipped"], diags)
+	cfg.Force, diags = boolAttr(attrs.Attributes["force"], diags)
+	if a, ok := attrs.Attributes["skip_dirs"]; ok {
+		v, d := literal(a, cty.List(cty.String))
 		diags = append(diags, d...)
 		if d == nil {
-			f := v.True()
-			cfg.FailOnSkipped = &f
+			for _, g := range v.AsValueSlice() {
+				if !g.IsKnown() || g.IsNull() {
+					continue
+				}
+				if err := CheckSkipDir(g.AsString()); err != nil {
+					diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid value for skip_dirs", Detail: err.Error(), Subject: a.Expr.Range().Ptr()})
+					continue
+				}
+				cfg.SkipDirs = append(cfg.SkipDirs, g.AsString())
+			}
 		}
 	}
 	return diags
+}
+
+// boolAttr is a bool attribute's value, nil when a is, with its
+// diagnostics appended to diags.
+func boolAttr(a *hcl.Attribute, diags hcl.Diagnostics) (*bool, hcl.Diagnostics) {
+	if a == nil {
+		return nil, diags
+	}
+	v, d := literal(a, cty.Bool)
+	if d != nil {
+		return nil, append(diags, d...)
+	}
+	b := v.True()
+	return &b, diags
 }
 
 // literal evaluates a constant attribute of the wanted type.

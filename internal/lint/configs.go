@@ -30,6 +30,9 @@ type configFinder struct {
 	// nearest memoizes nearestConfig by top and directory: sibling roots
 	// share the folders above them.
 	nearest map[[2]string]string
+	// workDir is Options.WorkDir: where a root named by a file stops
+	// looking for its .queuecap.hcl.
+	workDir string
 }
 
 func newConfigFinder(fallback *Config, bound *Boundary) *configFinder {
@@ -67,14 +70,14 @@ func (f *configFinder) load(path string) *Config {
 // .queuecap.hcl up to the working directory it is, as for a root a .tf
 // file names. The file is read even when no root reads it, so that a
 // mistake in it is reported; unreadable is told of folders the walk
-// cannot read.
-func (f *configFinder) governed(path string, unreadable func(string, error), listed func(dir string, files []string)) []rootAt {
+// cannot read. The walk skips what skipDirs skip (skipDir).
+func (f *configFinder) governed(path string, skipDirs []string, unreadable func(string, error), listed func(dir string, files []string)) []rootAt {
 	path = filepath.Clean(path)
 	f.load(path)
 	dir := filepath.Dir(path)
-	top := workingDirAbove(dir)
+	top := workingDirAbove(dir, f.workDir)
 	var roots []rootAt
-	for _, r := range walkRoots(dir, unreadable, listed, nil) {
+	for _, r := range walkRoots(dir, skipDirs, unreadable, listed, nil) {
 		if nearestConfig(r, top, f.nearest) == path {
 			roots = append(roots, rootAt{dir: r, top: top})
 		}

@@ -525,12 +525,12 @@ func (in *instance) computePath() cty.Value {
 
 // workspace is terraform.workspace as Terraform run in rootDir reads it:
 // TF_WORKSPACE, else what `terraform workspace select` wrote to
-// .terraform/environment, else "default".
+// environment in the data directory (dataDir), else "default".
 func workspace(rootDir string) string {
 	if w := os.Getenv("TF_WORKSPACE"); w != "" {
 		return w
 	}
-	b, _ := dirBoundary(rootDir).readFile(filepath.Join(rootDir, ".terraform", "environment"), maxFileBytes, "a file")
+	b, _ := dirBoundary(rootDir).readFile(filepath.Join(dataDir(rootDir), "environment"), maxFileBytes, "a file")
 	if w := string(bytes.TrimSpace(b)); w != "" {
 		return w
 	}

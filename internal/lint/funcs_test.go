@@ -308,3 +308,15 @@ func TestWorkspace(t *testing.T) {
 		t.Errorf("TF_WORKSPACE: %#v, want prod", got)
 	}
 }
+
+// TestWorkspaceInDataDir: with TF_DATA_DIR, the selected workspace is in
+// its environment file, relative to the root module.
+func TestWorkspaceInDataDir(t *testing.T) {
+	dir := t.TempDir()
+	WriteFiles(t, dir, map[string]string{".terraform/environment": "staging\n", "tfdata/environment": "blue\n"})
+	t.Setenv("TF_WORKSPACE", "")
+	t.Setenv("TF_DATA_DIR", "tfdata")
+	if got := evalExpr(t, rootAtDir(dir), "terraform.workspace"); !got.RawEquals(str("blue")) {
+		t.Errorf("TF_DATA_DIR=tfdata: %#v, want blue", got)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -924,11 +925,12 @@ func (m *moduleManifest) diag() *hcl.Diagnostic {
 	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: m.err.summary, Detail: m.err.detail, Subject: m.at.Ptr()}
 }
 
-// readModuleManifest reads .terraform/modules/modules.json under a root
-// module, inside the boundary. One that is absent installs nothing; one
-// that cannot be read or parsed is an error at its place.
+// readModuleManifest reads modules/modules.json in a root module's data
+// directory (dataDir), inside the boundary. One that is absent installs
+// nothing; one that cannot be read or parsed is an error at its place,
+// one outside the boundary too.
 func (l *loader) readModuleManifest(rootDir string) *moduleManifest {
-	p := filepath.Join(rootDir, ".terraform", "modules", "modules.json")
+	p := filepath.Join(dataDir(rootDir), "modules", "modules.json")
 	m := &moduleManifest{at: hcl.Range{Filename: p, Start: hcl.InitialPos, End: hcl.InitialPos}}
 	if _, err := os.Lstat(p); errors.Is(err, fs.ErrNotExist) {
 		return m
@@ -975,18 +977,19 @@ func posAt(src []byte, offset int64) hcl.Pos {
 
 // rootModuleDirs walks below each directory for directories holding
 // configuration files (--recursive), skipping hidden directories such as
-// .terraform and .git. Symlinked directories are not followed, so a link
-// loop cannot trap the walk. Unreadable directories are reported and
-// skipped.
+// .terraform and .git, and those skipDir skips. Symlinked directories are
+// not followed, so a link loop cannot trap the walk. Unreadable
+// directories are reported and skipped.
 func rootModuleDirs(top string, report func(path string, err error)) []string {
-	return walkRoots(top, report, nil, nil)
+	return walkRoots(top, nil, report, nil, nil)
 }
 
-// walkRoots is rootModuleDirs, reading each directory once, and giving
-// listed (when not nil) each root's configuration files as configFiles
-// lists them, and unit (when not nil) each directory that holds no
-// configuration but a Terragrunt unit's terragrunt.hcl.
-func walkRoots(top string, report func(path string, err error), listed func(dir string, files []string), unit func(path string)) []string {
+// walkRoots is rootModuleDirs, skipping the folders skipDir matches with
+// skipGlobs besides, reading each directory once, and giving listed (when
+// not nil) each root's configuration files as configFiles lists them, and
+// unit (when not nil) each directory that holds no configuration but a
+// Terragrunt unit's terragrunt.hcl.
+func walkRoots(top string, skipGlobs []string, report func(path string, err error), listed func(dir string, files []string), unit func(path string)) []string {
 	// As filepath.WalkDir: top itself is not followed when it is a link.
 	info, err := os.Lstat(top)
 	if err != nil {
@@ -997,8 +1000,11 @@ func walkRoots(top string, report func(path string, err error), listed func(dir 
 		return nil
 	}
 	var dirs []string
-	var walk func(dir string)
-	walk = func(dir string) {
+	// A TF_DATA_DIR that is not hidden, as .terraform is, holds the
+	// modules terraform init installed for the folder above: no roots.
+	tfData := os.Getenv("TF_DATA_DIR") != ""
+	var walk func(dir, rel string, dataDirs []string)
+	walk = func(dir, rel string, dataDirs []string) {
 		entries, err := os.ReadDir(dir)
 		if err != nil {
 			report(dir, err)
@@ -1007,13 +1013,20 @@ func walkRoots(top string, report func(path string, err error), listed func(dir 
 		if noteDir(dir, entries, listed, unit) {
 			dirs = append(dirs, dir)
 		}
+		if tfData {
+			dataDirs = append(slices.Clip(dataDirs), absPath(dataDir(dir)))
+		}
 		for _, e := range entries {
-			if e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
-				walk(filepath.Join(dir, e.Name()))
+			if !e.IsDir() {
+				continue
+			}
+			sub, r := filepath.Join(dir, e.Name()), path.Join(rel, e.Name())
+			if !skipDir(r, skipGlobs) && (!tfData || !slices.Contains(dataDirs, absPath(sub))) {
+				walk(sub, r, dataDirs)
 			}
 		}
 	}
-	walk(top)
+	walk(top, "", nil)
 	slices.Sort(dirs)
 	return dirs
 }
@@ -1057,6 +1070,21 @@ func tfvarsFiles(dir string) []string {
 	}
 	slices.Sort(auto)
 	return append(out, auto...)
+}
+
+// dataDir is the directory where terraform init, run in the root module
+// rootDir, writes what it installs: TF_DATA_DIR as Terraform reads it (a
+// relative one is relative to where Terraform runs, the root module's
+// directory, so each root of --recursive has its own), else .terraform.
+func dataDir(rootDir string) string {
+	d := os.Getenv("TF_DATA_DIR")
+	switch {
+	case d == "":
+		return filepath.Join(rootDir, ".terraform")
+	case filepath.IsAbs(d):
+		return d
+	}
+	return filepath.Join(rootDir, d)
 }
 
 // isLocalSource reports whether a module source is a local path.

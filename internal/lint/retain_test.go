@@ -211,7 +211,7 @@ func TestWalkRootsAsWalkDir(t *testing.T) {
 		want, wantErrs := walkDir(top)
 		var errs []string
 		listed := map[string][]string{}
-		got := walkRoots(top, func(path string, _ error) { errs = append(errs, path) }, func(d string, files []string) { listed[d] = files }, nil)
+		got := walkRoots(top, nil, func(path string, _ error) { errs = append(errs, path) }, func(d string, files []string) { listed[d] = files }, nil)
 		if !slices.Equal(got, want) || !slices.Equal(errs, wantErrs) {
 			t.Errorf("walkRoots(%s) = %q, errors at %q; want %q, errors at %q", top, got, errs, want, wantErrs)
 		}

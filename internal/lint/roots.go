@@ -23,7 +23,9 @@ import (
 //
 // It also returns the terragrunt.hcl of each directory given or walked
 // that holds no configuration but a Terragrunt unit (terragruntSkip).
-func rootsToLint(paths []string, recursive bool, listed func(dir string, files []string), configs *configFinder) ([]rootAt, []ErrorEntry, []string) {
+//
+// skipDirs are the --skip-dir globs the walks apply (skipDir).
+func rootsToLint(paths []string, recursive bool, skipDirs []string, listed func(dir string, files []string), configs *configFinder) ([]rootAt, []ErrorEntry, []string) {
 	var roots, fileRoots []rootAt
 	var errs []ErrorEntry
 	var units []string
@@ -40,9 +42,9 @@ func rootsToLint(paths []string, recursive bool, listed func(dir string, files [
 		case err != nil:
 			errs = append(errs, ErrorEntry{Message: err.Error(), Severity: Error})
 		case !info.IsDir() && isConfigFile(path):
-			fileRoots = append(fileRoots, configs.governed(path, unreadable, listed)...)
+			fileRoots = append(fileRoots, configs.governed(path, skipDirs, unreadable, listed)...)
 		case info.IsDir() && recursive:
-			for _, r := range walkRoots(path, unreadable, listed, unit) {
+			for _, r := range walkRoots(path, skipDirs, unreadable, listed, unit) {
 				roots = append(roots, rootAt{dir: r, top: path})
 			}
 		case info.IsDir():
@@ -52,7 +54,7 @@ func rootsToLint(paths []string, recursive bool, listed func(dir string, files [
 				noteDir(path, entries, listed, unit)
 			}
 		default:
-			fileRoots = append(fileRoots, rootAt{dir: filepath.Dir(path), top: workingDirAbove(filepath.Dir(path))})
+			fileRoots = append(fileRoots, rootAt{dir: filepath.Dir(path), top: workingDirAbove(filepath.Dir(path), configs.workDir)})
 		}
 	}
 	seen := map[string]bool{}
@@ -78,7 +80,7 @@ func CheckPath(path string) error {
 	case err != nil:
 		return err
 	case !info.IsDir() && configExt(filepath.Base(path)) == "" && !isVarsFile(path) && !isConfigFile(path):
-		return errors.New(path + " is neither a directory nor a .tf, .tofu, .tfvars or " + DefaultConfigFile + " file")
+		return errors.New(path + " is neither a directory nor a .tf, .tf.json, .tofu, .tofu.json, .tfvars, .tfvars.json or " + DefaultConfigFile + " file")
 	}
 	return nil
 }
@@ -93,14 +95,20 @@ func isVarsFile(path string) bool {
 }
 
 // workingDirAbove is the working directory, spelled as dir is (relative or
-// absolute), when dir is within it; else dir itself.
-func workingDirAbove(dir string) string {
-	wd := "."
-	if filepath.IsAbs(dir) {
-		var err error
-		if wd, err = os.Getwd(); err != nil {
+// absolute), when dir is within it; else dir itself. workDir is the
+// directory the run acts as if started in (Options.WorkDir), "" for the
+// working directory.
+func workingDirAbove(dir, workDir string) string {
+	wd := filepath.Clean("./" + workDir)
+	if filepath.IsAbs(workDir) {
+		wd = workDir
+	}
+	if filepath.IsAbs(dir) && !filepath.IsAbs(wd) {
+		abs, err := filepath.Abs(wd)
+		if err != nil {
 			return dir
 		}
+		wd = abs
 	}
 	if within(dir, wd) {
 		return wd

@@ -11,6 +11,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint/model"
+	"github.com/queuecap/terraform-provider-queuecap/internal/textfmt"
 )
 
 // Options are one run's inputs. The command line and .queuecap.hcl are
@@ -19,6 +20,13 @@ type Options struct {
 	// Dirs are the directories and files to lint, as rootsToLint reads them.
 	Dirs      []string
 	Recursive bool
+	// SkipDirs are globs of folders the walks for root modules skip
+	// (--skip-dir, skip_dirs; skipDir), besides DefaultSkipDirs.
+	SkipDirs []string
+	// WorkDir is the directory the run acts as if started in (--chdir),
+	// up to which a root named by a file looks for its .queuecap.hcl; ""
+	// for the working directory.
+	WorkDir string
 	// Vars are the --var and --var-file flags in command-line order; they
 	// set root module variables after TF_VAR_ environment variables,
 	// terraform.tfvars and *.auto.tfvars, later ones winning.
@@ -37,6 +45,9 @@ type Options struct {
 	Rules   []Rule
 	Enable  []string
 	Disable []string
+	// Only, when not empty, are the only rules that run (--only), whatever
+	// the defaults, the config file, Enable and Disable say.
+	Only []string
 	// Explain builds every root module but runs no rule: Result.Explanation
 	// says what was linked instead.
 	Explain bool
@@ -72,6 +83,9 @@ func activeRules(opts Options) ([]activeRule, error) {
 			names = append(names, n)
 		}
 		slices.Sort(names)
+		if best := textfmt.Closest(id, names, len(id)/3+1); best != "" {
+			return &UsageError{Msg: fmt.Sprintf("unknown rule ID %q %s: did you mean %s? Known rules: %s", id, where, best, strings.Join(names, ", "))}
+		}
 		return &UsageError{Msg: fmt.Sprintf("unknown rule ID %q %s; known rules: %s", id, where, strings.Join(names, ", "))}
 	}
 	enabled := map[string]bool{}
@@ -103,6 +117,15 @@ func activeRules(opts Options) ([]activeRule, error) {
 			return nil, unknown(id, "in --disable-rule")
 		}
 		enabled[id] = false
+	}
+	if len(opts.Only) > 0 {
+		clear(enabled)
+		for _, id := range opts.Only {
+			if byName[id] == nil {
+				return nil, unknown(id, "in --only")
+			}
+			enabled[id] = true
+		}
 	}
 	var out []activeRule
 	for _, r := range opts.Rules {
@@ -235,8 +258,9 @@ func (r *Session) DiscoverRoots() {
 	l.host = r.opts.Host
 	l.sources.tflint = r.opts.Host != nil && r.opts.Host.Name() == "tflint"
 	finder := newConfigFinder(r.opts.Config, r.bound)
+	finder.workDir = r.opts.WorkDir
 	var errs []ErrorEntry
-	r.roots, errs, r.units = rootsToLint(r.opts.Dirs, r.opts.Recursive, l.listed, finder)
+	r.roots, errs, r.units = rootsToLint(r.opts.Dirs, r.opts.Recursive, r.opts.SkipDirs, l.listed, finder)
 	r.res.Errors = append(r.res.Errors, errs...)
 	r.configs = make([]*Config, len(r.roots))
 	for i, root := range r.roots {

@@ -15,12 +15,16 @@ import (
 //	<file>:<line>:<col>: <Severity> - in <instance>: <summary> — <message> (<rule>)
 //
 // and one per error, "<file>:<line>:<col>: Error - <message>" or
-// "Error - <message>" when the error has no place, then the count of
-// skipped checks (and a line when no queue was checked), as the default
-// format ends. Line breaks inside a message become spaces, as all text of
+// "Error - <message>" when the error has no place, then with ShowSkipped
+// one line per skipped check,
+//
+//	<file>:<line>:<col>: Skipped - in <instance>: <reason> (<rules>)
+//
+// then the count of skipped checks (and a line when no queue was
+// checked), as the default format ends. Line breaks inside a message become spaces, as all text of
 // the configuration is escaped (format.write), so that every finding
 // stays on one line.
-func renderCompact(b *bytes.Buffer, r *model.Result, _ Options) error {
+func renderCompact(b *bytes.Buffer, r *model.Result, opts Options) error {
 	for _, is := range r.Issues {
 		fmt.Fprintf(b, "%s: %s - %s (%s)\n", physical(r, is.Range), severityTitle(is.Severity), compactText(r, is), is.Rule)
 	}
@@ -30,7 +34,12 @@ func renderCompact(b *bytes.Buffer, r *model.Result, _ Options) error {
 		}
 		fmt.Fprintf(b, "%s - %s\n", severityTitle(errorSeverity(e)), e.Message)
 	}
-	b.WriteString(summaryTail(r, false))
+	if opts.ShowSkipped {
+		for _, sk := range r.Skipped {
+			fmt.Fprintf(b, "%s: Skipped - %s (%s)\n", sk.Range, addressed(sk.Range, sk.Address, sk.Instances, sk.Reason), sk.RuleList())
+		}
+	}
+	b.WriteString(summaryTail(r, opts.ShowSkipped))
 	return nil
 }
 

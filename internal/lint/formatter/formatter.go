@@ -33,7 +33,8 @@ type Options struct {
 	// the result's own (model.Result.ReadSource), which reads only what
 	// the run could.
 	ReadSource func(filename string) ([]byte, error)
-	// ShowSkipped lists each skipped check in the default format.
+	// ShowSkipped lists each skipped check in the default and compact
+	// formats.
 	ShowSkipped bool
 	// Version is the linter's version, for the formats that carry it
 	// (SARIF's tool.driver.version); "" leaves it out.
@@ -46,10 +47,12 @@ type Options struct {
 
 // summaryTail is the end of the default and compact formats: how many
 // checks were skipped, and a word when no queue was checked at all, so a
-// clean run is never mistaken for a checked one.
+// clean run is never mistaken for a checked one. After an error that word
+// is left out: the error is why (a root module whose variable value does
+// not fit is not checked, yet declares its queues).
 func summaryTail(r *model.Result, showSkipped bool) string {
 	var lines []string
-	if r.Queues == 0 && len(r.Issues) == 0 {
+	if r.Queues == 0 && len(r.Issues) == 0 && len(r.Errors) == 0 {
 		lines = append(lines, "No aws_sqs_queue was checked: the linted configuration declares none the linter could read")
 	}
 	if line := coverageLine(r); line != "" {
