@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -73,9 +74,9 @@ func annotations(pf *parsedFile, tflint bool) ([]*annotation, []ErrorEntry) {
 	for _, t := range tokens {
 		switch t.Type {
 		case hclsyntax.TokenComment:
-			a, why := parseAnnotation(string(t.Bytes), toRange(t.Range), leading, tflint)
+			rng := commentRange(t)
+			a, why := parseAnnotation(string(t.Bytes), rng, leading, tflint)
 			if why != "" {
-				rng := toRange(t.Range)
 				errs = append(errs, ErrorEntry{Message: why, Severity: Error, Range: &rng})
 			} else if a != nil {
 				out = append(out, a)
@@ -86,6 +87,16 @@ func annotations(pf *parsedFile, tflint bool) ([]*annotation, []ErrorEntry) {
 		}
 	}
 	return out, errs
+}
+
+// commentRange is a comment's place without the newline that ends a
+// line comment, which the lexer counts in it.
+func commentRange(t hclsyntax.Token) Range {
+	rng := toRange(t.Range)
+	if text := strings.TrimRight(string(t.Bytes), "\r\n"); len(text) < len(t.Bytes) {
+		rng.End = Pos{Line: rng.Start.Line, Column: rng.Start.Column + utf8.RuneCountInString(text)}
+	}
+	return rng
 }
 
 // expiry is `exp:DATE` in an annotation's reason.

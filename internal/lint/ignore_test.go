@@ -114,7 +114,8 @@ func TestIgnoreMistakes(t *testing.T) {
 // finding comes back with a notice at the comment naming the day.
 func TestIgnoreExpiry(t *testing.T) {
 	const rule = "queuecap_depth_alarm_after_sla"
-	src := slaAlarm("", "# queuecap-ignore: "+rule+" # advisory until the SLA review exp:2027-03-31")
+	comment := "# queuecap-ignore: " + rule + " # advisory until the SLA review exp:2027-03-31"
+	src := slaAlarm("", comment)
 	cases := []struct {
 		now     string
 		expired bool
@@ -146,7 +147,7 @@ func TestIgnoreExpiry(t *testing.T) {
 				t.Fatalf("issues %+v, want the finding and the notice", res.Issues)
 			}
 			n := res.Issues[1]
-			if n.Severity != lint.Notice || n.Range.Start.Line != 10 || n.Range.Start.Column != 32 ||
+			if n.Severity != lint.Notice || n.Range.Start != (lint.Pos{Line: 10, Column: 32}) || n.Range.End != (lint.Pos{Line: 10, Column: 32 + len(comment)}) ||
 				n.Summary != "ignore of "+rule+" expired on 2027-03-31: its findings are reported again" {
 				t.Errorf("notice %+v", n)
 			}

@@ -457,7 +457,7 @@ func (r *Session) checkIgnores() {
 // there.
 func (r *Session) idleIgnore(a *annotation, active map[string]bool) (Issue, bool) {
 	is := Issue{Rule: UnusedIgnore, Severity: Notice, Range: a.rng, Subject: strings.Join(a.rules, ","),
-		Link: model.DocURL(model.BuildVersion(), "docs/rules/README.md#ignoring-findings")}
+		Link: model.DocURL(model.BuildVersion(), "docs/rules/README.md#suppressing-findings")}
 	if a.expired(r.now) {
 		day := a.expires.Format(time.DateOnly)
 		is.Summary = fmt.Sprintf("ignore of %s expired on %s: its findings are reported again", strings.Join(a.rules, ", "), day)
