@@ -202,15 +202,17 @@ type lintFlags struct {
 	explain     bool
 	force       bool
 	failSkipped bool
-	outputs     multiFlag
-	plan        string
-	chdir       string
-	boundary    string
-	vars        []lint.VarFlag
-	enable      multiFlag
-	disable     multiFlag
-	set         map[string]bool // flags given on the command line
-	dirs        []string
+	// reportUnused reports ignores that silenced nothing, as notices.
+	reportUnused bool
+	outputs      multiFlag
+	plan         string
+	chdir        string
+	boundary     string
+	vars         []lint.VarFlag
+	enable       multiFlag
+	disable      multiFlag
+	set          map[string]bool // flags given on the command line
+	dirs         []string
 }
 
 // lintCommand defines the lint flags, to be read into f.
@@ -236,6 +238,7 @@ func lintCommand(f *lintFlags) *command {
 	fs.Var(varFlag{&f.vars, false}, "var", "a root module variable as `NAME=VALUE` (repeatable); a NAME no root module declares is an error")
 	fs.Var(&f.enable, "enable-rule", "enable a rule by `ID` (repeatable)")
 	fs.Var(&f.disable, "disable-rule", "disable a rule by `ID` (repeatable)")
+	fs.BoolVar(&f.reportUnused, "report-unused-ignores", true, "report each queuecap-ignore comment that silenced nothing as a notice ("+lint.UnusedIgnore+"); --report-unused-ignores=false to leave them unsaid")
 	cmd.alias("f", "format")
 	cmd.alias("c", "config")
 	cmd.footer = "Root module variables, later ones winning: defaults, TF_VAR_name environment variables,\n" +
@@ -357,7 +360,7 @@ func runLint(args []string, stdout, stderr io.Writer) int {
 	res, err := runner.Run(lint.Options{
 		Dirs: f.dirs, Recursive: recursive, Vars: f.vars, Environ: os.Environ(),
 		Config: fallback, DiscoverConfig: true, Rules: rules.All(), Enable: f.enable, Disable: f.disable, Explain: f.explain,
-		Plan: plan, Boundary: bound,
+		Plan: plan, Boundary: bound, ReportUnusedIgnores: f.reportUnused,
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "Error: %v\n", err)
