@@ -51,10 +51,13 @@ func (a *annotation) covers(rule string, line int) string {
 
 func (a *annotation) line() int { return a.rng.Start.Line }
 
-// expired reports whether now is past the annotation's last day, which
-// ends at midnight UTC (time.Parse reads the date in UTC).
-func (a *annotation) expired(now time.Time) bool {
-	return !a.expires.IsZero() && !now.Before(a.expires.AddDate(0, 0, 1))
+// expired reports whether now is past the annotation's last day.
+func (a *annotation) expired(now time.Time) bool { return pastLastDay(a.expires, now) }
+
+// pastLastDay reports whether now is after the day last, which ends at
+// midnight UTC (time.Parse reads a date in UTC); never for a zero last.
+func pastLastDay(last, now time.Time) bool {
+	return !last.IsZero() && !now.Before(last.AddDate(0, 0, 1))
 }
 
 // annotations finds the ignore comments of a native-syntax file through

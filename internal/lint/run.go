@@ -194,6 +194,7 @@ type Session struct {
 	declared []map[string]bool // each root's variables, for --var
 	now      time.Time         // ignores expire by it
 	ignores  *ignoreSet
+	blocks   map[string]*blockUse // by the ignore block's place
 }
 
 // Prepare checks the options (rules, --var flags, the boundary) and
@@ -304,6 +305,7 @@ func (r *Session) rootDirs() []string {
 // flight and the merged results, not every root's until the end.
 func (r *Session) Fold(i int, out RootResult) {
 	r.res.Errors = append(r.res.Errors, out.errors...)
+	out.issues = r.configIgnored(r.configs[i], out.issues, out.skips)
 	for _, is := range out.issues {
 		r.issues.add(is)
 	}
@@ -414,7 +416,12 @@ func (r *Session) unignored(issues []placedIssue) []Issue {
 // suppressed nothing (Options.ReportUnusedIgnores), one past its expiry.
 const UnusedIgnore = "queuecap_unused_ignore"
 
-// checkIgnores reports the ignore comments that cannot work as errors (a
+// ignoreDocs is where ignores are documented, for the notices about them.
+func ignoreDocs() string {
+	return model.DocURL(model.BuildVersion(), "docs/rules/README.md#suppressing-findings")
+}
+
+// checkIgnores reports the ignore blocks and comments that cannot work as errors (a
 // rule no one knows, a file-level ignore below the top, a malformed
 // expiry), and those that did nothing as notices: expired, or (with
 // ReportUnusedIgnores) unused. Comments in installed modules are left
@@ -431,6 +438,7 @@ func (r *Session) checkIgnores() {
 	for _, a := range r.active {
 		active[a.rule.Name()] = true
 	}
+	r.checkIgnoreBlocks(known, active)
 	for _, path := range r.loader.sources.paths() {
 		if r.loader.isRemote(filepath.Dir(path)) {
 			continue
@@ -457,7 +465,7 @@ func (r *Session) checkIgnores() {
 // there.
 func (r *Session) idleIgnore(a *annotation, active map[string]bool) (Issue, bool) {
 	is := Issue{Rule: UnusedIgnore, Severity: Notice, Range: a.rng, Subject: strings.Join(a.rules, ","),
-		Link: model.DocURL(model.BuildVersion(), "docs/rules/README.md#suppressing-findings")}
+		Link: ignoreDocs()}
 	if a.expired(r.now) {
 		day := a.expires.Format(time.DateOnly)
 		is.Summary = fmt.Sprintf("ignore of %s expired on %s: its findings are reported again", strings.Join(a.rules, ", "), day)
