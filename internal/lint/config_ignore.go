@@ -223,7 +223,7 @@ func (r *Session) checkIgnoreBlocks(known []string, active map[string]bool) {
 			case ic.expired(r.now):
 				day := ic.Expires.Format(time.DateOnly)
 				is.Summary = fmt.Sprintf("ignore block for %s expired on %s: its findings are reported again", ic.Rule, day)
-				is.Message = fmt.Sprintf("the block worked until the end of %s (UTC); fix what it ignored, or give it a new expires date with a reason that still holds", day)
+				is.Message = fmt.Sprintf("the ignore block for %s worked until the end of %s (UTC); fix what it ignored, or give it a new expires date with a reason that still holds", ic.Rule, day)
 			case r.opts.ReportUnusedIgnores && !r.opts.Explain && u.applied && active[ic.Rule] && !u.used && !u.undecided:
 				is.Summary = fmt.Sprintf("ignore block for %s suppresses nothing: remove it", ic.Rule)
 				is.Message = fmt.Sprintf("no finding of %s matches its address and path; an ignore that silences nothing would hide the next finding unseen", ic.Rule)

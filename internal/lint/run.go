@@ -469,7 +469,7 @@ func (r *Session) idleIgnore(a *annotation, active map[string]bool) (Issue, bool
 	if a.expired(r.now) {
 		day := a.expires.Format(time.DateOnly)
 		is.Summary = fmt.Sprintf("ignore of %s expired on %s: its findings are reported again", strings.Join(a.rules, ", "), day)
-		is.Message = fmt.Sprintf("the ignore worked until the end of %s (UTC); fix what it ignored, or give it a new exp: date with a reason that still holds", day)
+		is.Message = fmt.Sprintf("the ignore of %s worked until the end of %s (UTC); fix what it ignored, or give it a new exp: date with a reason that still holds", strings.Join(a.rules, ", "), day)
 		return is, true
 	}
 	if !r.opts.ReportUnusedIgnores || r.opts.Explain {
@@ -477,7 +477,8 @@ func (r *Session) idleIgnore(a *annotation, active map[string]bool) (Issue, bool
 	}
 	var unused []string
 	for _, name := range a.rules {
-		if active[name] && !a.used[name] && !a.undecided[name] {
+		// tflint's `all` covers every ruleset's rules, not only ours.
+		if active[name] && !a.used[name] && !a.undecided[name] && (name != "all" || !a.tflint) {
 			unused = append(unused, name)
 		}
 	}
