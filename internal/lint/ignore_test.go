@@ -251,3 +251,27 @@ func TestUnusedIgnores(t *testing.T) {
 		}
 	})
 }
+
+// TestIgnoresInInstalledModules: the ignore comments of an installed
+// remote module, and of the local modules it calls, are not the user's to
+// edit: no error and no notice is about them.
+func TestIgnoresInInstalledModules(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"main.tf":                         "module \"workers\" {\n  source  = \"app.terraform.io/acme/workers/aws\"\n  version = \"1.0.0\"\n  max     = 25\n  rate    = 10000\n}\n",
+		".terraform/modules/modules.json": `{"Modules":[{"Key":"","Source":"","Dir":"."},{"Key":"workers","Source":"app.terraform.io/acme/workers/aws","Version":"1.0.0","Dir":".terraform/modules/workers"}]}`,
+		".terraform/modules/workers/main.tf": strings.Replace(workerModule, "  max_size = var.max", "  # queuecap-ignore: queuecap_zero_surplu, queuecap_insufficient_headroom\n  max_size = var.max", 1) +
+			"\nmodule \"sub\" {\n  source = \"./sub\"\n}\n",
+		".terraform/modules/workers/sub/main.tf": "locals {}\n# queuecap-ignore-file: queuecap_zero_surplu\n",
+	})
+	res := lintDir(t, lint.Options{Dirs: []string{dir}, ReportUnusedIgnores: true})
+	if len(res.Errors) > 0 {
+		t.Errorf("errors: %v", res.Errors)
+	}
+	if slices.ContainsFunc(res.Issues, func(is lint.Issue) bool { return is.Rule == lint.UnusedIgnore }) {
+		t.Errorf("notices about the module's comments: %+v", res.Issues)
+	}
+	if len(zeroSurplus(res)) != 1 {
+		t.Errorf("findings %+v, want the zero surplus one", res.Issues)
+	}
+}
