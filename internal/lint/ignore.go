@@ -16,7 +16,7 @@ import (
 )
 
 // annotation is a `# queuecap-ignore: rule[, rule] [# reason [exp:DATE]]`
-// comment.
+// comment, or under tflint a `# tflint-ignore: rule[, rule] [# reason]`.
 type annotation struct {
 	rules []string // rule IDs, or "all"
 	rng   Range    // the comment's; it applies to its line and the next one
@@ -137,7 +137,9 @@ func parseAnnotation(text string, rng Range, leading, tflint bool) (*annotation,
 		return nil, ""
 	}
 	if i := strings.Index(body, "#"); i >= 0 {
-		if m := expiry.FindStringSubmatch(body[i+1:]); m != nil {
+		// tflint applies its own forms in the root module whatever the
+		// reason says: exp: is queuecap's alone.
+		if m := expiry.FindStringSubmatch(body[i+1:]); m != nil && !a.tflint {
 			d, err := time.Parse(time.DateOnly, m[1])
 			if err != nil {
 				return nil, fmt.Sprintf("expiry %q is not a date: write exp:YYYY-MM-DD, the last day the ignore works (UTC)", "exp:"+m[1])

@@ -421,11 +421,11 @@ func ignoreDocs() string {
 	return model.DocURL(model.BuildVersion(), "docs/rules/README.md#suppressing-findings")
 }
 
-// checkIgnores reports the ignore blocks and comments that cannot work as errors (a
-// rule no one knows, a file-level ignore below the top, a malformed
-// expiry), and those that did nothing as notices: expired, or (with
-// ReportUnusedIgnores) unused. Comments in installed modules are left
-// alone: the user does not edit them.
+// checkIgnores reports the ignore blocks and comments that cannot work
+// as errors (a rule no one knows, a file-level ignore below the top, a
+// malformed expiry), and those that did nothing as notices: expired, or
+// (with ReportUnusedIgnores) unused. Comments in installed modules are
+// left alone: the user does not edit them.
 func (r *Session) checkIgnores() {
 	for _, sk := range r.res.Skipped {
 		r.ignores.undecide(sk)

@@ -65,6 +65,20 @@ func TestIgnoreChecksUnderTflint(t *testing.T) {
 			}
 		})
 	}
+	// exp: is queuecap's: a tflint-ignore in a module's file, which the
+	// plugin applies, never expires, as tflint's in the root module do not.
+	t.Run("tflint-ignore with an exp: date past", func(t *testing.T) {
+		dir := copyCase(t, "modules_headroom", map[string][2]string{
+			"modules/worker/main.tf": {"  max_size = ", "  # tflint-ignore: queuecap_insufficient_headroom # sized by hand exp:2026-01-31\n  max_size = "},
+		}, nil)
+		tf, _, errs := runTflint(t, run{dir: dir, config: strings.Replace(pluginConfig(t, "", unusedIgnoreOn), notCheckedOn, "", 1)})
+		if len(errs) > 0 {
+			t.Fatalf("tflint errors: %v", errs)
+		}
+		if len(tf) > 0 {
+			t.Errorf("tflint reports %v, want nothing", tf)
+		}
+	})
 	// tflint applies its annotations in the root module only, to the
 	// plugin's notices too: in a module's file, only the plugin's
 	// judgement keeps a tflint-ignore of all for other rulesets unsaid.
