@@ -238,6 +238,10 @@ func TestUnusedIgnores(t *testing.T) {
 			if !slices.Equal(got, c.want) {
 				t.Errorf("notices %q, want %q", got, c.want)
 			}
+			described := slices.ContainsFunc(res.Rules, func(ri lint.RuleInfo) bool { return ri.Name == lint.UnusedIgnore && ri.Severity == lint.Notice })
+			if described != (len(c.want) > 0) {
+				t.Errorf("rules describe %s: %v, want %v", lint.UnusedIgnore, described, len(c.want) > 0)
+			}
 			if res.Fails(lint.Warning) && len(res.Issues) == len(got) {
 				t.Error("a notice fails the run")
 			}

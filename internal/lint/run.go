@@ -458,6 +458,11 @@ func (r *Session) checkIgnores() {
 			}
 		}
 	}
+	// The formats that describe each rule (SARIF) describe this one too.
+	if slices.ContainsFunc(r.res.Issues, func(is Issue) bool { return is.Rule == UnusedIgnore }) {
+		r.res.Rules = append(r.res.Rules, RuleInfo{Name: UnusedIgnore, Severity: Notice, Link: ignoreDocs(),
+			Summary: "An ignore comment or block silences no finding, or is past its expiry date."})
+	}
 }
 
 // idleIgnore is the notice about an annotation that did nothing: expired,
