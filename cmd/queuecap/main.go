@@ -209,19 +209,21 @@ type lintFlags struct {
 	explain     bool
 	force       bool
 	failSkipped bool
-	outputs     multiFlag
-	plan        string
-	chdir       string
-	baseline    string
-	writeBase   string
-	boundary    string
-	vars        []lint.VarFlag
-	enable      multiFlag
-	disable     multiFlag
-	only        multiFlag
-	skipDirs    multiFlag
-	set         map[string]bool // flags given on the command line
-	dirs        []string
+	// reportUnused reports ignores that silenced nothing, as notices.
+	reportUnused bool
+	outputs      multiFlag
+	plan         string
+	chdir        string
+	baseline     string
+	writeBase    string
+	boundary     string
+	vars         []lint.VarFlag
+	enable       multiFlag
+	disable      multiFlag
+	only         multiFlag
+	skipDirs     multiFlag
+	set          map[string]bool // flags given on the command line
+	dirs         []string
 }
 
 // lintCommand defines the lint flags, to be read into f.
@@ -252,6 +254,7 @@ func lintCommand(f *lintFlags) *command {
 	fs.Var(&f.disable, "disable-rule", "disable a rule by `ID` (repeatable)")
 	fs.Var(&f.only, "only", "run only the rule `ID`, whatever else enables or disables rules (repeatable)")
 	fs.Var(&f.skipDirs, "skip-dir", "with --recursive, do not walk into folders matching `GLOB`: a name (vendor, test*), or a path relative to DIR with ** for any depth (envs/*/old, vendor/**); node_modules and hidden folders such as .terraform and .terragrunt-cache are always skipped (repeatable)")
+	fs.BoolVar(&f.reportUnused, "report-unused-ignores", true, "report each queuecap-ignore comment that silenced nothing as a notice ("+lint.UnusedIgnore+"); --report-unused-ignores=false to leave them unsaid")
 	cmd.alias("f", "format")
 	cmd.alias("c", "config")
 	cmd.footer = "Root module variables, later ones winning: defaults, TF_VAR_name environment variables,\n" +
@@ -446,7 +449,7 @@ func runLint(args []string, stdout, stderr io.Writer) int {
 	res, err := runner.Run(lint.Options{
 		Dirs: f.dirs, Recursive: recursive, SkipDirs: append(slices.Clip(cfg.SkipDirs), f.skipDirs...), Vars: f.vars, Environ: os.Environ(),
 		Config: fallback, DiscoverConfig: true, Rules: rules.All(), Enable: f.enable, Disable: f.disable, Only: f.only, Explain: f.explain,
-		Plan: plan, Boundary: bound, WorkDir: f.workDir(),
+		Plan: plan, Boundary: bound, WorkDir: f.workDir(), ReportUnusedIgnores: f.reportUnused,
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "Error: %v\n", err)

@@ -44,6 +44,9 @@ type Config struct {
 	SkipDirs []string
 	Rules    map[string]RuleConfig
 	Queues   map[string]QueueConfig // by the queue's address
+	// Ignores are the ignore blocks, read per root module as the queue
+	// blocks are.
+	Ignores []*IgnoreConfig
 	// File names the file the queue blocks are in, for messages:
 	// DefaultConfigFile when empty, ".tflint.hcl" for the tflint plugin.
 	File string
@@ -76,6 +79,7 @@ var configSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
 	{Type: "config"},
 	{Type: "rule", LabelNames: []string{"id"}},
 	{Type: "queue", LabelNames: []string{"address"}},
+	{Type: "ignore"},
 }}
 
 var configBlockSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
@@ -95,10 +99,11 @@ var queueBlockSchema = func() *hcl.BodySchema {
 }()
 
 // WithoutQueues is the configuration's settings and rule blocks without its
-// queue blocks.
+// queue and ignore blocks.
 func (cfg *Config) WithoutQueues() *Config {
 	c := *cfg
 	c.Queues = map[string]QueueConfig{}
+	c.Ignores = nil
 	return &c
 }
 
@@ -156,6 +161,10 @@ func loadConfig(read func(path string, limit int64, what string) ([]byte, error)
 			qc, d := DecodeQueue(path, attrs.Attributes, b.DefRange)
 			diags = append(diags, d...)
 			cfg.Queues[b.Labels[0]] = qc
+		case "ignore":
+			ic, d := decodeIgnore(path, b)
+			diags = append(diags, d...)
+			cfg.Ignores = append(cfg.Ignores, ic)
 		}
 	}
 	if cfg.Baseline != nil && !filepath.IsAbs(*cfg.Baseline) {

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -60,6 +61,13 @@ func (c *sourceCache) put(path string, src []byte) {
 	c.mu.Lock()
 	c.files[path] = src
 	c.mu.Unlock()
+}
+
+// paths are the files kept, sorted.
+func (c *sourceCache) paths() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Sorted(maps.Keys(c.files))
 }
 
 // lookup returns a file as parsed for its comments, or nil.
@@ -432,6 +440,9 @@ type loader struct {
 	// spare runs what parseFiles and loadModule hand it beside the
 	// roots' own goroutines, nil for none (see startSpare).
 	spare *helpers
+	// remote are the directories of installed remote modules, and of the
+	// local modules they call: files the user does not edit.
+	remote sync.Map // directory → true
 	// errs collects problems; the caller turns them into ErrorEntries.
 	mu   sync.Mutex
 	errs hcl.Diagnostics
@@ -445,6 +456,13 @@ type moduleEntry struct {
 
 func newLoader(bound *Boundary) *loader {
 	return &loader{sources: newSourceCache(), bound: bound}
+}
+
+// isRemote reports whether dir is an installed remote module's, or a
+// local module's it calls.
+func (l *loader) isRemote(dir string) bool {
+	_, ok := l.remote.Load(filepath.Clean(dir))
+	return ok
 }
 
 func (l *loader) addDiags(diags hcl.Diagnostics) {
@@ -513,6 +531,9 @@ func (l *loader) loadModule(dir, rootDir, key string, callers []string, manifest
 			continue
 		}
 		load[i] = true
+		if !isLocalSource(call.Source) || l.isRemote(dir) {
+			l.remote.Store(filepath.Clean(call.ChildDir), true)
+		}
 	}
 	// The modules after the first are read ahead, where a processor is
 	// free, while this goroutine reads the first (see parseFiles).

@@ -5,11 +5,14 @@ package lint
 
 import (
 	"fmt"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint/model"
 	"github.com/queuecap/terraform-provider-queuecap/internal/textfmt"
 )
@@ -61,6 +64,11 @@ type Options struct {
 	// Boundary is what the run may read (NewBoundary); nil for the
 	// repositories of Dirs.
 	Boundary *Boundary
+	// ReportUnusedIgnores reports each ignore that suppressed nothing as
+	// a notice of UnusedIgnore.
+	ReportUnusedIgnores bool
+	// Now is the clock ignores expire by; nil for time.Now.
+	Now func() time.Time
 }
 
 type activeRule struct {
@@ -208,6 +216,9 @@ type Session struct {
 	issues   issueMerger
 	skips    skipMerger
 	declared []map[string]bool // each root's variables, for --var
+	now      time.Time         // ignores expire by it
+	ignores  *ignoreSet
+	blocks   map[string]*blockUse // by the ignore block's place
 }
 
 // Prepare checks the options (rules, --var flags, the boundary) and
@@ -235,7 +246,11 @@ func Prepare(opts Options) (*Session, error) {
 	for _, d := range flagDiags {
 		res.Errors = append(res.Errors, diagEntry(d))
 	}
-	return &Session{opts: opts, active: active, bound: bound, flags: flags, res: res}, nil
+	now := time.Now
+	if opts.Now != nil {
+		now = opts.Now
+	}
+	return &Session{opts: opts, active: active, bound: bound, flags: flags, res: res, now: now()}, nil
 }
 
 // ruleInfos describe the rules that run, for the formats.
@@ -315,6 +330,7 @@ func (r *Session) rootDirs() []string {
 // flight and the merged results, not every root's until the end.
 func (r *Session) Fold(i int, out RootResult) {
 	r.res.Errors = append(r.res.Errors, out.errors...)
+	out.issues = r.configIgnored(r.configs[i], out.issues, out.skips)
 	for _, is := range out.issues {
 		r.issues.add(is)
 	}
@@ -372,6 +388,10 @@ func (r *Session) Processors() []Processor {
 		// folded, so an ignore comment drops the one finding at its place.
 		{"ignores", func() { r.res.Issues = append(r.res.Issues, r.unignored(r.issues.out)...) }},
 		{"skips", func() { r.res.Skipped = append(r.res.Skipped, r.skips.result()...) }},
+		// After the ignores were applied and the rules' skips are known:
+		// an ignore is unused when no finding was silenced by it and its
+		// rule did not skip at its place.
+		{"check ignores", r.checkIgnores},
 		// After every root is folded: a block is unmatched only when no
 		// root reading its file matched it.
 		{"unmatched config", func() { r.res.Skipped = append(r.res.Skipped, r.unmatchedConfigs()...) }},
@@ -397,31 +417,122 @@ func (r *Session) Processors() []Processor {
 // Result is the run's result, complete once the processors have run.
 func (r *Session) Result() *Result { return r.res }
 
-// unignored are the findings no ignore comment covers, at their place,
-// for a finding moved out of an installed module inside the module, or on
-// every caller's argument that sets the value at fault.
+// unignored are the findings no ignore comment covers: at their place,
+// for a finding moved out of an installed module inside the module, on
+// every caller's argument that sets the value at fault, or on one of the
+// module calls that reach it. Every comment that covers a finding is
+// marked used, not only the first.
 func (r *Session) unignored(issues []placedIssue) []Issue {
-	anns := map[string][]annotation{}
-	ignored := func(rule string, rng Range) bool {
-		a, ok := anns[rng.Filename]
-		if !ok {
-			a = annotations(r.loader.sources.lookup(rng.Filename), r.loader.sources.tflint)
-			anns[rng.Filename] = a
-		}
-		return ignores(a, rule, rng.Start.Line)
-	}
-	// An ignore on the callers' arguments that set the value at fault
-	// covers it when it is on every one of them.
-	onArguments := func(p placedIssue) bool {
-		return len(p.Arguments) > 0 && !slices.ContainsFunc(p.Arguments, func(a Range) bool { return !ignored(p.Rule, a) })
-	}
+	r.ignores = newIgnoreSet(r.loader.sources, r.now)
 	var out []Issue
 	for _, p := range issues {
-		if !ignored(p.Rule, p.Range) && (p.ModuleRange == nil || !ignored(p.Rule, *p.ModuleRange)) && !onArguments(p) {
+		ignored := r.ignores.silence(p.Rule, p.Range)
+		if p.ModuleRange != nil {
+			ignored = r.ignores.silence(p.Rule, *p.ModuleRange) || ignored
+		}
+		ignored = r.ignores.silence(p.Rule, p.Arguments...) || ignored
+		for _, c := range p.Callers {
+			ignored = r.ignores.silence(p.Rule, c) || ignored
+		}
+		if !ignored {
 			out = append(out, p.Issue)
 		}
 	}
 	return out
+}
+
+// UnusedIgnore is the pseudo-rule of the notices about ignores: one that
+// suppressed nothing (Options.ReportUnusedIgnores), one past its expiry.
+const UnusedIgnore = "queuecap_unused_ignore"
+
+// ignoreDocs is where ignores are documented, for the notices about them.
+func ignoreDocs() string {
+	return model.DocURL(model.BuildVersion(), "docs/rules/README.md#suppressing-findings")
+}
+
+// checkIgnores reports the ignore blocks and comments that cannot work
+// as errors (a rule no one knows, a file-level ignore below the top, a
+// malformed expiry), and those that did nothing as notices: expired, or
+// (with ReportUnusedIgnores) unused. Comments in installed modules are
+// left alone: the user does not edit them.
+func (r *Session) checkIgnores() {
+	for _, sk := range r.res.Skipped {
+		r.ignores.undecide(sk)
+	}
+	known := make([]string, 0, len(r.opts.Rules))
+	for _, rule := range r.opts.Rules {
+		known = append(known, rule.Name())
+	}
+	active := map[string]bool{"all": len(r.active) > 0}
+	for _, a := range r.active {
+		active[a.rule.Name()] = true
+	}
+	r.checkIgnoreBlocks(known, active)
+	for _, path := range r.loader.sources.paths() {
+		if r.loader.isRemote(filepath.Dir(path)) {
+			continue
+		}
+		anns := r.ignores.of(path)
+		r.res.Errors = append(r.res.Errors, r.ignores.errs[path]...)
+		for _, a := range anns {
+			for _, name := range a.rules {
+				if name != "all" && !a.tflint && !slices.Contains(known, name) {
+					rng := a.rng
+					r.res.Errors = append(r.res.Errors, ErrorEntry{Severity: Error, Range: &rng,
+						Message: fmt.Sprintf("queuecap-ignore names rule %q, which does not exist%s", name, suggest(name, known))})
+				}
+			}
+			if is, ok := r.idleIgnore(a, active); ok {
+				r.res.Issues = append(r.res.Issues, is)
+			}
+		}
+	}
+	// The formats that describe each rule (SARIF) describe this one too.
+	if slices.ContainsFunc(r.res.Issues, func(is Issue) bool { return is.Rule == UnusedIgnore }) {
+		r.res.Rules = append(r.res.Rules, RuleInfo{Name: UnusedIgnore, Severity: Notice, Link: ignoreDocs(),
+			Summary: "An ignore comment or block silences no finding, or is past its expiry date."})
+	}
+}
+
+// idleIgnore is the notice about an annotation that did nothing: expired,
+// or, with ReportUnusedIgnores, naming rules that ran and found nothing
+// there.
+func (r *Session) idleIgnore(a *annotation, active map[string]bool) (Issue, bool) {
+	is := Issue{Rule: UnusedIgnore, Severity: Notice, Range: a.rng, Subject: strings.Join(a.rules, ","),
+		Link: ignoreDocs()}
+	// The block it annotates: a file-level one, or one by no block,
+	// is about no resource.
+	is.Address = annotatedBlock(r.loader.sources.lookup(a.rng.Filename), a)
+	if a.expired(r.now) {
+		day := a.expires.Format(time.DateOnly)
+		is.Summary = fmt.Sprintf("ignore of %s expired on %s: its findings are reported again", strings.Join(a.rules, ", "), day)
+		is.Message = fmt.Sprintf("the ignore of %s worked until the end of %s (UTC); fix what it ignored, or give it a new exp: date with a reason that still holds", strings.Join(a.rules, ", "), day)
+		return is, true
+	}
+	if !r.opts.ReportUnusedIgnores || r.opts.Explain {
+		return Issue{}, false
+	}
+	var unused []string
+	for _, name := range a.rules {
+		// tflint's `all` covers every ruleset's rules, not only ours.
+		if active[name] && !a.used[name] && !a.undecided[name] && (name != "all" || !a.tflint) {
+			unused = append(unused, name)
+		}
+	}
+	if len(unused) == 0 {
+		return Issue{}, false
+	}
+	where := "on this line or the next"
+	if a.file {
+		where = "in this file"
+	}
+	list := strings.Join(unused, ", ")
+	is.Summary = fmt.Sprintf("ignore of %s suppresses nothing: remove it", list)
+	is.Message = fmt.Sprintf("no finding of %s is %s, nor in a module a call here reaches; an ignore that silences nothing would hide the next finding unseen", list, where)
+	if len(unused) < len(a.rules) {
+		is.Summary = fmt.Sprintf("ignore of %s suppresses nothing: remove it from the list", list)
+	}
+	return is, true
 }
 
 // unmatchedConfigs are the queue blocks of each configuration file that no
@@ -443,4 +554,38 @@ func (r *Session) unmatchedConfigs() []Skip {
 		out = append(out, unmatchedConfig(cfg, readers)...)
 	}
 	return out
+}
+
+// annotatedBlock is the address, in its module, of the top-level block an
+// ignore comment annotates (the one on its line or the next: resource,
+// data source or module call), or "" for a file-level ignore or one by no
+// such block.
+func annotatedBlock(pf *parsedFile, a *annotation) string {
+	if pf == nil || a.file || strings.HasSuffix(pf.path, ".json") {
+		return ""
+	}
+	f, diags := hclsyntax.ParseConfig(pf.src, pf.path, hcl.InitialPos)
+	if diags.HasErrors() {
+		return ""
+	}
+	body, ok := f.Body.(*hclsyntax.Body)
+	if !ok {
+		return ""
+	}
+	line := a.rng.Start.Line
+	for _, b := range body.Blocks {
+		r := b.Range()
+		if r.End.Line < line || r.Start.Line > line+1 {
+			continue
+		}
+		switch {
+		case b.Type == "resource" && len(b.Labels) == 2:
+			return b.Labels[0] + "." + b.Labels[1]
+		case b.Type == "data" && len(b.Labels) == 2:
+			return "data." + b.Labels[0] + "." + b.Labels[1]
+		case b.Type == "module" && len(b.Labels) == 1:
+			return "module." + b.Labels[0]
+		}
+	}
+	return ""
 }

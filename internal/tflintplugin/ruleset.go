@@ -48,6 +48,16 @@ const Name = "queuecap"
 // tflint job the day the plugin block is added.
 const NotChecked = "queuecap_not_checked"
 
+// UnusedIgnore is lint.UnusedIgnore as a rule: the notices about
+// queuecap-ignore comments that silenced nothing, or are past their exp:
+// date. Off by default, as NotChecked is and for its reason; on, it also
+// makes the run look for unused ignores (lint.Options.ReportUnusedIgnores).
+const UnusedIgnore = lint.UnusedIgnore
+
+// pseudo reports whether a rule of the ruleset is none of queuecap lint's
+// rules but a report on the run.
+func pseudo(name string) bool { return name == NotChecked || name == UnusedIgnore }
+
 // RuleSet is the plugin's tflint.RuleSet.
 type RuleSet struct {
 	tflint.BuiltinRuleSet
@@ -63,7 +73,8 @@ func New(version string) *RuleSet {
 	for _, r := range rules.All() {
 		rs.Rules = append(rs.Rules, newRule(r.Name(), r.DefaultSeverity(), r.EnabledByDefault(), r.Link()))
 	}
-	rs.Rules = append(rs.Rules, newRule(NotChecked, lint.Notice, false, rules.DocLink("docs/tflint.md#what-was-not-checked")))
+	rs.Rules = append(rs.Rules, newRule(NotChecked, lint.Notice, false, rules.DocLink("docs/tflint.md#what-was-not-checked")),
+		newRule(UnusedIgnore, lint.Notice, false, rules.DocLink("docs/rules/README.md#suppressing-findings")))
 	rs.Name = Name
 	rs.Version = strings.TrimPrefix(version, "v")
 	rs.Constraint = ">= 0.46.0"
@@ -179,7 +190,7 @@ func (rs *RuleSet) lint(r tflint.Runner) (*lint.Result, error) {
 	for _, rule := range rs.Rules {
 		qr := rule.(*queuecapRule) //nolint:forcetypeassert // rs.Rules holds only *queuecapRule
 		if !enabled[qr.name] {
-			if qr.name != NotChecked {
+			if !pseudo(qr.name) {
 				disable = append(disable, qr.name)
 			}
 			continue
@@ -196,7 +207,7 @@ func (rs *RuleSet) lint(r tflint.Runner) (*lint.Result, error) {
 			}
 			qr.severity = s
 		}
-		if qr.name != NotChecked {
+		if !pseudo(qr.name) {
 			enable = append(enable, qr.name)
 		}
 	}
@@ -216,5 +227,8 @@ func (rs *RuleSet) lint(r tflint.Runner) (*lint.Result, error) {
 		Enable:  enable,
 		Disable: disable,
 		Host:    h,
+		// tflint's own annotations name other rulesets' rules too: only
+		// queuecap's rules are judged unused (see checkIgnores).
+		ReportUnusedIgnores: enabled[UnusedIgnore],
 	})
 }

@@ -17,8 +17,8 @@ import (
 )
 
 // TestRuleSet: the ruleset tflint sees is queuecap's eight rules, by the
-// same IDs, severities and pages, and queuecap_not_checked at notice, off
-// by default; its version is the build's without the v.
+// same IDs, severities and pages, and queuecap_not_checked and
+// queuecap_unused_ignore at notice, off by default; its version is the build's without the v.
 func TestRuleSet(t *testing.T) {
 	rs := tflintplugin.New("v1.2.3")
 	if rs.RuleSetName() != "queuecap" || rs.RuleSetVersion() != "1.2.3" {
@@ -28,7 +28,7 @@ func TestRuleSet(t *testing.T) {
 	for _, r := range rules.All() {
 		want = append(want, r.Name())
 	}
-	want = append(want, tflintplugin.NotChecked)
+	want = append(want, tflintplugin.NotChecked, tflintplugin.UnusedIgnore)
 	if got := rs.RuleNames(); !slices.Equal(got, want) {
 		t.Errorf("rule names %v, want %v", got, want)
 	}
@@ -43,17 +43,19 @@ func TestRuleSet(t *testing.T) {
 				r.Name(), tr.Link(), tr.Enabled(), tr.Severity(), r.Link(), r.EnabledByDefault(), r.DefaultSeverity())
 		}
 	}
-	nc := byName[tflintplugin.NotChecked]
-	if nc.Severity() != sdk.NOTICE || nc.Enabled() {
-		t.Errorf("%s: severity %s, enabled %v; want a notice, off by default", nc.Name(), nc.Severity(), nc.Enabled())
-	}
-	// The page and the section the link names exist.
-	page, anchor, _ := strings.Cut(nc.Link()[strings.Index(nc.Link(), "/docs/")+1:], "#")
-	src, err := os.ReadFile(filepath.Join("..", "..", page))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(strings.ToLower(string(src)), "\n## "+strings.ReplaceAll(anchor, "-", " ")+"\n") {
-		t.Errorf("%s has no section for #%s", page, anchor)
+	for _, name := range []string{tflintplugin.NotChecked, tflintplugin.UnusedIgnore} {
+		nc := byName[name]
+		if nc.Severity() != sdk.NOTICE || nc.Enabled() {
+			t.Errorf("%s: severity %s, enabled %v; want a notice, off by default", nc.Name(), nc.Severity(), nc.Enabled())
+		}
+		// The page and the section the link names exist.
+		page, anchor, _ := strings.Cut(nc.Link()[strings.Index(nc.Link(), "/docs/")+1:], "#")
+		src, err := os.ReadFile(filepath.Join("..", "..", page))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(strings.ToLower(string(src)), "\n## "+strings.ReplaceAll(anchor, "-", " ")+"\n") {
+			t.Errorf("%s has no section for #%s", page, anchor)
+		}
 	}
 }

@@ -5,6 +5,7 @@ package formatter
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"math"
 
@@ -98,7 +99,7 @@ func renderJSON(b *bytes.Buffer, r *model.Result, opts Options) error {
 			Facts:       FactObject(is.Facts),
 			Link:        is.Link,
 			Fingerprint: fp,
-			Address:     is.Address,
+			Address:     cmp.Or(is.Address, is.Subject), // a notice about an ignore, about no resource
 			Subject:     is.Subject,
 			Instances:   is.Instances,
 			Callers:     is.Callers,

@@ -94,3 +94,13 @@ func ReleaseTag(version string) string {
 	}
 	return "v" + m[1]
 }
+
+// DocURL is a path of the repository as a version has it: in the
+// release's tag for a release, on main for any other build.
+func DocURL(version, path string) string {
+	ref := ReleaseTag(version)
+	if ref == "" {
+		ref = "main"
+	}
+	return "https://github.com/queuecap/terraform-provider-queuecap/blob/" + ref + "/" + path
+}

@@ -19,22 +19,12 @@ import (
 // docBase is where the rule pages of a version live, docs/rules/<id>.md:
 // in the release's tag for a release, on main for any other build.
 func docBase(version string) string {
-	return docURL(version, "docs/rules/")
-}
-
-// docURL is a path of the repository as a version has it: in the
-// release's tag for a release, on main for any other build.
-func docURL(version, path string) string {
-	ref := model.ReleaseTag(version)
-	if ref == "" {
-		ref = "main"
-	}
-	return "https://github.com/queuecap/terraform-provider-queuecap/blob/" + ref + "/" + path
+	return model.DocURL(version, "docs/rules/")
 }
 
 // DocLink is a page of the repository's docs, such as docs/tflint.md, as
 // this build's rule links point at them.
-func DocLink(path string) string { return docURL(model.BuildVersion(), path) }
+func DocLink(path string) string { return model.DocURL(model.BuildVersion(), path) }
 
 // All returns every rule, in the order they are documented.
 func All() []model.Rule {
