@@ -109,6 +109,11 @@ type arg struct {
 	explains bool
 }
 
+// typeGuessed marks an argument's value whose type its front end does not
+// know (a plan's value set by an expression unknown until apply): a
+// string that is a guess is no string Terraform built (mayBeQueueARN).
+type typeGuessed struct{}
+
 // hclExpr is an expression of the configuration as one instance of its
 // module evaluates it.
 type hclExpr struct {
