@@ -660,3 +660,58 @@ func TestModuleWithoutInstancesIsNoSkip(t *testing.T) {
 		}
 	}
 }
+
+// TestScalingTargetThroughTry: a scaling target whose resource_id names
+// its service through try(), beside a part naming another resource (the
+// cluster), sizes the service, as terraform-aws-modules/ecs's service
+// module writes it. try() dropped the service's origin.
+func TestScalingTargetThroughTry(t *testing.T) {
+	service := func(name string) map[string]string {
+		return map[string]string{"main.tf": `variable "create" {
+  type    = bool
+  default = true
+}
+
+resource "aws_sqs_queue" "jobs" {
+  name = "jobs"
+}
+
+resource "aws_ecs_cluster" "main" {
+  name = "main"
+}
+
+resource "aws_ecs_service" "this" {
+  count         = var.create ? 1 : 0
+  name          = "worker"
+  cluster       = aws_ecs_cluster.main.id
+  desired_count = 1
+  tags          = { "queuecap:queue" = "aws_sqs_queue.jobs" }
+}
+
+resource "aws_ecs_service" "ignore_task_definition" {
+  count         = var.create ? 0 : 1
+  name          = "worker"
+  cluster       = aws_ecs_cluster.main.id
+  desired_count = 1
+  tags          = { "queuecap:queue" = "aws_sqs_queue.jobs" }
+}
+
+resource "aws_appautoscaling_target" "this" {
+  count              = var.create ? 1 : 0
+  max_capacity       = 10
+  min_capacity       = 1
+  resource_id        = "service/${aws_ecs_cluster.main.name}/${` + name + `}"
+  scalable_dimension = "ecs:service:DesiredCount"
+  service_namespace  = "ecs"
+}
+`}
+	}
+	runLinkCases(t, []linkCase{
+		{name: "try with a default", files: service(`try(aws_ecs_service.this[0].name, "")`), links: []string{"aws_sqs_queue.jobs <- aws_ecs_service.this[0]"}},
+		{
+			name:  "try over the two services",
+			files: service(`try(aws_ecs_service.this[0].name, aws_ecs_service.ignore_task_definition[0].name)`),
+			links: []string{"aws_sqs_queue.jobs <- aws_ecs_service.this[0]"},
+		},
+	})
+}
