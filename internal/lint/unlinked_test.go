@@ -715,3 +715,71 @@ resource "aws_appautoscaling_target" "this" {
 		},
 	})
 }
+
+// TestSkipExplainsEachValue: a value a for_each instance reads from
+// each.value is explained by what the for_each comes from, as
+// terraform-aws-modules/lambda's alias module reads a mapping's queue with
+// try(each.value.event_source_arn, null) from a map holding the output of
+// a module that is not installed; and so is each.value in the arguments
+// of a module call with for_each. The skip said the queue "is not known
+// before apply and names no aws_sqs_queue of this configuration".
+func TestSkipExplainsEachValue(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"main.tf": `module "sqs_events" {
+  source = "terraform-aws-modules/sqs/aws"
+}
+
+module "alias" {
+  source = "./alias"
+  event_source_mapping = {
+    sqs = { event_source_arn = module.sqs_events.queue_arn }
+  }
+}
+
+module "each" {
+  for_each = { sqs = module.sqs_events.queue_arn }
+  source   = "./each"
+  arn      = each.value
+}
+`,
+		"alias/main.tf": `variable "create" {
+  type    = bool
+  default = true
+}
+
+variable "event_source_mapping" {
+  type    = any
+  default = {}
+}
+
+resource "aws_lambda_event_source_mapping" "this" {
+  for_each         = { for k, v in var.event_source_mapping : k => v if var.create }
+  function_name    = "fn"
+  event_source_arn = try(each.value.event_source_arn, null)
+}
+`,
+		"each/main.tf": `variable "arn" {}
+
+resource "aws_lambda_event_source_mapping" "this" {
+  function_name    = "fn"
+  event_source_arn = var.arn
+}
+`,
+	})
+	res := lintDir(t, lint.Options{Dirs: []string{dir}, Config: &lint.Config{}})
+	var got []string
+	for _, s := range res.Skipped {
+		if s.Rule == "link" {
+			got = append(got, s.Reason)
+		}
+	}
+	why := "comes from module.sqs_events, which is not installed: run terraform init, or lint a plan, so the queue's consumer is not checked"
+	want := []string{
+		`event source mapping module.alias.aws_lambda_event_source_mapping.this["sqs"]: its queue (event_source_arn) ` + why,
+		`event source mapping module.each["sqs"].aws_lambda_event_source_mapping.this: its queue (event_source_arn) ` + why,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("link skips:\n got %q\nwant %q", got, want)
+	}
+}
