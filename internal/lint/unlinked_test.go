@@ -5,6 +5,7 @@ package lint_test
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -781,5 +782,83 @@ resource "aws_lambda_event_source_mapping" "this" {
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("link skips:\n got %q\nwant %q", got, want)
+	}
+}
+
+// TestCoverageNamesARoleOfCompute: a queue whose only consumer is an IAM
+// role that no Lambda function, ECS service or auto scaling group runs
+// with (Karpenter's controller, an EKS pod through pod identity, in
+// terraform-aws-modules/eks) has a consumer the linter cannot size: the
+// skip names the role, where it said no consumer was linked.
+func TestCoverageNamesARoleOfCompute(t *testing.T) {
+	const karpenter = `resource "aws_sqs_queue" "interruptions" {
+  name = "karpenter"
+}
+
+resource "aws_sqs_queue" "orphan" {
+  name = "orphan"
+}
+
+resource "aws_iam_role" "controller" {
+  name               = "karpenter"
+  assume_role_policy = jsonencode({ Statement = [{ Effect = "Allow", Action = ["sts:AssumeRole", "sts:TagSession"], Principal = { Service = "pods.eks.amazonaws.com" } }] })
+}
+
+data "aws_iam_policy_document" "controller" {
+  statement {
+    actions   = ["sqs:DeleteMessage", "sqs:GetQueueUrl", "sqs:ReceiveMessage"]
+    resources = [try(aws_sqs_queue.interruptions.arn, null)]
+  }
+  statement {
+    actions   = ["sqs:ReceiveMessage"]
+    resources = [aws_sqs_queue.orphan.arn]
+  }
+}
+
+resource "aws_iam_role_policy" "controller" {
+  role   = aws_iam_role.controller.name
+  policy = data.aws_iam_policy_document.controller.json
+}
+
+resource "aws_eks_pod_identity_association" "karpenter" {
+  cluster_name    = "main"
+  namespace       = "kube-system"
+  service_account = "karpenter"
+  role_arn        = aws_iam_role.controller.arn
+}
+`
+	const function = `
+resource "aws_iam_role" "fn" {
+  name = "fn"
+}
+
+resource "aws_lambda_function" "fn" {
+  function_name = "fn"
+  role          = aws_iam_role.fn.arn
+}
+`
+	interruptions := "aws_sqs_queue.interruptions may be consumed through IAM role aws_iam_role.controller, which may receive and delete its messages, " +
+		"but no Lambda function, ECS service or auto scaling group of the linted configuration runs with it (the compute the linter sizes; " +
+		"an EKS pod's or a lone EC2 instance's is not), so that consumer could not be sized and the queue's capacity was not checked"
+	orphan := "no consumer of aws_sqs_queue.orphan is linked (an event source mapping, an EventBridge pipe, an IAM role allowed to receive and delete its messages, " +
+		"a queuecap:queue tag, a scaling policy on its metrics, or a consumer in its .queuecap.hcl queue block), so its capacity was not checked"
+	for name, files := range map[string]map[string]string{
+		"no fleet":                {"main.tf": karpenter},
+		"a fleet of another role": {"main.tf": karpenter + function},
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeFiles(t, dir, files)
+			res := lintDir(t, lint.Options{Dirs: []string{dir}, Config: &lint.Config{}})
+			got := map[int]string{}
+			for _, s := range res.Skipped {
+				if s.Rule == "coverage" {
+					got[s.Range.Start.Line] = s.Reason
+				}
+			}
+			if want := map[int]string{1: interruptions, 5: orphan}; !maps.Equal(got, want) {
+				t.Errorf("coverage skips:\n got %v\nwant %v", got, want)
+			}
+		})
 	}
 }
