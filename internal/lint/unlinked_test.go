@@ -862,3 +862,71 @@ resource "aws_lambda_function" "fn" {
 		})
 	}
 }
+
+// TestUnlinkedSkipSaysItsCount: an alarm, a scaling target or a policy
+// that is not checked at all, because what it names is not linked, and
+// whose count is not known either, is one skip, at what is not linked,
+// saying both; the count's own skip said it was "checked once, as if each
+// instance were unknown", which it was not (cds-snc/notification-terraform,
+// cloudposse/terraform-aws-ecs-cloudwatch-autoscaling). One whose queue
+// is linked keeps its count skip: it is checked once.
+func TestUnlinkedSkipSaysItsCount(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"main.tf": `variable "enabled" {}
+variable "prefix" {}
+variable "cluster" {}
+
+resource "aws_sqs_queue" "tasks" {
+  name = "tasks"
+}
+
+resource "aws_cloudwatch_metric_alarm" "delay" {
+  count               = var.enabled ? 1 : 0
+  namespace           = "AWS/SQS"
+  metric_name         = "ApproximateAgeOfOldestMessage"
+  comparison_operator = "GreaterThanOrEqualToThreshold"
+  threshold           = 20
+  dimensions = {
+    QueueName = "${var.prefix}priority"
+  }
+}
+
+resource "aws_cloudwatch_metric_alarm" "stuck" {
+  count               = var.enabled ? 1 : 0
+  namespace           = "AWS/SQS"
+  metric_name         = "ApproximateAgeOfOldestMessage"
+  comparison_operator = "GreaterThanOrEqualToThreshold"
+  threshold           = 300
+  dimensions = {
+    QueueName = aws_sqs_queue.tasks.name
+  }
+}
+
+resource "aws_appautoscaling_target" "t" {
+  count              = var.enabled ? 1 : 0
+  service_namespace  = "ecs"
+  scalable_dimension = "ecs:service:DesiredCount"
+  resource_id        = "service/${var.cluster}/workers"
+  max_capacity       = 10
+}
+`})
+	res := lintDir(t, lint.Options{Dirs: []string{dir}, Config: &lint.Config{}})
+	got := map[int]string{}
+	for _, s := range res.Skipped {
+		if s.Rule == "link" {
+			got[s.Range.Start.Line] = s.Reason
+		}
+	}
+	count := "; nor are its instances told apart: its count comes from var.enabled, which has no value here (set it with --var, a tfvars file or TF_VAR_enabled)"
+	want := map[int]string{
+		15: "alarm aws_cloudwatch_metric_alarm.delay reads SQS metrics, but its queue comes from var.prefix, which has no value here (set it with --var, a tfvars file or TF_VAR_prefix), " +
+			"so it is not checked against the queue" + count,
+		21: "the count of aws_cloudwatch_metric_alarm.stuck comes from var.enabled, which has no value here (set it with --var, a tfvars file or TF_VAR_enabled), " +
+			"so its instances are not told apart: it is checked once, as if each instance were unknown",
+		35: "aws_appautoscaling_target aws_appautoscaling_target.t: its resource_id comes from var.cluster, which has no value here (set it with --var, a tfvars file or TF_VAR_cluster), " +
+			"so its max_capacity sizes no fleet here" + count,
+	}
+	if !maps.Equal(got, want) {
+		t.Errorf("link skips:\n got %v\nwant %v", got, want)
+	}
+}
