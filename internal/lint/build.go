@@ -66,6 +66,11 @@ type builder struct {
 	refs map[any][]ref
 	// skips are what the walk and the linker could not check.
 	skips []Skip
+	// unexpanded are the skips of resources whose instances are checked
+	// as one, by address, with where each is in skips: a resource not
+	// checked at all says so in a skip that takes its own in
+	// (skipUnlinked).
+	unexpanded map[string]*unexpandedAt
 	// instances are the module instances walked, the root first.
 	instances []*instance
 	// instancesIn indexes instances by their module's cleaned directory,
@@ -83,6 +88,14 @@ type builder struct {
 	documents []iter.Seq2[string, documentReader]
 }
 
+// unexpandedAt is an unexpandedSkip, where it is in the builder's skips,
+// and whether a skip of the resource took it in.
+type unexpandedAt struct {
+	*unexpandedSkip
+	at    int
+	taken bool
+}
+
 type redriveRef struct {
 	queue, policy cty.Value // queue_url (or the queue itself) and redrive_policy
 	inline        string    // the queue's address for an inline policy
@@ -97,7 +110,7 @@ func newBuilder(dir string, cfg *Config, dataArgs map[string]Rates, limits *eval
 		queues: map[string]*Queue{}, fleets: map[string]*Fleet{}, targets: map[string]*scalingTarget{}, policies: map[string]*Policy{},
 		policyRefs: map[*Policy]cty.Value{}, alarmDims: map[*Alarm][]cty.Value{}, alarmActs: map[*Alarm]cty.Value{},
 		policyDims: map[*Policy][]ref{}, mappingRefs: map[*EventSourceMapping][2]cty.Value{},
-		configMatched: map[string]bool{}, refs: map[any][]ref{},
+		configMatched: map[string]bool{}, refs: map[any][]ref{}, unexpanded: map[string]*unexpandedAt{},
 	}
 }
 
@@ -146,7 +159,8 @@ func (b *builder) addResource(res *resourceInstance) {
 	// count hides nothing the rules check.
 	otherAlarm := len(b.model.Alarms) > alarms && !readsSQS(b.model.Alarms[alarms].Metrics)
 	if !resourceSchemas[res.typ].linkOnly && !otherAlarm && !b.scalesOtherService(res.addr) {
-		b.addSkip(*res.unexpanded)
+		b.unexpanded[res.addr] = &unexpandedAt{unexpandedSkip: res.unexpanded, at: len(b.skips)}
+		b.addSkip(res.unexpanded.Skip)
 	}
 }
 

@@ -63,7 +63,9 @@ func jsonencodeObject(in *instance, expr hcl.Expression, hops int) cty.Value {
 // as a placeholder, the JSON is parsed, and each placeholder is put back
 // as the value it stands for: a string that is one placeholder is that
 // value (the queue's ARN, with its origin), a string holding one among
-// other text is unknown, with the origins of what it holds. cty.NilVal
+// other text is unknown as HCL's template would be (not null, its text
+// up to the first interpolation known), with the origins of what it
+// holds. cty.NilVal
 // when the template is known as a whole (the caller reads it as a string)
 // or is not JSON with its placeholders in place (one outside a JSON
 // string, as in "Resource": ${jsonencode(local.arns)}).
@@ -109,6 +111,10 @@ func fillPlaceholders(v cty.Value, parts []cty.Value) cty.Value {
 		if !strings.ContainsRune(s, '\ue000') {
 			return v
 		}
+		built := cty.UnknownVal(cty.String).Refine().NotNull()
+		if before, _, _ := strings.Cut(s, "\ue000"); before != "" {
+			built = built.StringPrefix(before)
+		}
 		marks := cty.ValueMarks{}
 		for i, p := range parts {
 			ph := templatePlaceholder(i)
@@ -124,7 +130,7 @@ func fillPlaceholders(v cty.Value, parts []cty.Value) cty.Value {
 				}
 			}
 		}
-		return cty.UnknownVal(cty.String).WithMarks(marks)
+		return built.NewValue().WithMarks(marks)
 	case ty.IsObjectType():
 		attrs := make(map[string]cty.Value, len(ty.AttributeTypes()))
 		for k, av := range v.AsValueMap() {

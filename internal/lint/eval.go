@@ -191,10 +191,10 @@ func (in *instance) eval(expr hcl.Expression) cty.Value {
 		// policy built with templatefile() names its dead-letter queue.
 		v = cty.DynamicVal.WithMarks(contextMarks(ctx, traversals))
 	case !v.IsWhollyKnown() && len(origins(v)) == 0:
-		// try() and some other functions return a bare unknown for an
-		// unknown argument, dropping its marks:
-		// try(aws_autoscaling_group.this[0].name, "") still names the
-		// group.
+		// A for expression over a value not known before apply,
+		// element(), lookup() and merge() return a bare unknown,
+		// dropping its marks: element(split(":", aws_sqs_queue.q.arn), 5)
+		// still names the queue.
 		v = v.WithMarks(contextMarks(ctx, traversals))
 	}
 	return in.hostValue(expr, traversals, v)

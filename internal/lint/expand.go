@@ -22,6 +22,9 @@ type repetition struct {
 	key     cty.Value // a number for count, a string for for_each
 	value   cty.Value // each.value; cty.NilVal with count
 	isCount bool
+	// forEach is the for_each it is an instance of, which says why
+	// each.value is not known (unknownBecause); nil for count.
+	forEach hcl.Expression
 }
 
 // suffix is the instance key as Terraform writes it in an address: [0] or
@@ -137,7 +140,7 @@ func (in *instance) expand(addr string, count, forEach hcl.Expression) expansion
 				}
 				k = s
 			}
-			e.instances = append(e.instances, repetition{key: k, value: val.WithMarks(marks)})
+			e.instances = append(e.instances, repetition{key: k, value: val.WithMarks(marks), forEach: forEach})
 		}
 		e.known = true
 		return e

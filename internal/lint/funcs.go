@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/hashicorp/hcl/v2/ext/customdecode"
 	"github.com/hashicorp/hcl/v2/ext/tryfunc"
 	ctyyaml "github.com/zclconf/go-cty-yaml"
 	"github.com/zclconf/go-cty/cty"
@@ -127,7 +128,7 @@ var functions = map[string]function.Function{
 	"trimprefix":       stdlib.TrimPrefixFunc,
 	"trimspace":        stdlib.TrimSpaceFunc,
 	"trimsuffix":       stdlib.TrimSuffixFunc,
-	"try":              tryfunc.TryFunc,
+	"try":              tryFunc,
 	"upper":            stdlib.UpperFunc,
 	"urldecode":        urlDecodeFunc,
 	"urlencode":        urlEncodeFunc,
@@ -138,6 +139,35 @@ var functions = map[string]function.Function{
 	"yamlencode":       ctyyaml.YAMLEncodeFunc,
 	"zipmap":           stdlib.ZipmapFunc,
 }
+
+// tryFunc is HCL's try, but that what it returns while an argument is not
+// known before apply keeps that argument's marks, where HCL's drops them:
+// "service/${local.cluster}/${try(aws_ecs_service.this[0].name, "")}"
+// names the service, though the template's other parts have origins of
+// their own (eval marks a value that has none with all it references).
+// It evaluates its arguments once where HCL's does twice, for its type
+// and its value; when none succeeds, HCL's evaluates them again to say
+// why.
+var tryFunc = function.New(&function.Spec{
+	VarParam: &function.Parameter{Name: "expressions", Type: customdecode.ExpressionClosureType},
+	Type:     function.StaticReturnType(cty.DynamicPseudoType),
+	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+		for _, arg := range args {
+			v, diags := customdecode.ExpressionClosureFromVal(arg).Value()
+			switch {
+			case diags.HasErrors():
+				continue
+			case !v.IsWhollyKnown():
+				// Which argument it returns is not known until apply, nor
+				// its type: it is most likely this one.
+				_, marks := v.UnmarkDeep()
+				return cty.DynamicVal.WithMarks(marks), nil
+			}
+			return v, nil
+		}
+		return tryfunc.TryFunc.Call(args)
+	},
+})
 
 // unknownFunc is a function whose result the linter cannot or will not
 // know: an unknown, non-null value of type ret carrying its arguments'

@@ -245,6 +245,7 @@ func TestFunctionsKeepMarks(t *testing.T) {
 		`lookup({ dlq = aws_sqs_queue.dlq.arn, orders = aws_sqs_queue.orders.arn }, "dlq")`,
 		`tolist([aws_sqs_queue.dlq.arn, aws_sqs_queue.orders.arn])[0]`,
 		`tomap({ dlq = aws_sqs_queue.dlq.arn, orders = aws_sqs_queue.orders.arn })["dlq"]`,
+		`[try(aws_sqs_queue.dlq.arn, ""), aws_sqs_queue.orders.arn][0]`,
 	} {
 		t.Run(expr, func(t *testing.T) {
 			v := evalExpr(t, rootAtDir(t.TempDir()), expr)

@@ -112,7 +112,10 @@ func (in *instance) resourceInstances(r *Resource, schema *blockSchema) []*resou
 	e := in.expansionOf(r.LocalAddr(), r.Count, r.ForEach)
 	if !e.known {
 		res := in.resourceInstance(r, schema, nil)
-		res.unexpanded = &Skip{Rule: skipLink, Range: toRange(e.expr.Range()), Address: res.addr, Reason: notToldApart(e, res.addr)}
+		res.unexpanded = &unexpandedSkip{
+			Skip: Skip{Rule: skipLink, Range: toRange(e.expr.Range()), Address: res.addr, Reason: notToldApart(e, res.addr)},
+			meta: e.meta(), why: e.why,
+		}
 		return []*resourceInstance{res}
 	}
 	out := make([]*resourceInstance, len(e.instances))

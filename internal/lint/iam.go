@@ -82,6 +82,9 @@ type iamRefs struct {
 	documents  map[string]documentReader
 	statements map[string][]statement
 	roleStmts  map[*iamNode][]statement
+	// unmodeled are, by queue, the roles that may receive and delete its
+	// messages but that no fleet the linter models runs with.
+	unmodeled map[*Queue][]string
 }
 
 func (r *iamRefs) add(kind iamKind, addr string, name cty.Value, next ...cty.Value) *iamNode {
@@ -199,12 +202,15 @@ func (l *linker) readLinkOnly() {
 // them as IgnoredConsumers for --explain. A role allowed every queue
 // (Resource "*") links no queue; when its fleet consumes none otherwise,
 // a skip says so, unless an AWS managed policy allows it: one attached
-// to every function of a module is no sign of a consumer.
+// to every function of a module is no sign of a consumer. A role no
+// fleet runs with is recorded against the queues it may consume
+// (unmodeledRoles).
 func (l *linker) linkIAMConsumers() {
-	if len(l.iam.fleets) == 0 || len(l.model.Queues) == 0 {
+	if len(l.iam.nodes[iamRole]) == 0 || len(l.model.Queues) == 0 {
 		return
 	}
 	l.indexIAM()
+	fleetRoles := map[*iamNode]bool{}
 	sources := l.deadLetterSources()
 	declared := map[*Queue][]string{}
 	for _, q := range l.model.Queues {
@@ -225,6 +231,7 @@ func (l *linker) linkIAMConsumers() {
 		var every *statement
 		var everyRole *iamNode
 		for _, role := range l.rolesOf(fr) {
+			fleetRoles[role] = true
 			stmts := l.roleStatements(role)
 			for _, q := range l.model.Queues {
 				if mayConsume(stmts, q) && !slices.ContainsFunc(candidates, func(c candidate) bool { return c.q == q }) {
@@ -252,6 +259,28 @@ func (l *linker) linkIAMConsumers() {
 		if every != nil && len(f.Queues) == 0 && slices.ContainsFunc(l.model.Queues, func(q *Queue) bool { return !q.IsDeadLetter }) {
 			l.skip(f.Addr, every.rng, fmt.Sprintf("IAM role %s lets %s receive and delete the messages of every queue (Resource \"*\"), so which queue it consumes is not known: "+
 				"name the queue in the policy's Resource, tag the fleet queuecap:queue, or name it as the consumer in the queue's %s block", everyRole.addr, f.Addr, l.model.ConfigFileName()))
+		}
+	}
+	l.unmodeledRoles(fleetRoles)
+}
+
+// unmodeledRoles records, by queue, the roles that may receive and delete
+// its messages but that no Lambda function, ECS service or auto scaling
+// group runs with (an EKS pod's through pod identity or IRSA, a lone EC2
+// instance's): a consumer the linter cannot size, which the queue's
+// coverage skip names rather than saying it has none.
+func (l *linker) unmodeledRoles(fleetRoles map[*iamNode]bool) {
+	l.iam.unmodeled = map[*Queue][]string{}
+	for _, addr := range sortedKeys(l.iam.nodes[iamRole]) {
+		role := l.iam.nodes[iamRole][addr]
+		if fleetRoles[role] {
+			continue
+		}
+		stmts := l.roleStatements(role)
+		for _, q := range l.model.Queues {
+			if mayConsume(stmts, q) {
+				l.iam.unmodeled[q] = append(l.iam.unmodeled[q], role.addr)
+			}
 		}
 	}
 }

@@ -183,6 +183,63 @@ EOF`),
 	})
 }
 
+// TestIAMStringBuiltAroundAnARN: a string built around a queue's ARN
+// ("${aws_sqs_queue.orders.arn}-x") names something else and links
+// nothing, though it carries the queue's origin; one that builds the
+// queue's ARN from its name still links, as do the ARN itself, through a
+// local, and a pattern matching the queue's name.
+func TestIAMStringBuiltAroundAnARN(t *testing.T) {
+	receive := func(resource string) string {
+		return `{ Effect = "Allow", Action = ["sqs:ReceiveMessage", "sqs:DeleteMessage"], Resource = ` + resource + ` }`
+	}
+	with := func(files map[string]string, hcl string) map[string]string {
+		files["main.tf"] += "\n" + hcl + "\n"
+		return files
+	}
+	runLinkCases(t, []linkCase{
+		{name: "a suffix after the ARN", files: ecsWorker(receive(`["${aws_sqs_queue.orders.arn}-x"]`))},
+		{
+			// Without the fix, other had a consumer and so a missing
+			// dead-letter queue finding.
+			name: "a suffix after another queue's ARN, beside the queue's own",
+			files: with(ecsWorker(receive(`[aws_sqs_queue.orders.arn, "${aws_sqs_queue.other.arn}-x"]`)), `resource "aws_sqs_queue" "other" {
+  name = "other"
+}`),
+			links: []string{workerConsumesOrders},
+		},
+		{name: "a path after the ARN", files: ecsWorker(receive(`"${aws_sqs_queue.orders.arn}:*"`))},
+		{name: "format() around the ARN", files: ecsWorker(receive(`format("%s/x", aws_sqs_queue.orders.arn)`))},
+		{name: "another service's ARN from the queue's name", files: ecsWorker(receive(`"arn:aws:s3:::${aws_sqs_queue.orders.name}"`))},
+		{name: "a suffix after the ARN, through a local", files: with(ecsWorker(receive(`[local.resource]`)), `locals { resource = "${aws_sqs_queue.orders.arn}-x" }`)},
+		{
+			name: "a suffix after the ARN, in a JSON template",
+			files: ecsWorkerPolicy(t, `<<EOF
+{"Statement": [{"Effect": "Allow", "Action": ["sqs:ReceiveMessage", "sqs:DeleteMessage"], "Resource": "${aws_sqs_queue.orders.arn}-x"}]}
+EOF`),
+		},
+		{
+			name: "a suffix after the ARN, in an aws_iam_policy_document",
+			files: ecsWorkerPolicy(t, `data.aws_iam_policy_document.worker.json
+}
+
+data "aws_iam_policy_document" "worker" {
+  statement {
+    actions   = ["sqs:ReceiveMessage", "sqs:DeleteMessage"]
+    resources = ["${aws_sqs_queue.orders.arn}-x"]
+  }`),
+		},
+		{name: "the ARN", files: ecsWorker(receive(`"${aws_sqs_queue.orders.arn}"`)), links: []string{workerConsumesOrders}},
+		{name: "the ARN through a local", files: with(ecsWorker(receive(`local.resource`)), `locals { resource = aws_sqs_queue.orders.arn }`), links: []string{workerConsumesOrders}},
+		{name: "the ARN through try()", files: ecsWorker(receive(`try(aws_sqs_queue.orders.arn, "")`)), links: []string{workerConsumesOrders}},
+		{
+			name:  "the ARN built from the queue's name, the partition not known",
+			files: ecsWorker(receive(`"arn:${var.partition}:sqs:*:*:${aws_sqs_queue.orders.name}"`)),
+			links: []string{workerConsumesOrders},
+		},
+		{name: "a pattern matching the queue's name", files: ecsWorker(receive(`"arn:aws:sqs:*:*:ord*"`)), links: []string{workerConsumesOrders}},
+	})
+}
+
 func TestIAMLinks(t *testing.T) {
 	runLinkCases(t, []linkCase{
 		{

@@ -562,8 +562,9 @@ func (pb *planFront) addData(m *planModule, r *tfjson.StateResource) {
 
 // unknownSet is an attribute the configuration sets to a value known only
 // after apply. The plan does not say its type; a string is what the
-// attributes the linter reads unknown are (ARNs, names, JSON policies).
-var unknownSet = cty.UnknownVal(cty.String).RefineNotNull()
+// attributes the linter reads unknown are (ARNs, names, JSON policies),
+// marked typeGuessed as a guess: a list of ARNs is none.
+var unknownSet = cty.UnknownVal(cty.String).RefineNotNull().Mark(typeGuessed{})
 
 // body is one block as the builder reads it: the schema's arguments that
 // have a value (known, or unknown and set in the configuration, marked

@@ -274,11 +274,12 @@ func (s statement) allowsSQS(action string) bool {
 }
 
 // reach is what a statement's resources reach: queue q itself (by origin,
-// or by a known ARN or pattern that matches its name; q may be nil), and
-// every queue ("*", arn:aws:sqs:*:*:*, or NotResource).
+// when the value may be its ARN, or by a known ARN or pattern that matches
+// its name; q may be nil), and every queue ("*", arn:aws:sqs:*:*:*, or
+// NotResource).
 func (s statement) reach(q *Queue) (named, every bool) {
 	for _, r := range s.resources {
-		if q != nil && slices.Contains(origins(r), q.Addr) {
+		if q != nil && slices.Contains(origins(r), q.Addr) && mayBeQueueARN(r, q) {
 			named = true
 			continue
 		}
@@ -294,6 +295,37 @@ func (s statement) reach(q *Queue) (named, every bool) {
 		return false, !named
 	}
 	return named, every
+}
+
+// mayBeQueueARN reports whether r, derived from queue q, may be q's ARN.
+// Its origin survives any string built around it, so a string Terraform
+// builds (a template, format(), join(): not null, with its known start as
+// the only text the linter sees) may be only when that start begins an
+// ARN of q, as "arn:${var.partition}:sqs:*:*:${aws_sqs_queue.q.name}"
+// does; "${aws_sqs_queue.q.arn}-x" names something else. A reference
+// passed on as it is (through a local, a variable, try()) may be, and so
+// may a value of a plan whose type the plan does not say.
+func mayBeQueueARN(r cty.Value, q *Queue) bool {
+	plain, marks := r.Unmark()
+	if _, guessed := marks[typeGuessed{}]; guessed || plain.IsKnown() || plain.Type() != cty.String || plain.Range().CouldBeNull() {
+		return true
+	}
+	parts := strings.SplitN(plain.Range().StringPrefix(), ":", 6)
+	if len(parts) < 2 || parts[0] != "arn" {
+		return false
+	}
+	// Each part known whole fits; the last may be cut short.
+	last := len(parts) - 1
+	fits := func(i int, want string) bool {
+		if i > last || want == "" {
+			return true
+		}
+		if i == last {
+			return globMatch(parts[i]+"*", want)
+		}
+		return globMatch(parts[i], want)
+	}
+	return fits(2, "sqs") && fits(5, q.Name)
 }
 
 // queueNamePattern is the queue name part of an SQS ARN or pattern

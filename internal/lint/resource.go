@@ -74,7 +74,16 @@ type resourceInstance struct {
 	body     *block
 	// unexpanded, when the resource's count or for_each is not known, is
 	// the skip that says its instances are checked as one.
-	unexpanded *Skip
+	unexpanded *unexpandedSkip
+}
+
+// unexpandedSkip is the skip of a resource whose instances are checked as
+// one, with its meta-argument and why that is not known ("count", "comes
+// from var.n, which has no value here"), which a skip saying the resource
+// is not checked at all says too (skipUnlinked).
+type unexpandedSkip struct {
+	Skip
+	meta, why string
 }
 
 // A block is a resource instance's body, or a block nested in it: the
@@ -108,6 +117,11 @@ type arg struct {
 	// evaluated without the plan's state, does not know.
 	explains bool
 }
+
+// typeGuessed marks an argument's value whose type its front end does not
+// know (a plan's value set by an expression unknown until apply): a
+// string that is a guess is no string Terraform built (mayBeQueueARN).
+type typeGuessed struct{}
 
 // hclExpr is an expression of the configuration as one instance of its
 // module evaluates it.

@@ -85,7 +85,18 @@ func (in *instance) unknownBecauseWithin(expr hcl.Expression, hops int) string {
 					// refuse to plan it.
 					return fmt.Sprintf("comes from var.%s, which %s does not set and which has no default", name, in.addr)
 				}
-				if why := in.parent.unknownBecause(arg.Expr); why != "" {
+				// As the call's instance: its each.value is explained
+				// by the call's for_each.
+				call := &hclExpr{in: in.parent, rep: in.callRep, expr: arg.Expr}
+				if why := asInstance(call, func() string { return in.parent.unknownBecause(arg.Expr) }); why != "" {
+					return why
+				}
+			}
+		case "each":
+			// each.value comes from the for_each of the instance being
+			// explained, evaluated in this module instance.
+			if in.rep != nil && in.rep.forEach != nil && hops > 0 {
+				if why := in.unknownBecauseWithin(in.rep.forEach, hops-1); why != "" {
 					return why
 				}
 			}

@@ -26,12 +26,12 @@ func (l *linker) reportUnlinked() {
 		refs := l.refs[m]
 		if m.Queue == nil {
 			if why, relevant := l.whyUnlinked(refs[0], "aws_sqs_queue", "sqs"); relevant {
-				l.skip(m.Addr, refRange(refs[0], m.DefRange), fmt.Sprintf("event source mapping %s: its queue (event_source_arn) %s, so the queue's consumer is not checked", m.Addr, why))
+				l.skipUnlinked(m.Addr, refRange(refs[0], m.DefRange), fmt.Sprintf("event source mapping %s: its queue (event_source_arn) %s, so the queue's consumer is not checked", m.Addr, why))
 			}
 		}
 		if m.Queue != nil && (m.Function == nil || m.Function.Kind != FleetLambda) {
 			why, _ := l.whyUnlinked(refs[1], "aws_lambda_function", "lambda")
-			l.skip(m.Addr, refRange(refs[1], m.DefRange), fmt.Sprintf("event source mapping %s: its function (function_name) %s, so %s has no linked consumer here", m.Addr, why, m.Queue.Addr))
+			l.skipUnlinked(m.Addr, refRange(refs[1], m.DefRange), fmt.Sprintf("event source mapping %s: its function (function_name) %s, so %s has no linked consumer here", m.Addr, why, m.Queue.Addr))
 		}
 	}
 	for _, t := range sortedValues(l.targets) {
@@ -40,7 +40,7 @@ func (l *linker) reportUnlinked() {
 		}
 		if f := l.fleetFor(t.resourceID); f == nil || f.Kind != FleetECS {
 			why, _ := l.whyUnlinked(l.refs[t][0], "aws_ecs_service", "")
-			l.skip(t.addr, refRange(l.refs[t][0], t.rng), fmt.Sprintf("aws_appautoscaling_target %s: its resource_id %s, so its max_capacity sizes no fleet here", t.addr, why))
+			l.skipUnlinked(t.addr, refRange(l.refs[t][0], t.rng), fmt.Sprintf("aws_appautoscaling_target %s: its resource_id %s, so its max_capacity sizes no fleet here", t.addr, why))
 		}
 	}
 	for _, p := range l.model.Policies {
@@ -58,7 +58,7 @@ func (l *linker) reportUnlinked() {
 			continue // the resource_id of a scaling target of DynamoDB, Lambda provisioned concurrency, …
 		}
 		why, _ := l.whyUnlinked(r, "fleet", "")
-		l.skip(p.Addr, refRange(r, p.DefRange), fmt.Sprintf("scaling policy %s: the fleet it scales %s, so it is not checked", p.Addr, why))
+		l.skipUnlinked(p.Addr, refRange(r, p.DefRange), fmt.Sprintf("scaling policy %s: the fleet it scales %s, so it is not checked", p.Addr, why))
 	}
 	consuming := map[*Fleet]bool{}
 	for _, q := range l.model.Queues {
@@ -104,8 +104,9 @@ func (l *linker) reportUnlinked() {
 				break
 			}
 		}
-		l.skip(a.Addr, rng, fmt.Sprintf("alarm %s reads SQS metrics, but its queue %s, so it is not checked against the queue", a.Addr, why))
+		l.skipUnlinked(a.Addr, rng, fmt.Sprintf("alarm %s reads SQS metrics, but its queue %s, so it is not checked against the queue", a.Addr, why))
 	}
+	l.dropTaken()
 	l.reportCoverage()
 	for _, f := range l.model.Fleets {
 		if f.QueueAddr != "" && l.queues[f.QueueAddr] == nil {
@@ -113,6 +114,42 @@ func (l *linker) reportUnlinked() {
 				f.Addr, f.QueueAddr, suggest(f.QueueAddr, sortedKeys(l.queues))))
 		}
 	}
+}
+
+// skipUnlinked records that the object at addr is not checked at all, for
+// reason. The skip saying its instances are checked as one (its count or
+// for_each not known), which is then not so, is taken in: one skip, what
+// stops the check first, and the advice both give said once.
+func (l *linker) skipUnlinked(addr string, rng hcl.Range, reason string) {
+	if u := l.unexpanded[addr]; u != nil && !u.taken {
+		why := u.why
+		if i := strings.LastIndex(why, " ("); i > 0 && strings.HasSuffix(why, ")") && strings.Contains(reason, why[i:]) {
+			why = why[:i]
+		}
+		reason += fmt.Sprintf("; nor are its instances told apart: its %s %s", u.meta, why)
+		u.taken = true
+	}
+	l.skip(addr, rng, reason)
+}
+
+// dropTaken drops the skips skipUnlinked took in.
+func (l *linker) dropTaken() {
+	taken := map[int]bool{}
+	for _, u := range l.unexpanded {
+		if u.taken {
+			taken[u.at] = true
+		}
+	}
+	if len(taken) == 0 {
+		return
+	}
+	kept := l.skips[:0]
+	for i, s := range l.skips {
+		if !taken[i] {
+			kept = append(kept, s)
+		}
+	}
+	l.skips = kept
 }
 
 // readsSQS reports an alarm on SQS metrics.
@@ -205,7 +242,15 @@ func (l *linker) reportCoverage() {
 			continue
 		}
 		var reason string
-		switch {
+		switch roles := l.iam.unmodeled[q]; {
+		case len(q.Consumers) == 0 && len(roles) > 0:
+			what, it := "IAM role "+roles[0], "it"
+			if len(roles) > 1 {
+				what, it = "IAM roles "+strings.Join(roles, ", "), "them"
+			}
+			reason = fmt.Sprintf("%s may be consumed through %s, which may receive and delete its messages, but no Lambda function, ECS service or auto scaling group "+
+				"of the linted configuration runs with %s (the compute the linter sizes; an EKS pod's or a lone EC2 instance's is not), "+
+				"so that consumer could not be sized and the queue's capacity was not checked", q.Addr, what, it)
 		case len(q.Consumers) == 0:
 			reason = fmt.Sprintf("no consumer of %s is linked (an event source mapping, an EventBridge pipe, an IAM role allowed to receive and delete its messages, "+
 				"a queuecap:queue tag, a scaling policy on its metrics, or a consumer in its %s queue block), so its capacity was not checked", q.Addr, l.model.ConfigFileName())

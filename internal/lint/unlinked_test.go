@@ -5,6 +5,7 @@ package lint_test
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -658,5 +659,274 @@ func TestModuleWithoutInstancesIsNoSkip(t *testing.T) {
 		if n != c.skips {
 			t.Errorf("%s: %d module skips %+v, want %d", c.meta, n, res.Skipped, c.skips)
 		}
+	}
+}
+
+// TestScalingTargetThroughTry: a scaling target whose resource_id names
+// its service through try(), beside a part naming another resource (the
+// cluster), sizes the service, as terraform-aws-modules/ecs's service
+// module writes it. try() dropped the service's origin.
+func TestScalingTargetThroughTry(t *testing.T) {
+	service := func(name string) map[string]string {
+		return map[string]string{"main.tf": `variable "create" {
+  type    = bool
+  default = true
+}
+
+resource "aws_sqs_queue" "jobs" {
+  name = "jobs"
+}
+
+resource "aws_ecs_cluster" "main" {
+  name = "main"
+}
+
+resource "aws_ecs_service" "this" {
+  count         = var.create ? 1 : 0
+  name          = "worker"
+  cluster       = aws_ecs_cluster.main.id
+  desired_count = 1
+  tags          = { "queuecap:queue" = "aws_sqs_queue.jobs" }
+}
+
+resource "aws_ecs_service" "ignore_task_definition" {
+  count         = var.create ? 0 : 1
+  name          = "worker"
+  cluster       = aws_ecs_cluster.main.id
+  desired_count = 1
+  tags          = { "queuecap:queue" = "aws_sqs_queue.jobs" }
+}
+
+resource "aws_appautoscaling_target" "this" {
+  count              = var.create ? 1 : 0
+  max_capacity       = 10
+  min_capacity       = 1
+  resource_id        = "service/${aws_ecs_cluster.main.name}/${` + name + `}"
+  scalable_dimension = "ecs:service:DesiredCount"
+  service_namespace  = "ecs"
+}
+`}
+	}
+	runLinkCases(t, []linkCase{
+		{name: "try with a default", files: service(`try(aws_ecs_service.this[0].name, "")`), links: []string{"aws_sqs_queue.jobs <- aws_ecs_service.this[0]"}},
+		{
+			name:  "try over the two services",
+			files: service(`try(aws_ecs_service.this[0].name, aws_ecs_service.ignore_task_definition[0].name)`),
+			links: []string{"aws_sqs_queue.jobs <- aws_ecs_service.this[0]"},
+		},
+	})
+}
+
+// TestSkipExplainsEachValue: a value a for_each instance reads from
+// each.value is explained by what the for_each comes from, as
+// terraform-aws-modules/lambda's alias module reads a mapping's queue with
+// try(each.value.event_source_arn, null) from a map holding the output of
+// a module that is not installed; and so is each.value in the arguments
+// of a module call with for_each. The skip said the queue "is not known
+// before apply and names no aws_sqs_queue of this configuration".
+func TestSkipExplainsEachValue(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"main.tf": `module "sqs_events" {
+  source = "terraform-aws-modules/sqs/aws"
+}
+
+module "alias" {
+  source = "./alias"
+  event_source_mapping = {
+    sqs = { event_source_arn = module.sqs_events.queue_arn }
+  }
+}
+
+module "each" {
+  for_each = { sqs = module.sqs_events.queue_arn }
+  source   = "./each"
+  arn      = each.value
+}
+`,
+		"alias/main.tf": `variable "create" {
+  type    = bool
+  default = true
+}
+
+variable "event_source_mapping" {
+  type    = any
+  default = {}
+}
+
+resource "aws_lambda_event_source_mapping" "this" {
+  for_each         = { for k, v in var.event_source_mapping : k => v if var.create }
+  function_name    = "fn"
+  event_source_arn = try(each.value.event_source_arn, null)
+}
+`,
+		"each/main.tf": `variable "arn" {}
+
+resource "aws_lambda_event_source_mapping" "this" {
+  function_name    = "fn"
+  event_source_arn = var.arn
+}
+`,
+	})
+	res := lintDir(t, lint.Options{Dirs: []string{dir}, Config: &lint.Config{}})
+	var got []string
+	for _, s := range res.Skipped {
+		if s.Rule == "link" {
+			got = append(got, s.Reason)
+		}
+	}
+	why := "comes from module.sqs_events, which is not installed: run terraform init, or lint a plan, so the queue's consumer is not checked"
+	want := []string{
+		`event source mapping module.alias.aws_lambda_event_source_mapping.this["sqs"]: its queue (event_source_arn) ` + why,
+		`event source mapping module.each["sqs"].aws_lambda_event_source_mapping.this: its queue (event_source_arn) ` + why,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("link skips:\n got %q\nwant %q", got, want)
+	}
+}
+
+// TestCoverageNamesARoleOfCompute: a queue whose only consumer is an IAM
+// role that no Lambda function, ECS service or auto scaling group runs
+// with (Karpenter's controller, an EKS pod through pod identity, in
+// terraform-aws-modules/eks) has a consumer the linter cannot size: the
+// skip names the role, where it said no consumer was linked.
+func TestCoverageNamesARoleOfCompute(t *testing.T) {
+	const karpenter = `resource "aws_sqs_queue" "interruptions" {
+  name = "karpenter"
+}
+
+resource "aws_sqs_queue" "orphan" {
+  name = "orphan"
+}
+
+resource "aws_iam_role" "controller" {
+  name               = "karpenter"
+  assume_role_policy = jsonencode({ Statement = [{ Effect = "Allow", Action = ["sts:AssumeRole", "sts:TagSession"], Principal = { Service = "pods.eks.amazonaws.com" } }] })
+}
+
+data "aws_iam_policy_document" "controller" {
+  statement {
+    actions   = ["sqs:DeleteMessage", "sqs:GetQueueUrl", "sqs:ReceiveMessage"]
+    resources = [try(aws_sqs_queue.interruptions.arn, null)]
+  }
+  statement {
+    actions   = ["sqs:ReceiveMessage"]
+    resources = [aws_sqs_queue.orphan.arn]
+  }
+}
+
+resource "aws_iam_role_policy" "controller" {
+  role   = aws_iam_role.controller.name
+  policy = data.aws_iam_policy_document.controller.json
+}
+
+resource "aws_eks_pod_identity_association" "karpenter" {
+  cluster_name    = "main"
+  namespace       = "kube-system"
+  service_account = "karpenter"
+  role_arn        = aws_iam_role.controller.arn
+}
+`
+	const function = `
+resource "aws_iam_role" "fn" {
+  name = "fn"
+}
+
+resource "aws_lambda_function" "fn" {
+  function_name = "fn"
+  role          = aws_iam_role.fn.arn
+}
+`
+	interruptions := "aws_sqs_queue.interruptions may be consumed through IAM role aws_iam_role.controller, which may receive and delete its messages, " +
+		"but no Lambda function, ECS service or auto scaling group of the linted configuration runs with it (the compute the linter sizes; " +
+		"an EKS pod's or a lone EC2 instance's is not), so that consumer could not be sized and the queue's capacity was not checked"
+	orphan := "no consumer of aws_sqs_queue.orphan is linked (an event source mapping, an EventBridge pipe, an IAM role allowed to receive and delete its messages, " +
+		"a queuecap:queue tag, a scaling policy on its metrics, or a consumer in its .queuecap.hcl queue block), so its capacity was not checked"
+	for name, files := range map[string]map[string]string{
+		"no fleet":                {"main.tf": karpenter},
+		"a fleet of another role": {"main.tf": karpenter + function},
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeFiles(t, dir, files)
+			res := lintDir(t, lint.Options{Dirs: []string{dir}, Config: &lint.Config{}})
+			got := map[int]string{}
+			for _, s := range res.Skipped {
+				if s.Rule == "coverage" {
+					got[s.Range.Start.Line] = s.Reason
+				}
+			}
+			if want := map[int]string{1: interruptions, 5: orphan}; !maps.Equal(got, want) {
+				t.Errorf("coverage skips:\n got %v\nwant %v", got, want)
+			}
+		})
+	}
+}
+
+// TestUnlinkedSkipSaysItsCount: an alarm, a scaling target or a policy
+// that is not checked at all, because what it names is not linked, and
+// whose count is not known either, is one skip, at what is not linked,
+// saying both; the count's own skip said it was "checked once, as if each
+// instance were unknown", which it was not (cds-snc/notification-terraform,
+// cloudposse/terraform-aws-ecs-cloudwatch-autoscaling). One whose queue
+// is linked keeps its count skip: it is checked once.
+func TestUnlinkedSkipSaysItsCount(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"main.tf": `variable "enabled" {}
+variable "prefix" {}
+variable "cluster" {}
+
+resource "aws_sqs_queue" "tasks" {
+  name = "tasks"
+}
+
+resource "aws_cloudwatch_metric_alarm" "delay" {
+  count               = var.enabled ? 1 : 0
+  namespace           = "AWS/SQS"
+  metric_name         = "ApproximateAgeOfOldestMessage"
+  comparison_operator = "GreaterThanOrEqualToThreshold"
+  threshold           = 20
+  dimensions = {
+    QueueName = "${var.prefix}priority"
+  }
+}
+
+resource "aws_cloudwatch_metric_alarm" "stuck" {
+  count               = var.enabled ? 1 : 0
+  namespace           = "AWS/SQS"
+  metric_name         = "ApproximateAgeOfOldestMessage"
+  comparison_operator = "GreaterThanOrEqualToThreshold"
+  threshold           = 300
+  dimensions = {
+    QueueName = aws_sqs_queue.tasks.name
+  }
+}
+
+resource "aws_appautoscaling_target" "t" {
+  count              = var.enabled ? 1 : 0
+  service_namespace  = "ecs"
+  scalable_dimension = "ecs:service:DesiredCount"
+  resource_id        = "service/${var.cluster}/workers"
+  max_capacity       = 10
+}
+`})
+	res := lintDir(t, lint.Options{Dirs: []string{dir}, Config: &lint.Config{}})
+	got := map[int]string{}
+	for _, s := range res.Skipped {
+		if s.Rule == "link" {
+			got[s.Range.Start.Line] = s.Reason
+		}
+	}
+	count := "; nor are its instances told apart: its count comes from var.enabled, which has no value here (set it with --var, a tfvars file or TF_VAR_enabled)"
+	want := map[int]string{
+		15: "alarm aws_cloudwatch_metric_alarm.delay reads SQS metrics, but its queue comes from var.prefix, which has no value here (set it with --var, a tfvars file or TF_VAR_prefix), " +
+			"so it is not checked against the queue" + count,
+		21: "the count of aws_cloudwatch_metric_alarm.stuck comes from var.enabled, which has no value here (set it with --var, a tfvars file or TF_VAR_enabled), " +
+			"so its instances are not told apart: it is checked once, as if each instance were unknown",
+		35: "aws_appautoscaling_target aws_appautoscaling_target.t: its resource_id comes from var.cluster, which has no value here (set it with --var, a tfvars file or TF_VAR_cluster), " +
+			"so its max_capacity sizes no fleet here" + count,
+	}
+	if !maps.Equal(got, want) {
+		t.Errorf("link skips:\n got %v\nwant %v", got, want)
 	}
 }

@@ -36,7 +36,7 @@ var planWins = []struct {
 // findings (rule, place, instances, facts and message, but for planWins)
 // and the same skips (instances too).
 func TestParity(t *testing.T) {
-	for _, dir := range []string{"testdata/zero_surplus", "testdata/unknown_arn", "testdata/modules", "testdata/ignored", "testdata/scaling", "testdata/iam", "testdata/locals",
+	for _, dir := range []string{"testdata/zero_surplus", "testdata/unknown_arn", "testdata/modules", "testdata/ignored", "testdata/scaling", "testdata/iam", "testdata/iam_unknown_list", "testdata/locals",
 		"testdata/launch_template", "testdata/launch_configuration", "testdata/task_role", "testdata/sns", "testdata/queuecap_data", "testdata/instances"} {
 		t.Run(dir, func(t *testing.T) {
 			t.Parallel()
