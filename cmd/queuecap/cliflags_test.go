@@ -305,6 +305,13 @@ func TestChdir(t *testing.T) {
 	if code, _, stderr := cli(t, "", "lint", "--chdir", "infra", "--output", "json=out.json"); code != exitFindings || !fileHas(t, "infra/out.json", `"filename":"infra/main.tf"`) {
 		t.Errorf("--chdir infra --output json=out.json: exit %d, stderr %q; want infra/out.json", code, stderr)
 	}
+	// The baseline files are found from DIR too.
+	if code, _, stderr := cli(t, "", "lint", "--chdir", "infra", "--write-baseline", "base.json"); code != exitOK || !fileHas(t, "infra/base.json", `"fingerprint"`) {
+		t.Errorf("--chdir infra --write-baseline base.json: exit %d, stderr %q; want infra/base.json", code, stderr)
+	}
+	if code, stdout, stderr := cli(t, "", "lint", "--chdir", "infra", "--baseline", "base.json"); code != exitOK || strings.Contains(stdout, "Error -") {
+		t.Errorf("--chdir infra --baseline base.json: exit %d, stderr %q, stdout:\n%s\nwant infra/base.json read and its finding left out", code, stderr, stdout)
+	}
 	if code, stdout, _ := cli(t, "", "lint", "--chdir", "infra", "--explain"); code != exitOK || !strings.HasPrefix(stdout, "root infra\n") {
 		t.Errorf("--chdir infra --explain: exit %d, stdout:\n%s", code, stdout)
 	}
