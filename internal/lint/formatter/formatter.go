@@ -101,14 +101,20 @@ func baselineFixedText(file string, e model.BaselineEntry) string {
 // coverageLine is "Checked 3 of 4 queues with a consumer; not checked:
 // aws_sqs_queue.audit", or "" when no queue has a consumer: a run is
 // never mistaken for one that checked everything.
-func coverageLine(r *model.Result) string {
+func coverageLine(r *model.Result) string { return coverageText(r, func(q string) string { return q }) }
+
+// coverageText is coverageLine with each queue's address as name gives it.
+func coverageText(r *model.Result, name func(string) string) string {
 	if r.QueuesWithConsumer == 0 {
 		return ""
 	}
 	checked := r.QueuesWithConsumer - len(r.QueuesNotChecked)
 	line := fmt.Sprintf("Checked %d of %s with a consumer", checked, textfmt.Plural(r.QueuesWithConsumer, "queue"))
 	if n := len(r.QueuesNotChecked); n > 0 {
-		shown := r.QueuesNotChecked[:min(n, 5)]
+		var shown []string
+		for _, q := range r.QueuesNotChecked[:min(n, 5)] {
+			shown = append(shown, name(q))
+		}
 		line += "; not checked: " + strings.Join(shown, ", ")
 		if n > len(shown) {
 			line += fmt.Sprintf(" and %d more", n-len(shown))

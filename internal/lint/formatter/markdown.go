@@ -189,22 +189,10 @@ func markdownPlace(rng model.Range, address string, instances []string) string {
 
 // markdownCoverage is coverageLine with the queues as code.
 func markdownCoverage(r *model.Result) string {
-	if r.QueuesWithConsumer == 0 {
-		return ""
+	if line := coverageText(r, markdownCode); line != "" {
+		return line + "."
 	}
-	checked := r.QueuesWithConsumer - len(r.QueuesNotChecked)
-	line := fmt.Sprintf("Checked %d of %s with a consumer", checked, markdownCount(r.QueuesWithConsumer, "queue"))
-	if n := len(r.QueuesNotChecked); n > 0 {
-		var names []string
-		for _, q := range r.QueuesNotChecked[:min(n, 5)] {
-			names = append(names, markdownCode(q))
-		}
-		line += "; not checked: " + strings.Join(names, ", ")
-		if n > 5 {
-			line += fmt.Sprintf(" and %d more", n-5)
-		}
-	}
-	return line + "."
+	return ""
 }
 
 // severityCounts is "1 error, 2 warnings".

@@ -115,3 +115,13 @@ func TestMarkdownSize(t *testing.T) {
 		t.Error("the skipped checks are not counted, or the ones left out are not said")
 	}
 }
+
+// TestMarkdownCoverage: the comment says which queues were not checked,
+// each as code.
+func TestMarkdownCoverage(t *testing.T) {
+	r := &lint.Result{Queues: 2, QueuesWithConsumer: 2, QueuesNotChecked: []string{"aws_sqs_queue.audit"}}
+	md := render(t, "markdown", r, Options{NoColor: true})
+	if want := "\nChecked 1 of 2 queues with a consumer; not checked: `aws_sqs_queue.audit`.\n"; !strings.Contains(md, want) {
+		t.Errorf("lacks %q:\n%s", want, md)
+	}
+}
