@@ -159,8 +159,9 @@ func diffSide(arg string, dirs []string, dirsGiven, recursive bool) (run *lintdi
 }
 
 // lintTree lints dirs below base as `queuecap lint` would from base, with
-// base's .queuecap.hcl for the run's settings and each root's own for its
-// queue blocks, reading nothing outside base.
+// base's .queuecap.hcl for the run's settings (recursive, skip_dirs) and
+// each root's own for its queue and ignore blocks, reading nothing
+// outside base.
 func lintTree(base string, dirs []string, recursive bool) (*lintdiff.Run, error) {
 	abs := make([]string, len(dirs))
 	for i, d := range dirs {
@@ -181,7 +182,7 @@ func lintTree(base string, dirs []string, recursive bool) (*lintdiff.Run, error)
 		recursive = *cfg.Recursive
 	}
 	res, err := runner.Run(lint.Options{
-		Dirs: abs, Recursive: recursive, Environ: os.Environ(),
+		Dirs: abs, Recursive: recursive, SkipDirs: cfg.SkipDirs, Environ: os.Environ(),
 		Config: cfg.WithoutQueues(), DiscoverConfig: true, Rules: rules.All(), Boundary: bound,
 	})
 	if err != nil {

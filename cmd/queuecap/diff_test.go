@@ -344,3 +344,26 @@ func TestExtractTar(t *testing.T) {
 		t.Errorf("a regular tree: %v", err)
 	}
 }
+
+// TestDiffSkipDirs: with --recursive, each side walks as its own
+// .queuecap.hcl says: a folder its skip_dirs names is not linted.
+func TestDiffSkipDirs(t *testing.T) {
+	dirs := t.TempDir()
+	for name, size := range map[string]string{"base": "32", "head": "25"} {
+		for _, sub := range []string{"app", "vendor/app"} {
+			if err := os.MkdirAll(filepath.Join(dirs, name, sub), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dirs, name, sub, "main.tf"), []byte(strings.Replace(diffFleet, "MAX", size, 1)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := os.WriteFile(filepath.Join(dirs, name, ".queuecap.hcl"), []byte("config {\n  skip_dirs = [\"vendor\"]\n}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, out, errOut := runQueuecap("diff", "--recursive", filepath.Join(dirs, "base"), filepath.Join(dirs, "head"))
+	if code != exitFindings || !strings.Contains(out, "Capacity: 1 queue changed") || strings.Contains(out, "vendor") {
+		t.Errorf("diff --recursive with skip_dirs = [\"vendor\"]: exit %d, want 2 and app's queue alone:\n%s%s", code, out, errOut)
+	}
+}
