@@ -76,10 +76,13 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 			return fail("%s: a DIR is relative to BASE and HEAD, and inside them", d)
 		}
 	}
+	if len(cmd.args) > 2 && isFile(cmd.args[0]) && isFile(cmd.args[1]) {
+		return fail("two JSON reports hold their runs: DIR arguments apply to directories and revisions")
+	}
 	var runs [2]*lintdiff.Run
 	for i, side := range []string{"BASE", "HEAD"} {
 		arg := cmd.args[i]
-		run, cleanup, err := diffSide(arg, dirs, len(cmd.args) > 2, f.recursive)
+		run, cleanup, err := diffSide(arg, dirs, f.recursive)
 		if cleanup != nil {
 			defer cleanup()
 		}
@@ -113,16 +116,14 @@ func closestSuffix(s string, names []string) string {
 	return ""
 }
 
-// diffSide is one side of a comparison: a JSON report read, or a
-// directory or a git revision linted. cleanup, when not nil, removes
+// diffSide is one side of a comparison: a JSON report read (dirs do not
+// apply to it: it holds its run), or a directory or a git revision
+// linted. cleanup, when not nil, removes
 // what the side checked out.
-func diffSide(arg string, dirs []string, dirsGiven, recursive bool) (run *lintdiff.Run, cleanup func(), err error) {
+func diffSide(arg string, dirs []string, recursive bool) (run *lintdiff.Run, cleanup func(), err error) {
 	info, statErr := os.Stat(arg)
 	switch {
 	case statErr == nil && info.Mode().IsRegular():
-		if dirsGiven {
-			return nil, nil, errors.New("a JSON report holds its run: DIR arguments apply to directories and revisions")
-		}
 		file, err := os.Open(arg)
 		if err != nil {
 			return nil, nil, err
@@ -184,6 +185,9 @@ func lintTree(base string, dirs []string, recursive bool) (*lintdiff.Run, error)
 	res, err := runner.Run(lint.Options{
 		Dirs: abs, Recursive: recursive, SkipDirs: cfg.SkipDirs, Environ: os.Environ(),
 		Config: cfg.WithoutQueues(), DiscoverConfig: true, Rules: rules.All(), Boundary: bound,
+		// As lint's default, so that a side linted here and one read from
+		// lint's JSON report list the same notices.
+		ReportUnusedIgnores: true,
 	})
 	if err != nil {
 		return nil, err
@@ -314,4 +318,10 @@ func extractTar(r io.Reader, dir string) error {
 		// Anything else (git archive writes a global header) is not a
 		// file of the tree.
 	}
+}
+
+// isFile reports whether path is a regular file: a JSON report, for diff.
+func isFile(path string) bool {
+	info, err := os.Stat(path)
+	return err == nil && info.Mode().IsRegular()
 }
