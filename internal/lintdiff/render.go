@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint/formatter"
@@ -204,7 +205,7 @@ func rows(c QueueChange) []row {
 		}
 	}
 	out = append(out[:at], append([]row{surplus}, out[at:]...)...)
-	if slicesContains(c.Changed, "alarms") {
+	if slices.Contains(c.Changed, "alarms") {
 		thresholds := func(q *model.QueueCapacity) map[string]string {
 			m := map[string]string{}
 			for _, al := range q.Alarms {
@@ -237,15 +238,6 @@ func rows(c QueueChange) []row {
 		}
 	}
 	return out
-}
-
-func slicesContains(s []string, v string) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }
 
 func ptrNum(p *float64) string {
