@@ -53,8 +53,8 @@ func TestVarValueErrorAlone(t *testing.T) {
 	if code != exitError || stdout != want || stderr != "" {
 		t.Errorf("exit %d, stdout %q, stderr %q; want exit 1 and stdout %q", code, stdout, stderr, want)
 	}
-	_, stdout, _ = cli(t, "", "lint", "--no-color", "--var", "max=abc")
-	if strings.Contains(stdout, "No aws_sqs_queue was checked") {
+	code, stdout, _ = cli(t, "", "lint", "--no-color", "--var", "max=abc")
+	if code != exitError || !strings.Contains(stdout, "Invalid value for input variable") || strings.Contains(stdout, "No aws_sqs_queue was checked") {
 		t.Errorf("the default format says no queue was declared:\n%s", stdout)
 	}
 }

@@ -270,14 +270,7 @@ func (cfg *Config) readConfigBlock(b *hcl.Block) hcl.Diagnostics {
 		diags = append(diags, d...)
 		cfg.MinimumFailureSeverity = s
 	}
-	if a, ok := attrs.Attributes["recursive"]; ok {
-		v, d := literal(a, cty.Bool)
-		diags = append(diags, d...)
-		if d == nil {
-			r := v.True()
-			cfg.Recursive = &r
-		}
-	}
+	cfg.Recursive, diags = boolAttr(attrs.Attributes["recursive"], diags)
 	if a, ok := attrs.Attributes["baseline"]; ok {
 		v, d := literal(a, cty.String)
 		diags = append(diags, d...)

@@ -26,7 +26,7 @@ type IgnoreConfig struct {
 	Reason        string
 	// Expires is the last day (UTC) the block works; zero for never.
 	Expires time.Time
-	// Dir is the directory of the file the block is in.
+	// Dir is the directory of the file the block is in, absolute.
 	Dir string
 	// Range is the block's; RuleRange its rule attribute's value.
 	Range, RuleRange hcl.Range
@@ -39,7 +39,12 @@ var ignoreBlockSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 // decodeIgnore reads an ignore block of the file at path.
 func decodeIgnore(path string, b *hcl.Block) (*IgnoreConfig, hcl.Diagnostics) {
 	attrs, diags := b.Body.Content(ignoreBlockSchema)
-	ic := &IgnoreConfig{Dir: filepath.Dir(path), Range: b.DefRange}
+	// Absolute once, not at every finding matched.
+	dir, err := filepath.Abs(filepath.Dir(path))
+	if err != nil {
+		dir = filepath.Dir(path) // Rel fails on it against an absolute file: no path matches, as before
+	}
+	ic := &IgnoreConfig{Dir: dir, Range: b.DefRange}
 	text := func(name string) (string, *hcl.Attribute) {
 		a, ok := attrs.Attributes[name]
 		if !ok {
@@ -128,12 +133,11 @@ func (ic *IgnoreConfig) matches(rule, file string, addresses []string) bool {
 		return false
 	}
 	if ic.Path != nil {
-		abs, err1 := filepath.Abs(file)
-		dir, err2 := filepath.Abs(ic.Dir)
-		if err1 != nil || err2 != nil {
+		abs, err := filepath.Abs(file)
+		if err != nil {
 			return false
 		}
-		rel, err := filepath.Rel(dir, abs)
+		rel, err := filepath.Rel(ic.Dir, abs)
 		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || !ic.Path.MatchString(filepath.ToSlash(rel)) {
 			return false
 		}

@@ -219,6 +219,9 @@ type Session struct {
 	now      time.Time         // ignores expire by it
 	ignores  *ignoreSet
 	blocks   map[string]*blockUse // by the ignore block's place
+	// topBlocks are the top-level blocks of the files with an ignore
+	// notice, by file (annotatedBlock).
+	topBlocks map[string]hclsyntax.Blocks
 }
 
 // Prepare checks the options (rules, --var flags, the boundary) and
@@ -500,13 +503,11 @@ func (r *Session) checkIgnores() {
 func (r *Session) idleIgnore(a *annotation, active map[string]bool) (Issue, bool) {
 	is := Issue{Rule: UnusedIgnore, Severity: Notice, Range: a.rng, Subject: strings.Join(a.rules, ","),
 		Link: ignoreDocs()}
-	// The block it annotates: a file-level one, or one by no block,
-	// is about no resource.
-	is.Address = annotatedBlock(r.loader.sources.lookup(a.rng.Filename), a)
 	if a.expired(r.now) {
 		day := a.expires.Format(time.DateOnly)
 		is.Summary = fmt.Sprintf("ignore of %s expired on %s: its findings are reported again", strings.Join(a.rules, ", "), day)
 		is.Message = fmt.Sprintf("the ignore of %s worked until the end of %s (UTC); fix what it ignored, or give it a new exp: date with a reason that still holds", strings.Join(a.rules, ", "), day)
+		is.Address = r.annotatedBlock(a)
 		return is, true
 	}
 	if !r.opts.ReportUnusedIgnores || r.opts.Explain {
@@ -532,6 +533,7 @@ func (r *Session) idleIgnore(a *annotation, active map[string]bool) (Issue, bool
 	if len(unused) < len(a.rules) {
 		is.Summary = fmt.Sprintf("ignore of %s suppresses nothing: remove it from the list", list)
 	}
+	is.Address = r.annotatedBlock(a)
 	return is, true
 }
 
@@ -559,21 +561,23 @@ func (r *Session) unmatchedConfigs() []Skip {
 // annotatedBlock is the address, in its module, of the top-level block an
 // ignore comment annotates (the one on its line or the next: resource,
 // data source or module call), or "" for a file-level ignore or one by no
-// such block.
-func annotatedBlock(pf *parsedFile, a *annotation) string {
-	if pf == nil || a.file || strings.HasSuffix(pf.path, ".json") {
+// such block: the address of the notice about it. Each file is parsed
+// once, and only for the comments that get a notice.
+func (r *Session) annotatedBlock(a *annotation) string {
+	if a.file {
 		return ""
 	}
-	f, diags := hclsyntax.ParseConfig(pf.src, pf.path, hcl.InitialPos)
-	if diags.HasErrors() {
-		return ""
-	}
-	body, ok := f.Body.(*hclsyntax.Body)
+	path := a.rng.Filename
+	blocks, ok := r.topBlocks[path]
 	if !ok {
-		return ""
+		blocks = topLevelBlocks(r.loader.sources.lookup(path))
+		if r.topBlocks == nil {
+			r.topBlocks = map[string]hclsyntax.Blocks{}
+		}
+		r.topBlocks[path] = blocks
 	}
 	line := a.rng.Start.Line
-	for _, b := range body.Blocks {
+	for _, b := range blocks {
 		r := b.Range()
 		if r.End.Line < line || r.Start.Line > line+1 {
 			continue
@@ -588,4 +592,21 @@ func annotatedBlock(pf *parsedFile, a *annotation) string {
 		}
 	}
 	return ""
+}
+
+// topLevelBlocks are the blocks at the top of a native-syntax file; none
+// for a JSON file, one not kept, or one that does not parse.
+func topLevelBlocks(pf *parsedFile) hclsyntax.Blocks {
+	if pf == nil || strings.HasSuffix(pf.path, ".json") {
+		return nil
+	}
+	f, diags := hclsyntax.ParseConfig(pf.src, pf.path, hcl.InitialPos)
+	if diags.HasErrors() {
+		return nil
+	}
+	body, ok := f.Body.(*hclsyntax.Body)
+	if !ok {
+		return nil
+	}
+	return body.Blocks
 }

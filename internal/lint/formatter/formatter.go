@@ -108,7 +108,7 @@ func coverageText(r *model.Result, name func(string) string) string {
 	if r.QueuesWithConsumer == 0 {
 		return ""
 	}
-	checked := r.QueuesWithConsumer - len(r.QueuesNotChecked)
+	checked := r.QueuesChecked()
 	line := fmt.Sprintf("Checked %d of %s with a consumer", checked, textfmt.Plural(r.QueuesWithConsumer, "queue"))
 	if n := len(r.QueuesNotChecked); n > 0 {
 		var shown []string

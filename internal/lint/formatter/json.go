@@ -84,7 +84,7 @@ func renderJSON(b *bytes.Buffer, r *model.Result, opts Options) error {
 	out := jsonOutput{
 		Issues:  make([]jsonIssue, 0, len(r.Issues)),
 		Skipped: make([]model.Skip, 0, len(r.Skipped)),
-		Queues: jsonQueues{WithConsumer: r.QueuesWithConsumer, Checked: r.QueuesWithConsumer - len(r.QueuesNotChecked),
+		Queues: jsonQueues{WithConsumer: r.QueuesWithConsumer, Checked: r.QueuesChecked(),
 			NotChecked: append([]string{}, r.QueuesNotChecked...)},
 		Capacity: append([]model.QueueCapacity{}, r.Capacity...),
 	}

@@ -69,7 +69,7 @@ func renderJUnit(b *bytes.Buffer, r *model.Result, _ Options) error {
 		Time:     "0",
 		Properties: []junitProperty{
 			{"queuecap.queues.with_consumer", strconv.Itoa(r.QueuesWithConsumer)},
-			{"queuecap.queues.checked", strconv.Itoa(r.QueuesWithConsumer - len(r.QueuesNotChecked))},
+			{"queuecap.queues.checked", strconv.Itoa(r.QueuesChecked())},
 			{"queuecap.queues.not_checked", strings.Join(r.QueuesNotChecked, " ")},
 		},
 		Cases: []junitCase{},

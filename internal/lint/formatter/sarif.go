@@ -228,7 +228,7 @@ func renderSARIF(b *bytes.Buffer, r *model.Result, opts Options) error {
 			Results:     results,
 			ColumnKind:  "unicodeCodePoints",
 			Properties: sarifRunProperties{Queues: sarifQueues{WithConsumer: r.QueuesWithConsumer,
-				Checked: r.QueuesWithConsumer - len(r.QueuesNotChecked), NotChecked: append([]string{}, r.QueuesNotChecked...)}},
+				Checked: r.QueuesChecked(), NotChecked: append([]string{}, r.QueuesNotChecked...)}},
 		}},
 	}
 	return encodeJSON(b, log, "  ")

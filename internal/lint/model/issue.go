@@ -264,6 +264,10 @@ type BaselineEntry struct {
 	Summary     string `json:"summary"`
 }
 
+// QueuesChecked is how many queues with a consumer the capacity rules
+// checked.
+func (r *Result) QueuesChecked() int { return r.QueuesWithConsumer - len(r.QueuesNotChecked) }
+
 // errNoSource is ReadSource's error for a result without Source.
 var errNoSource = errors.New("no boundary to read it within")
 
