@@ -75,7 +75,8 @@ func decodeIgnore(path string, b *hcl.Block) (*IgnoreConfig, hcl.Diagnostics) {
 	if attrs.Attributes["reason"] == nil || (rea != nil && strings.TrimSpace(reason) == "") {
 		missing("an ignore block needs a reason: why the findings are accepted, for the next reader")
 	}
-	if attrs.Attributes["address"] == nil && attrs.Attributes["path"] == nil {
+	// Missing or empty alike: an empty glob narrows nothing.
+	if address == "" && glob == "" {
 		missing("an ignore block needs address (a resource address, * matching any characters) or path (a file glob relative to this file's folder), or both; to turn a rule off everywhere use a rule block with enabled = false")
 	}
 	if address != "" {

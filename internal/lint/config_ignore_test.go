@@ -112,6 +112,10 @@ func TestConfigIgnoreMistakes(t *testing.T) {
 		{"no reason", "rule = \"all\"\naddress = \"aws_sqs_queue.q\"", ":1,1-7: Incomplete ignore block; an ignore block needs a reason"},
 		{"a blank reason", "rule = \"all\"\naddress = \"aws_sqs_queue.q\"\nreason = \" \"", ":1,1-7: Incomplete ignore block; an ignore block needs a reason"},
 		{"nothing to match", "rule = \"all\"\nreason = \"x\"", ":1,1-7: Incomplete ignore block; an ignore block needs address"},
+		// An empty glob would match nothing to narrow by: the block would
+		// accept every finding of its rule.
+		{"an empty address", "rule = \"all\"\naddress = \"\"\nreason = \"x\"", ":1,1-7: Incomplete ignore block; an ignore block needs address"},
+		{"an empty path", "rule = \"all\"\npath = \"\"\nreason = \"x\"", ":1,1-7: Incomplete ignore block; an ignore block needs address"},
 		{"a malformed expiry", "rule = \"all\"\naddress = \"aws_sqs_queue.q\"\nreason = \"x\"\nexpires = \"31/03/2027\"", ":5,11-23: Invalid value for expires; expires must be a date, YYYY-MM-DD"},
 		{"an unknown attribute", "rule = \"all\"\naddress = \"aws_sqs_queue.q\"\nreason = \"x\"\nrules = [\"all\"]", `An argument named "rules" is not expected here`},
 	}
