@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/textfmt"
 )
@@ -182,9 +183,14 @@ func (l *linker) whyUnlinked(r ref, kind, service string) (string, bool) {
 	if r.arg == nil {
 		return "is not set", true
 	}
-	for _, o := range origins(r.val) {
-		if typ := resourceTypeOf(o); typ != "" && service != "" && !strings.HasPrefix(typ, "aws_"+service) && !strings.HasPrefix(typ, "data.") {
-			return "", false // another service's resource
+	// An ARN built in a template says its service in the text before
+	// its first interpolation: "arn:aws:sqs:…:${random_pet.p.id}" is a
+	// queue's, whatever resources it is built from.
+	if service == "" || arnPrefixService(r.val) != service {
+		for _, o := range origins(r.val) {
+			if typ := resourceTypeOf(o); typ != "" && service != "" && !strings.HasPrefix(typ, "aws_"+service) && !strings.HasPrefix(typ, "data.") {
+				return "", false // another service's resource
+			}
 		}
 	}
 	if s := knownString(r.val); s != "" {
@@ -200,6 +206,20 @@ func (l *linker) whyUnlinked(r ref, kind, service string) (string, bool) {
 		return why, true
 	}
 	return "is not known before apply and names no " + kind + " of this configuration", true
+}
+
+// arnPrefixService is the service of an ARN not known before apply whose
+// known start names it ("arn:aws:sqs:eu-west-1:…${x}" is "sqs"), or "".
+func arnPrefixService(v cty.Value) string {
+	plain, _ := v.Unmark()
+	if plain.IsKnown() || plain.Type() != cty.String {
+		return ""
+	}
+	parts := strings.SplitN(plain.Range().StringPrefix(), ":", 4)
+	if len(parts) < 4 || parts[0] != "arn" {
+		return "" // the service part is not known whole
+	}
+	return parts[2]
 }
 
 // resourceTypeOf is the resource type in an absolute address

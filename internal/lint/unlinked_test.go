@@ -930,3 +930,21 @@ resource "aws_appautoscaling_target" "t" {
 		t.Errorf("link skips:\n got %v\nwant %v", got, want)
 	}
 }
+
+// TestMappingOfAnARNBuiltFromAnotherProvider: an event source mapping
+// whose ARN is built in a template from another provider's resource
+// (random_pet) is an SQS mapping by the ARN's known start, and says it
+// could not be linked, where it was left out as another service's.
+func TestMappingOfAnARNBuiltFromAnotherProvider(t *testing.T) {
+	runLinkCases(t, []linkCase{{name: "random_pet", files: map[string]string{"main.tf": `resource "random_pet" "p" {}
+
+resource "aws_lambda_function" "f" {
+  function_name = "f"
+}
+
+resource "aws_lambda_event_source_mapping" "m" {
+  event_source_arn = "arn:aws:sqs:eu-west-1:123456789012:${random_pet.p.id}"
+  function_name    = aws_lambda_function.f.arn
+}
+`}, skips: []linkSkip{{8, "event source mapping aws_lambda_event_source_mapping.m: its queue (event_source_arn) is not known before apply and names no aws_sqs_queue of this configuration, so the queue's consumer is not checked"}}}})
+}
