@@ -99,7 +99,13 @@ func (m *skipMerger) add(s Skip, root string) {
 		if m.others[i] == nil {
 			m.others[i] = map[uint64]struct{}{}
 		}
-		m.others[i][maphash.String(m.seed, s.Reason)] = struct{}{}
+		// Counted but for the instance each names, as sameVerdict
+		// merges: q["b"] and q["c"] read by one consumer are one reason.
+		reason := s.Reason
+		if s.Address != "" {
+			reason = strings.ReplaceAll(reason, s.Address, "\x00")
+		}
+		m.others[i][maphash.String(m.seed, reason)] = struct{}{}
 		if root != m.roots[i] {
 			m.elsewhere[i] = true
 		}

@@ -635,6 +635,47 @@ resource "aws_lambda_event_source_mapping" "m" {
 	}
 }
 
+// TestOtherReasonsCountedPerConsumer: instances whose reasons differ only
+// by the instance each names are one other reason: q["b"] and q["c"],
+// read by one consumer, beside q["a"] read by another.
+func TestOtherReasonsCountedPerConsumer(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"main.tf": `resource "aws_sqs_queue" "q" {
+  for_each = toset(["a", "b", "c"])
+  name     = each.key
+}
+
+resource "aws_lambda_function" "f1" {
+  function_name = "f1"
+}
+
+resource "aws_lambda_function" "f2" {
+  function_name = "f2"
+}
+
+resource "aws_lambda_event_source_mapping" "m1" {
+  event_source_arn = aws_sqs_queue.q["a"].arn
+  function_name    = aws_lambda_function.f1.arn
+}
+
+resource "aws_lambda_event_source_mapping" "m2" {
+  for_each         = toset(["b", "c"])
+  event_source_arn = aws_sqs_queue.q[each.key].arn
+  function_name    = aws_lambda_function.f2.arn
+}
+`})
+	res := lintDir(t, lint.Options{Dirs: []string{dir}, Config: &lint.Config{}})
+	var coverage []lint.Skip
+	for _, s := range res.Skipped {
+		if s.Rule == "coverage" {
+			coverage = append(coverage, s)
+		}
+	}
+	if len(coverage) != 1 || len(coverage[0].Instances) != 3 || !strings.HasSuffix(coverage[0].Reason, "(and 1 other reason at this place, for other instances)") {
+		t.Errorf("coverage skips %+v, want one listing three instances and 1 other reason", coverage)
+	}
+}
+
 // TestModuleWithoutInstancesIsNoSkip: a module call that makes no instance
 // (count = 0, for_each = {}) declares nothing, so its source not being
 // installed is no skip; with an instance it is one.
