@@ -25,16 +25,8 @@ func SizingWarnings(in SizingInput, s Sizing) []Warning {
 	if in.MaxBacklog <= 0 || in.RTOSeconds <= 0 {
 		return nil
 	}
-	service := quo(ratOne, dec(mu)) // one message's processing time, s
-	if dec(in.RTOSeconds).Cmp(service) < 0 {
-		out = append(out, Warning{
-			Summary: "rto_seconds is shorter than one message's processing time",
-			Detail: fmt.Sprintf("rto_seconds = %s s, but one consumer takes 1 / per_consumer_rate = %s s for one message: "+
-				"no fleet clears a backlog faster than a message is processed. rto_seconds is in seconds (%s minutes is %s) "+
-				"and per_consumer_rate in messages per second per consumer (%s per minute is %s).",
-				Decimal(in.RTOSeconds), Decimal(float(service)), Decimal(in.RTOSeconds), Decimal(float(mul(dec(in.RTOSeconds), ratInt(60)))),
-				Decimal(mu), Decimal(float(quo(dec(mu), ratInt(60))))),
-		})
+	if w := shorterThanService("rto_seconds", in.RTOSeconds, mu, "no fleet clears a backlog faster than a message is processed"); w != nil {
+		out = append(out, *w)
 	}
 	if s.Overhead == nil || *s.Overhead <= MaxPlausibleOverhead {
 		return out
@@ -64,18 +56,26 @@ func SizingWarnings(in SizingInput, s Sizing) []Warning {
 // within it, so an SLA in minutes, or a rate per minute, is the likely
 // mistake. nil when the SLA is at least that.
 func SLAShorterThanServiceWarning(slaSeconds, perConsumerRate float64) *Warning {
-	if slaSeconds <= 0 || perConsumerRate <= 0 {
+	return shorterThanService("sla_seconds", slaSeconds, perConsumerRate, "no message is processed within the SLA")
+}
+
+// shorterThanService warns when the duration field (in seconds) is
+// shorter than one message's processing time, 1 / perConsumerRate, saying
+// what follows (consequence) and how the units read; nil when it is at
+// least that.
+func shorterThanService(field string, seconds, perConsumerRate float64, consequence string) *Warning {
+	if seconds <= 0 || perConsumerRate <= 0 {
 		return nil
 	}
 	service := quo(ratOne, dec(perConsumerRate))
-	if dec(slaSeconds).Cmp(service) >= 0 {
+	if dec(seconds).Cmp(service) >= 0 {
 		return nil
 	}
 	return &Warning{
-		Summary: "sla_seconds is shorter than one message's processing time",
-		Detail: fmt.Sprintf("sla_seconds = %s s, but one consumer takes 1 / per_consumer_rate = %s s for one message: no message is processed within the SLA. "+
-			"sla_seconds is in seconds (%s minutes is %s) and per_consumer_rate in messages per second per consumer (%s per minute is %s).",
-			Decimal(slaSeconds), Decimal(float(service)), Decimal(slaSeconds), Decimal(float(mul(dec(slaSeconds), ratInt(60)))),
+		Summary: field + " is shorter than one message's processing time",
+		Detail: fmt.Sprintf("%s = %s s, but one consumer takes 1 / per_consumer_rate = %s s for one message: %s. "+
+			"%s is in seconds (%s minutes is %s) and per_consumer_rate in messages per second per consumer (%s per minute is %s).",
+			field, Decimal(seconds), Decimal(float(service)), consequence, field, Decimal(seconds), Decimal(float(mul(dec(seconds), ratInt(60)))),
 			Decimal(perConsumerRate), Decimal(float(quo(dec(perConsumerRate), ratInt(60))))),
 	}
 }

@@ -26,7 +26,7 @@ func (b *builder) place(p *placedIssue, subject string) {
 	in := b.instanceOf(is, subject)
 	is.Subject = subject
 	if in == nil || in.parent == nil {
-		p.key, p.local, p.noArgument = issueKey(is, is.Message), is.Message, true
+		p.key, p.local = issueKey(is, is.Message), is.Message
 		return
 	}
 	is.Subject = strings.TrimPrefix(subject, in.addr+".")
@@ -46,7 +46,6 @@ func (b *builder) place(p *placedIssue, subject string) {
 			is.Arguments = []Range{*arg}
 		}
 	}
-	p.noArgument = len(is.Arguments) == 0
 	if k >= 0 {
 		call := chain[k]
 		inner := is.Range
@@ -73,11 +72,6 @@ type placedIssue struct {
 	key string
 	// local is the message with that address taken out.
 	local string
-	// noArgument is set when the value at fault in one of the reaches
-	// this finding stands for comes from no caller's argument (a root
-	// module's own value, an expression, a variable's default): then no
-	// argument is the finding's place.
-	noArgument bool
 }
 
 // argumentOf is the module argument that sets the value at rng in module

@@ -192,7 +192,7 @@ func (m *issueMerger) add(is placedIssue) {
 		m.at = map[string]int{}
 	}
 	if is.key == "" {
-		is.key, is.local, is.noArgument = issueKey(&is.Issue, is.Message), is.Message, len(is.Arguments) == 0
+		is.key, is.local = issueKey(&is.Issue, is.Message), is.Message
 	}
 	i, seen := m.at[is.key]
 	if !seen {
@@ -209,27 +209,27 @@ func (m *issueMerger) add(is placedIssue) {
 			callers = append(callers, c)
 		}
 	}
-	// The first instance's argument first.
-	args, more := kept.Arguments, is.Arguments
-	if addressLess(is.Address, kept.Address) {
-		args, more = more, args
-	}
-	args = slices.Clone(args)
-	for _, a := range more {
-		if !slices.Contains(args, a) {
-			args = append(args, a)
+	first := addressLess(is.Address, kept.Address)
+	// The callers' arguments, the first instance's first; none when a
+	// reach takes the value from elsewhere (it has none).
+	var args []Range
+	if len(kept.Arguments) > 0 && len(is.Arguments) > 0 {
+		firsts, more := kept.Arguments, is.Arguments
+		if first {
+			firsts, more = more, firsts
+		}
+		args = slices.Clone(firsts)
+		for _, a := range more {
+			if !slices.Contains(args, a) {
+				args = append(args, a)
+			}
 		}
 	}
-	noArgument := kept.noArgument || is.noArgument
 	// The first instance stands for the others, in HCL and plan alike.
-	if addressLess(is.Address, kept.Address) {
+	if first {
 		*kept = is
 	}
-	kept.Instances, kept.Callers = instances, callers
-	kept.Arguments, kept.noArgument = args, noArgument
-	if noArgument {
-		kept.Arguments = nil
-	}
+	kept.Instances, kept.Callers, kept.Arguments = instances, callers, args
 	if differ {
 		kept.Message = kept.local
 	}

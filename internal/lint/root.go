@@ -14,10 +14,11 @@ import (
 type RootResult struct {
 	queueAddrs []string // the queues modeled
 	fleetAddrs []string
-	// consumed are the queues with a linked consumer, and unchecked those
-	// of them the capacity rules could not check (no declared arrival
-	// rate, or a queue rule skipped), by address.
-	consumed, unchecked []string
+	// withConsumer counts the queues with a linked consumer; unchecked are
+	// those of them the capacity rules could not check (no declared
+	// arrival rate, or a queue rule skipped), by address.
+	withConsumer int
+	unchecked    []string
 	// capacity is each checked queue's (model.CapacityOf), without its
 	// root.
 	capacity      []QueueCapacity
@@ -56,7 +57,7 @@ func lintRoot(l *loader, dir string, opts Options, flags []assignment, active []
 		if len(q.Consumers) == 0 {
 			continue
 		}
-		out.consumed = append(out.consumed, q.Addr)
+		out.withConsumer++
 		// No arrival rate is the coverage skip: no capacity rule ran.
 		if !q.Rates.ArrivalRate.Set || unchecked[q] {
 			out.unchecked = append(out.unchecked, q.Addr)

@@ -341,7 +341,7 @@ func (r *Session) Fold(i int, out RootResult) {
 		r.skips.add(sk, r.roots[i].dir)
 	}
 	r.res.Queues += len(out.queueAddrs)
-	r.res.QueuesWithConsumer += len(out.consumed)
+	r.res.QueuesWithConsumer += out.withConsumer
 	r.res.QueuesNotChecked = append(r.res.QueuesNotChecked, out.unchecked...)
 	for _, c := range out.capacity {
 		c.Root = r.roots[i].dir

@@ -241,7 +241,7 @@ func (in *instance) queuecapDataUnknown(typ, name string, hops int) string {
 		for _, v := range attr.Expr.Variables() {
 			if managed := in.managedResource(v); managed != "" {
 				fix := "a literal or a local"
-				if fn := objectFunction(f); fn != "" {
+				if fn := objectFunctionName(f); fn != "" {
 					fix += ", or call provider::queuecap::" + fn + " instead, which Terraform calls at plan"
 				}
 				return fmt.Sprintf("comes from %s, which Terraform reads only at apply: its %s refers to %s, a resource with changes to make "+
@@ -273,9 +273,9 @@ func (in *instance) managedResource(t hcl.Traversal) string {
 	return ""
 }
 
-// objectFunction is the provider function that takes a formula's
+// objectFunctionName is the provider function that takes a formula's
 // arguments as one object and returns its whole result, or "".
-func objectFunction(f *capacity.Formula) string {
+func objectFunctionName(f *capacity.Formula) string {
 	for _, fn := range capacity.Functions {
 		if fn.Object == f {
 			return fn.Name

@@ -341,9 +341,11 @@ func readNumber(in *capacity.Input, v tftypes.Value) (float64, bool, *capacity.I
 		}
 		if _, ok := n.SetPrec(512).SetString(strings.TrimSpace(s)); !ok {
 			// "15m" where seconds are taken: say what it is in seconds.
-			if secs, err := textfmt.Seconds(s); err == nil && in.Unit == "seconds" {
-				return 0, true, &capacity.InputError{Field: in.Name, Reason: fmt.Sprintf("must be a number of seconds, got the string %s: write %s",
-					capacity.Quote(s), capacity.Decimal(secs))}
+			if in.Unit == "seconds" {
+				if secs, err := textfmt.Seconds(s); err == nil {
+					return 0, true, &capacity.InputError{Field: in.Name, Reason: fmt.Sprintf("must be a number of seconds, got the string %s: write %s",
+						capacity.Quote(s), capacity.Decimal(secs))}
+				}
 			}
 			return 0, true, &capacity.InputError{Field: in.Name, Reason: "must be a number, got the string " + capacity.Quote(s)}
 		}
