@@ -41,7 +41,7 @@ func (l *linker) reportUnlinked() {
 		}
 		if f := l.fleetFor(t.resourceID); f == nil || f.Kind != FleetECS {
 			why, _ := l.whyUnlinked(l.refs[t][0], "aws_ecs_service", "")
-			l.skipUnlinked(t.addr, refRange(l.refs[t][0], t.rng), fmt.Sprintf("aws_appautoscaling_target %s: its resource_id %s, so its max_capacity sizes no fleet here", t.addr, why))
+			l.skipUnlinked(t.addr, refRange(l.refs[t][0], t.rng), fmt.Sprintf("scaling target %s: its resource_id %s, so its max_capacity sizes no fleet here", t.addr, why))
 		}
 	}
 	for _, p := range l.model.Policies {

@@ -98,7 +98,7 @@ resource "aws_cloudwatch_metric_alarm" "cpu" {
 }
 `},
 			want: map[int]string{
-				6:  `aws_appautoscaling_target aws_appautoscaling_target.t: its resource_id comes from var.cluster, which has no value here (set it with --var, a tfvars file or TF_VAR_cluster), so its max_capacity sizes no fleet here`,
+				6:  `scaling target aws_appautoscaling_target.t: its resource_id comes from var.cluster, which has no value here (set it with --var, a tfvars file or TF_VAR_cluster), so its max_capacity sizes no fleet here`,
 				11: `scaling policy aws_appautoscaling_policy.p: the fleet it scales comes from aws_appautoscaling_target.t.resource_id, which comes from var.cluster, which has no value here (set it with --var, a tfvars file or TF_VAR_cluster), so it is not checked`,
 				23: `alarm aws_cloudwatch_metric_alarm.depth reads SQS metrics, but its queue is "orders", which matches no aws_sqs_queue in the linted configuration (is it defined elsewhere?), so it is not checked against the queue`,
 			},
@@ -123,7 +123,7 @@ resource "aws_appautoscaling_policy" "p" {
 }
 `},
 			want: map[int]string{
-				7:  `aws_appautoscaling_target aws_appautoscaling_target.t[0]: its resource_id comes from var.cluster, which has no value here (set it with --var, a tfvars file or TF_VAR_cluster), so its max_capacity sizes no fleet here`,
+				7:  `scaling target aws_appautoscaling_target.t[0]: its resource_id comes from var.cluster, which has no value here (set it with --var, a tfvars file or TF_VAR_cluster), so its max_capacity sizes no fleet here`,
 				13: `scaling policy aws_appautoscaling_policy.p[0]: the fleet it scales comes from aws_appautoscaling_target.t.resource_id, which comes from var.cluster, which has no value here (set it with --var, a tfvars file or TF_VAR_cluster), so it is not checked`,
 			},
 		},
@@ -964,7 +964,7 @@ resource "aws_appautoscaling_target" "t" {
 			"so it is not checked against the queue" + count,
 		21: "the count of aws_cloudwatch_metric_alarm.stuck comes from var.enabled, which has no value here (set it with --var, a tfvars file or TF_VAR_enabled), " +
 			"so its instances are not told apart: it is checked once, as if each instance were unknown",
-		35: "aws_appautoscaling_target aws_appautoscaling_target.t: its resource_id comes from var.cluster, which has no value here (set it with --var, a tfvars file or TF_VAR_cluster), " +
+		35: "scaling target aws_appautoscaling_target.t: its resource_id comes from var.cluster, which has no value here (set it with --var, a tfvars file or TF_VAR_cluster), " +
 			"so its max_capacity sizes no fleet here" + count,
 	}
 	if !maps.Equal(got, want) {
