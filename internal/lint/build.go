@@ -247,6 +247,25 @@ func withDefault(num Num, def float64, rng hcl.Range, name string) Num {
 	return Num{V: def, Set: true, Known: true, Range: rng, From: name + " (default)"}
 }
 
+// name is a string argument that names what AWS knows the resource by, or
+// why it is not known before apply.
+func (n *block) name(attr string) (string, string) {
+	a := n.arg(attr)
+	if a == nil || a.value().IsNull() {
+		if attr == "cluster" {
+			return "default", "" // ECS's default cluster
+		}
+		return "", attr + " is not set: AWS chooses it at apply"
+	}
+	if s := knownString(a.value()); s != "" {
+		return s, ""
+	}
+	if why := a.whyUnknown(); why != "" {
+		return "", attr + " " + why
+	}
+	return "", attr + " is not known before apply"
+}
+
 func knownString(v cty.Value) string {
 	v, _ = v.UnmarkDeep()
 	if v.IsKnown() && !v.IsNull() && v.Type() == cty.String {
@@ -380,7 +399,8 @@ func tagNumber(name string, val cty.Value) (float64, bool, string) {
 
 func (b *builder) addQueue(res *resourceInstance) {
 	n, addr := res.body, res.addr
-	q := &Queue{Addr: addr, DefRange: res.defRange, Name: knownString(n.val("name"))}
+	q := &Queue{Addr: addr, DefRange: res.defRange}
+	q.Name, q.NameWhy = n.name("name")
 	q.Declared.Add(model.SourceTags, b.tagRates(res.module, n.arg("tags")).rates)
 	q.Retention = withDefault(n.num("message_retention_seconds"), defaultRetentionSeconds, res.defRange, "message_retention_seconds")
 	q.Visibility = withDefault(n.num("visibility_timeout_seconds"), defaultVisibilitySeconds, res.defRange, "visibility_timeout_seconds")
@@ -405,7 +425,7 @@ func (b *builder) addFleet(res *resourceInstance) {
 	var tags taggedRates
 	switch f.Kind {
 	case FleetASG:
-		f.Name = knownString(n.val("name"))
+		f.Name, f.NameWhy = n.name("name")
 		f.MaxSize, f.SizeAttr = n.num("max_size"), "max_size"
 		f.MinSize = n.num("min_size")
 		for _, tag := range n.blocks["tag"] {
@@ -416,11 +436,16 @@ func (b *builder) addFleet(res *resourceInstance) {
 			b.addTag(res.module, &tags, knownString(tag.val("key")), tag.val("value"), tag.rng, at)
 		}
 	case FleetECS:
-		f.Name = knownString(n.val("name"))
+		f.Name, f.NameWhy = n.name("name")
+		f.Cluster, f.ClusterWhy = n.name("cluster")
+		// cluster takes a name or an ARN, arn:aws:ecs:…:cluster/NAME.
+		if i := strings.LastIndex(f.Cluster, ":cluster/"); i >= 0 && strings.HasPrefix(f.Cluster, "arn:") {
+			f.Cluster = f.Cluster[i+len(":cluster/"):]
+		}
 		f.MaxSize, f.SizeAttr = n.num("desired_count"), "desired_count"
 		tags = b.tagRates(res.module, n.arg("tags"))
 	case FleetLambda:
-		f.Name = knownString(n.val("function_name"))
+		f.Name, f.NameWhy = n.name("function_name")
 		f.MaxSize, f.SizeAttr = n.num("reserved_concurrent_executions"), "reserved_concurrent_executions"
 		if f.MaxSize.Known && f.MaxSize.V < 0 {
 			f.MaxSize.Known = false // -1: unreserved, bounded only by the account (Fleet.Unreserved)

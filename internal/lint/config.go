@@ -7,10 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"math"
 	"math/big"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -19,6 +21,7 @@ import (
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint/model"
+	"github.com/queuecap/terraform-provider-queuecap/internal/textfmt"
 )
 
 // DefaultConfigFile is read from the working directory when --config is not
@@ -42,11 +45,20 @@ type Config struct {
 	// SkipDirs are skip_dirs: globs of directories --recursive does not
 	// walk into, beside the ones it always skips.
 	SkipDirs []string
-	Rules    map[string]RuleConfig
-	Queues   map[string]QueueConfig // by the queue's address
+	// MaxRateAge is max_rate_age in seconds: a value `queuecap rates`
+	// measured longer ago is a notice. Nil for the default
+	// (DefaultMaxRateAge).
+	MaxRateAge *float64
+	// Sources are the top-level `rates "SOURCE" {}` blocks: how `queuecap
+	// rates` queries a source for every queue, by source.
+	Sources map[string]*RatesSource
+	Rules   map[string]RuleConfig
+	Queues  map[string]QueueConfig // by the queue's address
 	// Ignores are the ignore blocks, read per root module as the queue
 	// blocks are.
 	Ignores []*IgnoreConfig
+	// Path is the file read, "" for a configuration of no file.
+	Path string
 	// File names the file the queue blocks are in, for messages:
 	// DefaultConfigFile when empty, ".tflint.hcl" for the tflint plugin.
 	File string
@@ -72,7 +84,32 @@ type RuleConfig struct {
 type QueueConfig struct {
 	Rates    Rates
 	Consumer string
-	Range    hcl.Range
+	// QueueName and ConsumerName are queue_name and consumer_name: the
+	// queue's and its consumer's names as their metrics know them, for
+	// `queuecap rates` where the configuration's are not known before
+	// apply ("" when unset). An ECS service's is "CLUSTER/SERVICE".
+	QueueName    string
+	ConsumerName string
+	// Sources are its `rates "SOURCE" {}` blocks, which override the
+	// top-level ones' queries for this queue, by source.
+	Sources map[string]*RatesSource
+	Range   hcl.Range
+}
+
+// RateSources are the sources `queuecap rates` measures from, the labels
+// of `rates` blocks.
+var RateSources = []string{"prometheus", "cloudwatch"}
+
+// DefaultMaxRateAge is max_rate_age's default: 90 days, in seconds.
+const DefaultMaxRateAge = 90 * capacity.SecondsPerDay
+
+// RatesSource is a `rates "SOURCE" {}` block: string attributes (queries,
+// settings) that the source reads and checks, each with its range.
+type RatesSource struct {
+	Source string
+	Attrs  map[string]string
+	Ranges map[string]hcl.Range
+	Range  hcl.Range
 }
 
 var configSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
@@ -80,18 +117,26 @@ var configSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
 	{Type: "rule", LabelNames: []string{"id"}},
 	{Type: "queue", LabelNames: []string{"address"}},
 	{Type: "ignore"},
+	{Type: "rates", LabelNames: []string{"source"}},
 }}
 
 var configBlockSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 	{Name: "format"}, {Name: "minimum_failure_severity"}, {Name: "recursive"}, {Name: "fail_on_skipped"},
 	{Name: "baseline"},
-	{Name: "force"}, {Name: "skip_dirs"},
+	{Name: "force"}, {Name: "skip_dirs"}, {Name: "max_rate_age"},
 }}
 
 var ruleBlockSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "enabled"}, {Name: "severity"}}}
 
+// queueNameAttrs are a queue block's attributes that name things, each a
+// string.
+var queueNameAttrs = []string{"consumer", "queue_name", "consumer_name"}
+
 var queueBlockSchema = func() *hcl.BodySchema {
-	s := &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "consumer"}}}
+	s := &hcl.BodySchema{}
+	for _, name := range queueNameAttrs {
+		s.Attributes = append(s.Attributes, hcl.AttributeSchema{Name: name})
+	}
 	for _, f := range model.RateFields {
 		s.Attributes = append(s.Attributes, hcl.AttributeSchema{Name: f.Name})
 	}
@@ -117,7 +162,7 @@ func LoadConfig(path string, required bool, bound *Boundary) (*Config, hcl.Diagn
 
 // loadConfig is LoadConfig, reading with read.
 func loadConfig(read func(path string, limit int64, what string) ([]byte, error), path string, required bool) (*Config, hcl.Diagnostics) {
-	cfg := &Config{Rules: map[string]RuleConfig{}, Queues: map[string]QueueConfig{}}
+	cfg := &Config{Rules: map[string]RuleConfig{}, Queues: map[string]QueueConfig{}, Sources: map[string]*RatesSource{}}
 	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) && !required {
 		return cfg, nil
 	}
@@ -125,6 +170,7 @@ func loadConfig(read func(path string, limit int64, what string) ([]byte, error)
 	if err != nil {
 		return nil, hcl.Diagnostics{fileDiag(path, err)}
 	}
+	cfg.Path = path
 	file, diags := parseNative(src, path)
 	if diags.HasErrors() {
 		return nil, diags
@@ -156,11 +202,21 @@ func loadConfig(read func(path string, limit int64, what string) ([]byte, error)
 			}
 			cfg.Rules[b.Labels[0]] = rc
 		case "queue":
-			attrs, d := b.Body.Content(queueBlockSchema)
+			attrs, d := b.Body.Content(queueBlockWithSources)
 			diags = append(diags, d...)
 			qc, d := DecodeQueue(path, attrs.Attributes, b.DefRange)
 			diags = append(diags, d...)
+			qc.Sources, d = decodeSources(attrs.Blocks)
+			diags = append(diags, d...)
 			cfg.Queues[b.Labels[0]] = qc
+		case "rates":
+			sources, d := decodeSources(hcl.Blocks{b})
+			diags = append(diags, d...)
+			if prev := cfg.Sources[b.Labels[0]]; prev != nil {
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Duplicate rates block",
+					Detail: fmt.Sprintf("rates %q is also at %s", b.Labels[0], prev.Range), Subject: b.DefRange.Ptr()})
+			}
+			maps.Copy(cfg.Sources, sources)
 		case "ignore":
 			ic, d := decodeIgnore(path, b)
 			diags = append(diags, d...)
@@ -175,6 +231,44 @@ func loadConfig(read func(path string, limit int64, what string) ([]byte, error)
 		return nil, diags
 	}
 	return cfg, nil
+}
+
+// queueBlockWithSources is a .queuecap.hcl queue block: its attributes
+// and its `rates "SOURCE" {}` blocks (which the tflint plugin's
+// .tflint.hcl does not take).
+var queueBlockWithSources = &hcl.BodySchema{Attributes: queueBlockSchema.Attributes,
+	Blocks: []hcl.BlockHeaderSchema{{Type: "rates", LabelNames: []string{"source"}}}}
+
+// decodeSources reads `rates "SOURCE" {}` blocks: a known source each,
+// once, of string attributes.
+func decodeSources(blocks hcl.Blocks) (map[string]*RatesSource, hcl.Diagnostics) {
+	out := map[string]*RatesSource{}
+	var diags hcl.Diagnostics
+	for _, b := range blocks {
+		src := b.Labels[0]
+		if !slices.Contains(RateSources, src) {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unknown rates source",
+				Detail: fmt.Sprintf("rates %q: the sources are %s", src, strings.Join(RateSources, ", ")), Subject: b.LabelRanges[0].Ptr()})
+			continue
+		}
+		if prev := out[src]; prev != nil {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Duplicate rates block",
+				Detail: fmt.Sprintf("rates %q is also at %s", src, prev.Range), Subject: b.DefRange.Ptr()})
+			continue
+		}
+		attrs, d := b.Body.JustAttributes()
+		diags = append(diags, d...)
+		rs := &RatesSource{Source: src, Attrs: map[string]string{}, Ranges: map[string]hcl.Range{}, Range: b.DefRange}
+		for name, a := range attrs {
+			v, d := literal(a, cty.String)
+			diags = append(diags, d...)
+			if d == nil {
+				rs.Attrs[name], rs.Ranges[name] = v.AsString(), a.Range
+			}
+		}
+		out[src] = rs
+	}
+	return out, diags
 }
 
 // QueueAttributes are the attributes a queue block may set: consumer and
@@ -194,11 +288,18 @@ func DecodeQueue(source string, attrs hcl.Attributes, rng hcl.Range) (QueueConfi
 	qc := QueueConfig{Range: rng}
 	var diags hcl.Diagnostics
 	for name, a := range attrs {
-		if name == "consumer" {
+		if slices.Contains(queueNameAttrs, name) {
 			v, d := literal(a, cty.String)
 			diags = append(diags, d...)
 			if d == nil {
-				qc.Consumer = v.AsString()
+				switch name {
+				case "consumer":
+					qc.Consumer = v.AsString()
+				case "queue_name":
+					qc.QueueName = v.AsString()
+				case "consumer_name":
+					qc.ConsumerName = v.AsString()
+				}
 			}
 			continue
 		}
@@ -277,6 +378,21 @@ func (cfg *Config) readConfigBlock(b *hcl.Block) hcl.Diagnostics {
 		if d == nil {
 			f := v.AsString()
 			cfg.Baseline = &f
+		}
+	}
+	if a, ok := attrs.Attributes["max_rate_age"]; ok {
+		v, d := literal(a, cty.String)
+		diags = append(diags, d...)
+		if d == nil {
+			seconds, err := textfmt.Seconds(v.AsString())
+			if err == nil && !(seconds > 0) {
+				err = fmt.Errorf("%q is not a positive duration", v.AsString())
+			}
+			if err != nil {
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid value for max_rate_age", Detail: err.Error(), Subject: a.Expr.Range().Ptr()})
+			} else {
+				cfg.MaxRateAge = &seconds
+			}
 		}
 	}
 	cfg.FailOnSkipped, diags = boolAttr(attrs.Attributes["fail_on_skipped"], diags)

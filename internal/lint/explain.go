@@ -76,7 +76,7 @@ func appendUnshown(refs []ResourceRef, shown map[string]bool, addr string, rng h
 }
 
 func explainQueue(q *Queue, shown map[string]bool) QueueExplanation {
-	e := QueueExplanation{Address: q.Addr, Name: q.Name, Range: toRange(q.DefRange), Redrive: RedriveNone,
+	e := QueueExplanation{Address: q.Addr, Name: q.Name, NameWhy: q.NameWhy, Range: toRange(q.DefRange), Redrive: RedriveNone,
 		IsDeadLetter: q.IsDeadLetter, Rates: explainRates(&q.Declared, model.ForQueue),
 		Consumers: []ConsumerExplanation{}, IgnoredConsumers: []IgnoredConsumerExplanation{}, Alarms: []AlarmExplanation{}}
 	switch {
@@ -90,7 +90,7 @@ func explainQueue(q *Queue, shown map[string]bool) QueueExplanation {
 	}
 	for _, f := range q.Consumers {
 		shown[f.Addr] = true
-		c := ConsumerExplanation{Kind: f.Kind, Address: f.Addr, Name: f.Name, Range: toRange(f.DefRange),
+		c := ConsumerExplanation{Kind: f.Kind, Address: f.Addr, Name: f.Name, NameWhy: f.NameWhy, Cluster: f.Cluster, ClusterWhy: f.ClusterWhy, Range: toRange(f.DefRange),
 			MaxSize: explainSize(f), Policies: []PolicyExplanation{}, LinkedThrough: q.ConsumedThrough[f]}
 		d := f.DeclaredFor(q)
 		if n, source := d.Winner(model.ForFleet, func(r *Rates) *Num { return &r.PerConsumerRate }); n != nil {

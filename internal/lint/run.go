@@ -350,6 +350,9 @@ func (r *Session) Fold(i int, out RootResult) {
 	if out.variables != nil && len(r.flags) > 0 {
 		r.declared = append(r.declared, out.variables)
 	}
+	if out.explained != nil && r.configs[i] != nil {
+		out.explained.Config = r.configs[i].Path
+	}
 	out.errors, out.issues, out.skips, out.variables, out.capacity = nil, nil, nil, nil, nil
 	if len(r.configs[i].Queues) == 0 && !r.opts.Explain {
 		out.queueAddrs, out.fleetAddrs = nil, nil

@@ -17,7 +17,9 @@ type Explanation struct {
 
 // RootExplanation is one root module and the modules it calls.
 type RootExplanation struct {
-	Dir    string             `json:"dir"`
+	Dir string `json:"dir"`
+	// Config is the .queuecap.hcl the root reads, "" for none.
+	Config string             `json:"config,omitempty"`
 	Queues []QueueExplanation `json:"queues"`
 	// Unattached are the fleets, scaling policies and alarms shown under
 	// no queue.
@@ -38,6 +40,8 @@ type ResourceRef struct {
 type QueueExplanation struct {
 	Address string `json:"address"`
 	Name    string `json:"name"` // "" when not known before apply
+	// NameWhy says why Name is "".
+	NameWhy string `json:"name_why,omitempty"`
 	Range   Range  `json:"range"`
 	// Redrive is "none", "set" or "unknown" (an inline redrive_policy not
 	// known before apply); DeadLetterQueue is the queue it targets when
@@ -81,11 +85,16 @@ type RateExplanation struct {
 
 // ConsumerExplanation is a fleet consuming a queue.
 type ConsumerExplanation struct {
-	Kind    FleetKind       `json:"kind"`
-	Address string          `json:"address"`
-	Name    string          `json:"name"`
-	Range   Range           `json:"range"`
-	MaxSize SizeExplanation `json:"max_size"`
+	Kind    FleetKind `json:"kind"`
+	Address string    `json:"address"`
+	Name    string    `json:"name"`
+	// NameWhy says why Name is ""; Cluster is an ECS service's cluster
+	// name and ClusterWhy why it is "".
+	NameWhy    string          `json:"name_why,omitempty"`
+	Cluster    string          `json:"cluster,omitempty"`
+	ClusterWhy string          `json:"cluster_why,omitempty"`
+	Range      Range           `json:"range"`
+	MaxSize    SizeExplanation `json:"max_size"`
 	// PerConsumerRate is its per_consumer_rate as a consumer of the
 	// queue, null when undeclared.
 	PerConsumerRate *RateExplanation    `json:"per_consumer_rate"`

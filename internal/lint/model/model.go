@@ -116,6 +116,9 @@ type Queue struct {
 	Addr     string
 	DefRange hcl.Range
 	Name     string // known name, or ""
+	// NameWhy says why Name is "": "name comes from var.x, which has no
+	// value here (...)"; "" when it is known.
+	NameWhy string
 	// Rates are the queue's declared rates, resolved by Precedence.
 	Rates Rates
 	// Declared are its rates as each source declares them.
@@ -186,6 +189,12 @@ type Fleet struct {
 	Addr     string
 	DefRange hcl.Range
 	Name     string
+	// NameWhy says why Name is "", as Queue.NameWhy does.
+	NameWhy string
+	// Cluster is an ECS service's cluster name, when known; ClusterWhy
+	// says why it is not.
+	Cluster    string
+	ClusterWhy string
 	// MaxSize is the fleet's largest size, with SizeAttr naming the
 	// attribute it came from (max_size, max_capacity, desired_count,
 	// maximum_concurrency, reserved_concurrent_executions).
