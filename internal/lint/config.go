@@ -21,6 +21,7 @@ import (
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint/model"
+	"github.com/queuecap/terraform-provider-queuecap/internal/ratesfile"
 	"github.com/queuecap/terraform-provider-queuecap/internal/textfmt"
 )
 
@@ -59,6 +60,9 @@ type Config struct {
 	Ignores []*IgnoreConfig
 	// Path is the file read, "" for a configuration of no file.
 	Path string
+	// Measured are the provenance comments of the values `queuecap rates`
+	// wrote, by queue address and rate (ratesfile.Provenances).
+	Measured map[string]map[string]ratesfile.Provenance
 	// File names the file the queue blocks are in, for messages:
 	// DefaultConfigFile when empty, ".tflint.hcl" for the tflint plugin.
 	File string
@@ -175,6 +179,7 @@ func loadConfig(read func(path string, limit int64, what string) ([]byte, error)
 	if diags.HasErrors() {
 		return nil, diags
 	}
+	cfg.Measured, _ = ratesfile.Provenances(src, path) // parsed above: no error
 	content, diags := file.Body.Content(configSchema)
 	if diags.HasErrors() {
 		return nil, diags

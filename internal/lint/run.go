@@ -401,6 +401,13 @@ func (r *Session) Processors() []Processor {
 		// After every root is folded: a block is unmatched only when no
 		// root reading its file matched it.
 		{"unmatched config", func() { r.res.Skipped = append(r.res.Skipped, r.unmatchedConfigs()...) }},
+		// Notices of the configuration files, as the ignores' are: after
+		// the ignores, which do not silence them.
+		{"stale rates", func() {
+			if !r.opts.Explain {
+				r.res.Issues = append(r.res.Issues, r.staleRates()...)
+			}
+		}},
 		// After the skips are complete, whose run-wide ones it lists.
 		{"explain", func() {
 			if r.opts.Explain {
