@@ -55,9 +55,6 @@ func (visibilityTimeoutTooShort) CheckMapping(esm *model.EventSourceMapping, r m
 	// Advice in whole seconds, as SQS takes a visibility timeout and as
 	// queue_settings recommends it: six timeouts of 4.2123 s are 25.2738 s,
 	// raised to 26, not to 25.27 (still under them).
-	// Advice in whole seconds, as SQS takes a visibility timeout and as
-	// queue_settings recommends it: six timeouts of 4.2123 s are 25.2738 s,
-	// raised to 26, not to 25.27 (still under them).
 	summary := fmt.Sprintf("visibility_timeout_seconds %s is under %d × the function's %s s timeout: raise it to %s", n(vis.V), capacity.LambdaVisibilityFactor, n(timeout.V), n(need))
 	whole := ""
 	if need != product {
