@@ -84,6 +84,11 @@ const (
 	srcECSDeployment     = "https://docs.aws.amazon.com/securityhub/1.0/APIReference/API_AwsEcsServiceDeploymentConfigurationDetails.html"
 	srcManagedInstConfig = "https://docs.aws.amazon.com/lambda/latest/api/API_LambdaManagedInstancesCapacityProviderConfig.html"
 	srcManagedInstScale  = "https://docs.aws.amazon.com/lambda/latest/dg/lambda-managed-instances-scaling.html"
+	srcESMBatchSize      = "https://docs.aws.amazon.com/sdk-for-kotlin/api/latest/lambda/aws.sdk.kotlin.services.lambda.model/-get-event-source-mapping-response/batch-size.html"
+	srcESMBatchWindow    = "https://docs.aws.amazon.com/sdk-for-kotlin/api/latest/lambda/aws.sdk.kotlin.services.lambda.model/-get-event-source-mapping-response/maximum-batching-window-in-seconds.html"
+	srcMaintenancePolicy = "https://docs.aws.amazon.com/autoscaling/ec2/APIReference/API_InstanceMaintenancePolicy.html"
+	srcDefaultWarmup     = "https://docs.aws.amazon.com/autoscaling/ec2/userguide/enable-default-instance-warmup.html"
+	srcECSManagedScaling = "https://docs.aws.amazon.com/sdk-for-kotlin/api/latest/ecs/aws.sdk.kotlin.services.ecs.model/-managed-scaling/instance-warmup-period.html"
 )
 
 // The ranges an override may take.
@@ -227,6 +232,22 @@ var publishedAWSLimits = []AWSLimitEntry{
 		Range:   AtLeastOne,
 	},
 	{
+		Name: "lambda_sqs_batch_size_max_without_window", Value: 10, Unit: "messages",
+		Meaning: "Greatest batch_size an SQS event source mapping takes with no batching window; beyond it maximum_batching_window_in_seconds must be at least 1.",
+		Source:  srcESMBatchSize,
+		Quote:   "Related setting: When you set BatchSize to a value greater than 10, you must set MaximumBatchingWindowInSeconds to at least 1.",
+		Note:    "Read in the AWS SDK for Kotlin reference, which carries the Lambda API reference's words.",
+		Range:   AtLeastOne,
+	},
+	{
+		Name: "lambda_sqs_batching_window_max_seconds", Value: 300, Unit: "seconds",
+		Meaning: "Longest maximum_batching_window_in_seconds of an event source mapping.",
+		Source:  srcESMBatchWindow,
+		Quote:   "You can configure MaximumBatchingWindowInSeconds to any value from 0 seconds to 300 seconds in increments of seconds.",
+		Note:    "Read in the AWS SDK for Kotlin reference, which carries the Lambda API reference's words.",
+		Range:   AboveZero,
+	},
+	{
 		Name: "lambda_sqs_batching_window_default_seconds", Value: 0, Unit: "seconds",
 		Meaning: "maximum_batching_window_in_seconds of an SQS event source mapping when unset.",
 		Source:  srcSQSParameters,
@@ -337,6 +358,27 @@ var publishedAWSLimits = []AWSLimitEntry{
 		Range:   AtLeastZero,
 	},
 	{
+		Name: "asg_instance_maintenance_max_healthy_percentage_max", Value: 200, Unit: "percent",
+		Meaning: "Greatest max_healthy_percentage of an instance maintenance policy (launch before terminate above 100).",
+		Source:  srcMaintenancePolicy,
+		Quote:   "MaxHealthyPercentage ... Value range is 100 to 200.",
+		Range:   overPercentRange,
+	},
+	{
+		Name: "asg_instance_maintenance_healthy_percentage_spread_max", Value: 100, Unit: "percentage points",
+		Meaning: "Greatest difference between an instance maintenance policy's max_healthy_percentage and min_healthy_percentage.",
+		Source:  srcMaintenancePolicy,
+		Quote:   "Both MinHealthyPercentage and MaxHealthyPercentage must be specified, and the difference between them cannot be greater than 100.",
+		Range:   AboveZero,
+	},
+	{
+		Name: "asg_default_instance_warmup_max_seconds", Value: 3600, Unit: "seconds",
+		Meaning: "Longest default instance warmup of an Auto Scaling group. It has no default: unset, an instance refresh waits the health check grace period instead.",
+		Source:  srcDefaultWarmup,
+		Quote:   "add the --default-instance-warmup option and specify a value, in seconds, from 0 to 3600.",
+		Range:   AboveZero,
+	},
+	{
 		Name: "target_tracking_metric_period_default_seconds", Value: 60, Unit: "seconds",
 		Meaning: "Period of a target tracking policy's metric when unset.",
 		Source:  srcTargetTrackingHR,
@@ -366,6 +408,14 @@ var publishedAWSLimits = []AWSLimitEntry{
 		Quote:   "MaximumPercent: For a service that uses the rolling update (ECS) deployment type, the maximum number of tasks in a service that are allowed in the RUNNING or PENDING state during a deployment ... The default value is 200%.",
 		Note:    "Security Hub's copy of ECS's DeploymentConfiguration; ECS's own API page was not read.",
 		Range:   overPercentRange,
+	},
+	{
+		Name: "ecs_managed_scaling_instance_warmup_default_seconds", Value: 300, Unit: "seconds",
+		Meaning: "instance_warmup_period of an ECS capacity provider's managed scaling when unset: how long a new instance waits before its metrics count.",
+		Source:  srcECSManagedScaling,
+		Quote:   "instanceWarmupPeriod: The period of time, in seconds, after a newly launched Amazon EC2 instance can contribute to CloudWatch metrics for Auto Scaling group. If this parameter is omitted, the default value of 300 seconds is used.",
+		Note:    "Read in the AWS SDK for Kotlin reference, which carries the ECS API reference's words.",
+		Range:   AtLeastZero,
 	},
 	// Lambda Managed Instances.
 	{
