@@ -17,8 +17,8 @@ import (
 // from, the words on that page, and the day they were read. AWS changes
 // them, so every one can be overridden by name.
 
-// AWSLimitsChecked is the day the table's numbers were last read against
-// their pages.
+// AWSLimitsChecked is the day the table's numbers were read against their
+// pages; an entry read again on another day says so in its own Checked.
 const AWSLimitsChecked = "2026-12-02"
 
 // AWSLimitEntry is one published number.
@@ -99,8 +99,8 @@ var (
 )
 
 // publishedAWSLimits is the table as AWS publishes it. Every entry was read
-// on the day in its Checked; one that could not be read on an AWS page is
-// not in the table (see docs: numbers queuecap could not verify).
+// on an AWS page on the day in its Checked; a number that could not be is
+// not in the table but in awsLimitsUnverified.
 var publishedAWSLimits = []AWSLimitEntry{
 	// Lambda with SQS, standard (default) scaling.
 	{
@@ -441,11 +441,32 @@ var publishedAWSLimits = []AWSLimitEntry{
 	},
 }
 
+// AWSUnverified is a number queuecap would use but could not read on an
+// AWS page, so it is not in the table: the docs list it beside the table.
+type AWSUnverified struct {
+	What   string
+	Source string // the page looked at
+}
+
+// awsLimitsUnverified are the numbers left out of the table.
+var awsLimitsUnverified = []AWSUnverified{
+	{"SQS FIFO high-throughput transactions per second in Regions other than us-east-1, us-west-2, eu-west-1, us-east-2 and eu-central-1: the page lists further tiers that were not read, so those Regions fall back to 300.", srcSQSQuotas},
+	{"Adding maximum_batching_window_in_seconds to six times the function timeout for a queue's visibility timeout: the Lambda guide's sentence read names only the factor.", srcSQSConfigure},
+	{"A default for the Auto Scaling group's default instance warmup: AWS sets none (an instance refresh then waits the health check grace period), so there is no number to hold.", "https://docs.aws.amazon.com/autoscaling/ec2/userguide/ec2-auto-scaling-default-instance-warmup.html"},
+	{"Lambda Managed Instances scaling rates beyond the five-minute doubling window (how fast instances and execution environments are added): no such number was found on the scaling page.", srcManagedInstScale},
+}
+
+// AWSLimitsUnverified are the numbers the table leaves out because no AWS
+// page read states them.
+func AWSLimitsUnverified() []AWSUnverified { return slices.Clone(awsLimitsUnverified) }
+
 // DefaultAWSLimits is the table as AWS publishes it.
 func DefaultAWSLimits() AWSLimits {
 	entries := make([]AWSLimitEntry, len(publishedAWSLimits))
 	for i, e := range publishedAWSLimits {
-		e.Checked = AWSLimitsChecked
+		if e.Checked == "" {
+			e.Checked = AWSLimitsChecked
+		}
 		e.ByRegion = cloneRegions(e.ByRegion)
 		entries[i] = e
 	}
@@ -612,6 +633,10 @@ func (l AWSLimits) Markdown() string {
 		for _, r := range regions {
 			row(e.Name+"["+r+"]", e.ByRegion[r], e, "In "+r+".")
 		}
+	}
+	b.WriteString("\nNot in the table, because no AWS page read gives a number for them:\n\n")
+	for _, u := range awsLimitsUnverified {
+		fmt.Fprintf(&b, "- %s ([%s](%s))\n", u.What, sourceTitle(u.Source), u.Source)
 	}
 	return b.String()
 }

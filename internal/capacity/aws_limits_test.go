@@ -188,13 +188,35 @@ func TestAWSLimitsMarkdownGolden(t *testing.T) {
 	for _, e := range capacity.DefaultAWSLimits().Entries() {
 		rows += 1 + len(e.ByRegion)
 	}
-	lines := strings.Split(strings.TrimSuffix(got, "\n"), "\n")
+	table, rest, _ := strings.Cut(got, "\n\n")
+	lines := strings.Split(table, "\n")
 	if len(lines) != rows {
 		t.Errorf("%d lines, want %d", len(lines), rows)
 	}
 	for _, line := range lines {
 		if n := strings.Count(strings.ReplaceAll(line, `\|`, ""), "|"); n != 7 {
 			t.Errorf("%d cell separators, want 7: %s", n, line)
+		}
+	}
+	// Below the table, what it leaves out for want of a page that says it.
+	for _, u := range capacity.AWSLimitsUnverified() {
+		if !strings.Contains(rest, u.What) {
+			t.Errorf("the docs do not list the unverified %q", u.What)
+		}
+	}
+}
+
+func TestAWSLimitsUnverified(t *testing.T) {
+	unverified := capacity.AWSLimitsUnverified()
+	if len(unverified) == 0 {
+		t.Fatal("no unverified numbers listed: the docs would claim every number AWS publishes was read")
+	}
+	for _, u := range unverified {
+		if strings.TrimSpace(u.What) == "" {
+			t.Error("an unverified number says nothing")
+		}
+		if h, err := url.Parse(u.Source); err != nil || h.Host != "docs.aws.amazon.com" {
+			t.Errorf("%q: source %q is not an AWS documentation page", u.What, u.Source)
 		}
 	}
 }
