@@ -5,6 +5,7 @@ package capacity
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"regexp"
 	"slices"
@@ -467,21 +468,10 @@ func DefaultAWSLimits() AWSLimits {
 		if e.Checked == "" {
 			e.Checked = AWSLimitsChecked
 		}
-		e.ByRegion = cloneRegions(e.ByRegion)
+		e.ByRegion = maps.Clone(e.ByRegion)
 		entries[i] = e
 	}
 	return AWSLimits{entries: entries}
-}
-
-func cloneRegions(m map[string]float64) map[string]float64 {
-	if m == nil {
-		return nil
-	}
-	out := make(map[string]float64, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
 }
 
 // AWSLimit is the published entry of that name.
@@ -491,7 +481,7 @@ func AWSLimit(name string) (AWSLimitEntry, bool) { return DefaultAWSLimits().Lim
 func (l AWSLimits) Limit(name string) (AWSLimitEntry, bool) {
 	for _, e := range l.entries {
 		if e.Name == name {
-			e.ByRegion = cloneRegions(e.ByRegion)
+			e.ByRegion = maps.Clone(e.ByRegion)
 			return e, true
 		}
 	}
@@ -502,7 +492,7 @@ func (l AWSLimits) Limit(name string) (AWSLimitEntry, bool) {
 func (l AWSLimits) Entries() []AWSLimitEntry {
 	out := make([]AWSLimitEntry, len(l.entries))
 	for i, e := range l.entries {
-		e.ByRegion = cloneRegions(e.ByRegion)
+		e.ByRegion = maps.Clone(e.ByRegion)
 		out[i] = e
 	}
 	return out
