@@ -101,7 +101,8 @@ var (
 
 // publishedAWSLimits is the table as AWS publishes it. Every entry was read
 // on an AWS page on the day in its Checked; a number that could not be is
-// not in the table but in awsLimitsUnverified.
+// not in the table but in awsLimitsUnverified. A number the formulas
+// already hold as a constant is that constant, so the two cannot differ.
 var publishedAWSLimits = []AWSLimitEntry{
 	// Lambda with SQS, standard (default) scaling.
 	{
@@ -256,7 +257,7 @@ var publishedAWSLimits = []AWSLimitEntry{
 		Range:   AtLeastZero,
 	},
 	{
-		Name: "lambda_sqs_visibility_timeout_multiple", Value: 6, Unit: "times the function timeout",
+		Name: "lambda_sqs_visibility_timeout_multiple", Value: LambdaVisibilityFactor, Unit: "times the function timeout",
 		Meaning: "Least ratio of a source queue's visibility timeout to its Lambda function's timeout that AWS recommends.",
 		Source:  srcSQSConfigure,
 		Quote:   "set the source queue's visibility timeout to at least six times the configuration timeout on your function.",
@@ -316,21 +317,28 @@ var publishedAWSLimits = []AWSLimitEntry{
 		Range:   AtLeastZero,
 	},
 	{
-		Name: "sqs_visibility_timeout_max_seconds", Value: 43200, Unit: "seconds",
+		Name: "sqs_visibility_timeout_max_seconds", Value: MaxVisibilityTimeoutSeconds, Unit: "seconds",
 		Meaning: "Longest visibility timeout a queue takes (12 hours).",
 		Source:  srcSQSQuotas,
 		Quote:   "The default visibility timeout for a message is 30 seconds. The minimum is 0 seconds. The maximum is 12 hours.",
 		Range:   AboveZero,
 	},
 	{
-		Name: "sqs_message_retention_default_seconds", Value: 345600, Unit: "seconds",
+		Name: "sqs_message_retention_default_seconds", Value: DefaultRetentionSeconds, Unit: "seconds",
 		Meaning: "How long a queue keeps a message when its retention is unset (4 days).",
 		Source:  srcSQSQuotas,
 		Quote:   "By default, a message is retained for 4 days. The minimum is 60 seconds (1 minute). The maximum is 1,209,600 seconds (14 days).",
 		Range:   AboveZero,
 	},
 	{
-		Name: "sqs_message_retention_max_seconds", Value: 1209600, Unit: "seconds",
+		Name: "sqs_message_retention_min_seconds", Value: MinRetentionSeconds, Unit: "seconds",
+		Meaning: "Shortest retention a queue takes (1 minute).",
+		Source:  srcSQSQuotas,
+		Quote:   "By default, a message is retained for 4 days. The minimum is 60 seconds (1 minute). The maximum is 1,209,600 seconds (14 days).",
+		Range:   AboveZero,
+	},
+	{
+		Name: "sqs_message_retention_max_seconds", Value: MaxRetentionSeconds, Unit: "seconds",
 		Meaning: "Longest retention a queue takes (14 days).",
 		Source:  srcSQSQuotas,
 		Quote:   "By default, a message is retained for 4 days. The minimum is 60 seconds (1 minute). The maximum is 1,209,600 seconds (14 days).",
