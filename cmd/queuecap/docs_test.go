@@ -165,6 +165,7 @@ var generatedSections = []struct {
 	{"../../docs/rules/README.md", "rules", func() string { return ruleTable("") }},
 	{"../../docs/rules/README.md", "rate-precedence", ratePrecedenceTable},
 	{"../../docs/ci.md", "runtask-serve-help", runtaskServeHelp},
+	{"../../docs/aws-limits.md", "aws-limits", func() string { return capacity.DefaultAWSLimits().Markdown() }},
 }
 
 // runtaskServeHelp is `queuecap runtask serve --help` as a code block.

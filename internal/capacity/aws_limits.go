@@ -575,32 +575,11 @@ func (l AWSLimits) WithOverrides(overrides map[string]float64) (AWSLimits, error
 func closestName(s string, candidates []string) string {
 	best, bestDist := "", len(s)/3+1
 	for _, c := range candidates {
-		if d := editDistance(s, c); d < bestDist {
+		if d := EditDistance(s, c); d < bestDist {
 			best, bestDist = c, d
 		}
 	}
 	return best
-}
-
-// editDistance is the Levenshtein distance between a and b, in bytes
-// (names are ASCII).
-func editDistance(a, b string) int {
-	prev, cur := make([]int, len(b)+1), make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // Markdown is the table as the docs show it: one row per entry, and one

@@ -5,11 +5,8 @@ package capacity_test
 
 import (
 	"errors"
-	"flag"
 	"math"
 	"net/url"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -17,8 +14,6 @@ import (
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/aws_limits.golden.md from the current table")
 
 var snakeCase = regexp.MustCompile(`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`)
 
@@ -166,22 +161,11 @@ func TestAWSLimitsWithOverrides(t *testing.T) {
 	}
 }
 
-func TestAWSLimitsMarkdownGolden(t *testing.T) {
+// TestAWSLimitsMarkdown holds the table's rendering to its shape; the
+// docs page that shows it (docs/aws-limits.md) is checked byte for byte
+// by cmd/queuecap's TestGeneratedDocs.
+func TestAWSLimitsMarkdown(t *testing.T) {
 	got := capacity.DefaultAWSLimits().Markdown()
-	path := filepath.Join("testdata", "aws_limits.golden.md")
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("output differs from %s (run with -update to accept):\n--- got ---\n%s\n--- want ---\n%s", path, got, want)
-	}
 	// One row per entry and per Region of a regional entry, besides the
 	// header and its rule: a cell holding '|' would add columns.
 	rows := 2
