@@ -534,18 +534,23 @@ func (p *Prometheus) series(ctx context.Context, query string, w Window) (Series
 // series between steps (a branch of `or`) is still one value a step.
 func promPlace(values []float64, result []promSeries, start time.Time, step time.Duration) error {
 	seen := make([]bool, len(values))
+	from, every := start.UnixMilli(), step.Milliseconds()
 	for _, s := range result {
-		for _, pt := range s.Values {
-			k := pt.at.Sub(start)
-			i := int(k / step)
-			if k%step != 0 || i < 0 || i >= len(values) {
-				return fmt.Errorf("a sample at %s is not at a step of the query", pt.at.UTC().Format(time.RFC3339Nano))
+		err := promEachPoint(s.Values, func(ms int64, v float64) error {
+			k := ms - from
+			i := int(k / every)
+			if k%every != 0 || k < 0 || i >= len(values) {
+				return promMalformed("a sample at %s is not at a step of the query", time.UnixMilli(ms).UTC().Format(time.RFC3339Nano))
 			}
 			if seen[i] {
 				return fmt.Errorf("returned %d series (%s): aggregate it, e.g. sum(...), or select one", len(result), promLabelSets(result))
 			}
 			seen[i] = true
-			values[i] = pt.v
+			values[i] = v
+			return nil
+		})
+		if err != nil {
+			return err
 		}
 	}
 	return nil

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"time"
 )
 
 // promResponse is the Prometheus HTTP API's envelope of a range query.
@@ -24,46 +23,101 @@ type promResponse struct {
 	} `json:"data"`
 }
 
-// promSeries is one series of a matrix.
+// promSeries is one series of a matrix; its values, [[unix seconds,
+// "value"], …], are read by promEachPoint, without a reflected decode and
+// a slice a point.
 type promSeries struct {
 	Metric map[string]string `json:"metric"`
-	Values []promPoint       `json:"values"`
+	Values json.RawMessage   `json:"values"`
 }
 
-// promPoint is a sample, [unix seconds, "value"]: "NaN", "+Inf" and
-// "-Inf" are NaN, which Series takes as missing.
-type promPoint struct {
-	at time.Time
-	v  float64
-}
-
-func (p *promPoint) UnmarshalJSON(b []byte) error {
-	b = bytes.TrimSpace(b)
-	if len(b) < 2 || b[0] != '[' || b[len(b)-1] != ']' {
-		return fmt.Errorf("a sample is %.40s, not [time, \"value\"]", b)
+// promEachPoint calls f with each sample of a values array, its time in
+// milliseconds: "NaN", "+Inf" and "-Inf" are NaN, which Series takes as
+// missing. f's error stops it and is returned as is.
+func promEachPoint(raw []byte, f func(ms int64, v float64) error) error {
+	rest := bytes.TrimSpace(raw)
+	if string(rest) == "null" {
+		return nil
 	}
-	ts, v, ok := bytes.Cut(b[1:len(b)-1], []byte(","))
+	if len(rest) < 2 || rest[0] != '[' || rest[len(rest)-1] != ']' {
+		return promMalformed("values are %.40s, not an array", rest)
+	}
+	rest = bytes.TrimSpace(rest[1 : len(rest)-1])
+	for len(rest) > 0 {
+		end := bytes.IndexByte(rest, ']')
+		if rest[0] != '[' || end < 0 {
+			return promMalformed("a sample is %.40s, not [time, \"value\"]", rest)
+		}
+		ms, v, err := promPoint(rest[1:end])
+		if err != nil {
+			return err
+		}
+		if err := f(ms, v); err != nil {
+			return err
+		}
+		// The JSON is valid: a comma or the end follows.
+		rest = bytes.TrimSpace(bytes.TrimPrefix(bytes.TrimSpace(rest[end+1:]), []byte(",")))
+	}
+	return nil
+}
+
+// promPoint reads a sample's `time, "value"`.
+func promPoint(b []byte) (ms int64, v float64, err error) {
+	ts, val, ok := bytes.Cut(b, []byte(","))
 	if !ok {
-		return fmt.Errorf("a sample is %.40s, not [time, \"value\"]", b)
+		return 0, 0, promMalformed("a sample is [%.40s], not [time, \"value\"]", b)
 	}
-	sec, err := strconv.ParseFloat(string(bytes.TrimSpace(ts)), 64)
-	if err != nil || math.IsNaN(sec) || math.IsInf(sec, 0) {
-		return fmt.Errorf("a sample's time is %.40s, not a number of seconds", ts)
-	}
-	v = bytes.TrimSpace(v)
-	if len(v) < 2 || v[0] != '"' || v[len(v)-1] != '"' || bytes.IndexByte(v, '\\') >= 0 {
-		return fmt.Errorf("a sample's value is %.40s, not a number in a string", v)
-	}
-	text := string(v[1 : len(v)-1])
-	f, err := strconv.ParseFloat(text, 64)
+	ms, err = promMillis(bytes.TrimSpace(ts))
 	if err != nil {
-		return fmt.Errorf("a sample's value is %q, not a number", text)
+		return 0, 0, err
+	}
+	val = bytes.TrimSpace(val)
+	if len(val) < 2 || val[0] != '"' || val[len(val)-1] != '"' || bytes.IndexByte(val, '\\') >= 0 {
+		return 0, 0, promMalformed("a sample's value is %.40s, not a number in a string", val)
+	}
+	// The string does not escape, so it is not allocated.
+	f, err := strconv.ParseFloat(string(val[1:len(val)-1]), 64)
+	if err != nil {
+		return 0, 0, promMalformed("a sample's value is %s, not a number", val)
 	}
 	if math.IsInf(f, 0) {
 		f = math.NaN()
 	}
-	p.at, p.v = time.UnixMilli(int64(math.Round(sec*1000))), f
-	return nil
+	return ms, f, nil
+}
+
+// promMillis reads a time in seconds as Prometheus writes it (at most
+// three decimals) without a string; other numbers go through ParseFloat.
+// The JSON is valid: a number is not empty, a "." has digits after it.
+func promMillis(b []byte) (int64, error) {
+	var ms int64
+	decimals := -1
+	for _, c := range b {
+		switch {
+		case c >= '0' && c <= '9' && decimals < 3 && ms < math.MaxInt64/100:
+			ms = ms*10 + int64(c-'0')
+			if decimals >= 0 {
+				decimals++
+			}
+		case c == '.' && decimals < 0:
+			decimals = 0
+		default:
+			sec, err := strconv.ParseFloat(string(b), 64)
+			if err != nil || math.IsNaN(sec) || math.IsInf(sec, 0) {
+				return 0, promMalformed("a sample's time is %.40s, not a number of seconds", b)
+			}
+			return int64(math.Round(sec * 1000)), nil
+		}
+	}
+	for range 3 - max(decimals, 0) {
+		ms *= 10
+	}
+	return ms, nil
+}
+
+// promMalformed is an error of a response's shape.
+func promMalformed(format string, args ...any) error {
+	return fmt.Errorf("malformed response: "+format, args...)
 }
 
 // promUnmarshal decodes a response; an error says where it is malformed.

@@ -314,7 +314,7 @@ func TestPrometheusFetchErrors(t *testing.T) {
 			want: "the query returned no series: check its metric and label names"},
 		{name: "a sample off the steps", bad: func(time.Time, time.Time, time.Duration) (int, string) {
 			return 200, `{"status":"success","data":{"resultType":"matrix","result":[{"metric":{},"values":[[1.5,"2"]]}]}}`
-		}, want: "a sample at 1970-01-01T00:00:01.5Z is not at a step of the query"},
+		}, want: "malformed response: a sample at 1970-01-01T00:00:01.5Z is not at a step of the query"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p, _ := newFake(t, appQueries, func(q string, s, e time.Time, step time.Duration) (int, string) {
@@ -574,5 +574,47 @@ func TestPrometheusConcurrency(t *testing.T) {
 	}
 	if m := most.Load(); m < 2 || m > 8 {
 		t.Errorf("%d queries at once, want from 2 to 8", m)
+	}
+}
+
+// TestPrometheusSampleForms: times in other forms than three decimals
+// land on their steps; malformed samples are errors.
+func TestPrometheusSampleForms(t *testing.T) {
+	w := rates.Window{End: start.Add(3 * time.Minute), Length: 3 * time.Minute, Step: time.Minute}
+	first := start.Add(time.Minute - time.Millisecond).UnixMilli()
+	for _, tc := range []struct {
+		values string
+		want   string
+	}{
+		{values: fmt.Sprintf(`[ [%d.%03d, "1"] , [%d.%03d0,"2"],[%se9,"3"] ]`, first/1000, first%1000, (first+60000)/1000, (first+60000)%1000,
+			strconv.FormatFloat(float64(first+120000)/1e12, 'f', -1, 64)), want: "[1 2 3]"},
+		{values: fmt.Sprintf(`[[%d,"1"]]`, first/1000+1), want: "malformed response: a sample at 2026-11-01T00:01:00Z is not at a step of the query"},
+		{values: `[["1","1"]]`, want: `malformed response: a sample's time is "1", not a number of seconds`},
+		{values: `[[[1],"1"]]`, want: `malformed response: a sample is [[1], not [time, "value"]`},
+		{values: `[[1]]`, want: `malformed response: a sample is [1], not [time, "value"]`},
+		{values: `[1]`, want: `malformed response: a sample is 1, not [time, "value"]`},
+		{values: `[[1,"one"]]`, want: `malformed response: a sample's value is "one", not a number`},
+		{values: `[[1,"1",2]]`, want: `malformed response: a sample's value is "1",2, not a number in a string`},
+		{values: `{}`, want: `malformed response: values are {}, not an array`},
+		{values: `null`, want: "[NaN NaN NaN]"},
+	} {
+		t.Run(tc.values, func(t *testing.T) {
+			p, _ := newFake(t, appQueries, func(string, time.Time, time.Time, time.Duration) (int, string) {
+				return 200, `{"status":"success","data":{"resultType":"matrix","result":[{"metric":{},"values":` + tc.values + `}]}}`
+			})
+			got, err := p.Fetch(context.Background(), []rates.Target{{QueueName: "q"}}, w)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got[0].Err != nil {
+				if !strings.Contains(got[0].Err.Error(), "sent (messages sent): "+tc.want+"; the query") {
+					t.Errorf("got %v, want %s", got[0].Err, tc.want)
+				}
+				return
+			}
+			if v := fmt.Sprint(got[0].Series[rates.Sent].Values); v != tc.want {
+				t.Errorf("got %s, want %s", v, tc.want)
+			}
+		})
 	}
 }
