@@ -618,3 +618,32 @@ func TestPrometheusSampleForms(t *testing.T) {
 		})
 	}
 }
+
+// TestPrometheusQueryErrorsInFetch: a query that cannot be written for a
+// queue is its error; its other metrics are fetched.
+func TestPrometheusQueryErrorsInFetch(t *testing.T) {
+	w := rates.Window{End: start.Add(10 * time.Minute), Length: 10 * time.Minute, Step: time.Minute}
+	p, _ := newFake(t, nil, func(_ string, s, e time.Time, step time.Duration) (int, string) {
+		return 200, matrix(s, e, step, ramp(10))
+	})
+	got, err := p.Fetch(context.Background(), []rates.Target{
+		{Queue: "aws_sqs_queue.a", QueueName: "a"},
+		{Queue: "aws_sqs_queue.b", Consumer: rates.Consumer{Kind: rates.KindLambda, Name: "f"}},
+	}, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `queue "a": consumers (consumers in service): no default query for a consumer of kind ""`; got[0].Err == nil || !strings.HasPrefix(got[0].Err.Error(), want) {
+		t.Errorf("a: %v, want %s", got[0].Err, want)
+	}
+	if len(got[0].Series) != len(rates.Metrics)-1 || len(got[0].Queries) != len(rates.Metrics)-1 {
+		t.Errorf("a: %d series, %d queries", len(got[0].Series), len(got[0].Queries))
+	}
+	if want := "queue \"aws_sqs_queue.b\": sent (messages sent): $queue_name: the queue's name is not known"; got[1].Err == nil || !strings.HasPrefix(got[1].Err.Error(), want) ||
+		strings.Count(got[1].Err.Error(), "$queue_name: the queue's name is not known") != 5 {
+		t.Errorf("b: %v, want %s for each of the queue's metrics", got[1].Err, want)
+	}
+	if s := got[1].Series[rates.Consumers]; s.Samples() != 10 || !strings.Contains(got[1].Queries[rates.Consumers], `function_name="f"`) {
+		t.Errorf("b's consumers: %v, %s", s.Values, got[1].Queries[rates.Consumers])
+	}
+}
