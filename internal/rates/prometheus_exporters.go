@@ -29,7 +29,8 @@ import (
 // count over one CloudWatch period. cloudwatch_exporter stamps the sample
 // with the period's CloudWatch timestamp (its start) by default, one
 // sample a period; YACE stamps it when scraped, so Prometheus holds the
-// same value several times. The mean of the step's samples divided by the
+// same value several times, later than the period by YACE's delay (its
+// addCloudwatchTimestamp: true stamps the period instead). The mean of the step's samples divided by the
 // period is then the per-second rate over the step either way, where a
 // sum_over_time or a rate() would count a repeated value again or read
 // the gauge as a counter. The periods differ (60 s and 300 s by default),
