@@ -4,148 +4,16 @@
 package rates_test
 
 import (
-	"bytes"
 	"context"
 	"math"
-	"net"
-	"net/http"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/rates"
+	"github.com/queuecap/terraform-provider-queuecap/internal/rates/promtest"
 	"github.com/queuecap/terraform-provider-queuecap/internal/rates/synth"
 )
-
-// exporter is how an exporter of CloudWatch metrics names a queue's and
-// its consumers' series, as read in its source (see
-// prometheus_exporters.go), with the labels it adds.
-type exporter struct {
-	name           string
-	period, scrape time.Duration
-	sqs            map[rates.Metric]string
-	queue          string
-	consumers      map[string]func(rates.Consumer) (string, []synth.Label)
-	extra          func(queue string) []synth.Label
-}
-
-var cloudwatchExporter = exporter{
-	name: "cloudwatch_exporter", period: time.Minute, scrape: time.Minute,
-	sqs: map[rates.Metric]string{
-		rates.Sent:      "aws_sqs_number_of_messages_sent_sum",
-		rates.Deleted:   "aws_sqs_number_of_messages_deleted_sum",
-		rates.Received:  "aws_sqs_number_of_messages_received_sum",
-		rates.Visible:   "aws_sqs_approximate_number_of_messages_visible_minimum",
-		rates.OldestAge: "aws_sqs_approximate_age_of_oldest_message_maximum",
-	},
-	queue: "queue_name",
-	consumers: map[string]func(rates.Consumer) (string, []synth.Label){
-		rates.KindASG: func(c rates.Consumer) (string, []synth.Label) {
-			return "aws_autoscaling_group_in_service_instances_average", []synth.Label{{Name: "auto_scaling_group_name", Value: c.Name}}
-		},
-		rates.KindECS: func(c rates.Consumer) (string, []synth.Label) {
-			return "ecs_containerinsights_running_task_count_average", []synth.Label{{Name: "cluster_name", Value: c.Cluster}, {Name: "service_name", Value: c.Name}}
-		},
-		rates.KindLambda: func(c rates.Consumer) (string, []synth.Label) {
-			return "aws_lambda_concurrent_executions_average", []synth.Label{{Name: "function_name", Value: c.Name}}
-		},
-	},
-	// Prometheus keeps the exporter's own job and instance as exported_*.
-	extra: func(string) []synth.Label {
-		return []synth.Label{{Name: "exported_job", Value: "aws_sqs"}, {Name: "job", Value: "cloudwatch"}, {Name: "instance", Value: "exporter:9106"}}
-	},
-}
-
-// yace is YACE with its default CamelCase dimension labels; its
-// configurations commonly export visible messages' Average, which the
-// defaults fall back to (the series holds the generated minimum under
-// that name, so that the values compare exactly).
-var yace = exporter{
-	name: "YACE", period: 5 * time.Minute, scrape: time.Minute,
-	sqs: map[rates.Metric]string{
-		rates.Sent:      "aws_sqs_number_of_messages_sent_sum",
-		rates.Deleted:   "aws_sqs_number_of_messages_deleted_sum",
-		rates.Received:  "aws_sqs_number_of_messages_received_sum",
-		rates.Visible:   "aws_sqs_approximate_number_of_messages_visible_average",
-		rates.OldestAge: "aws_sqs_approximate_age_of_oldest_message_maximum",
-	},
-	queue: "dimension_QueueName",
-	consumers: map[string]func(rates.Consumer) (string, []synth.Label){
-		rates.KindASG: func(c rates.Consumer) (string, []synth.Label) {
-			return "aws_autoscaling_group_in_service_instances_average", []synth.Label{{Name: "dimension_AutoScalingGroupName", Value: c.Name}}
-		},
-		rates.KindECS: func(c rates.Consumer) (string, []synth.Label) {
-			return "aws_ecs_containerinsights_running_task_count_average", []synth.Label{{Name: "dimension_ClusterName", Value: c.Cluster}, {Name: "dimension_ServiceName", Value: c.Name}}
-		},
-		rates.KindLambda: func(c rates.Consumer) (string, []synth.Label) {
-			return "aws_lambda_concurrent_executions_maximum", []synth.Label{{Name: "dimension_FunctionName", Value: c.Name}}
-		},
-	},
-	extra: func(queue string) []synth.Label {
-		return []synth.Label{{Name: "name", Value: "arn:aws:sqs:eu-west-1:123456789012:" + queue}, {Name: "region", Value: "eu-west-1"},
-			{Name: "account_id", Value: "123456789012"}, {Name: "job", Value: "yace"}}
-	},
-}
-
-// yaceSnake is YACE run with -labels-snake-case.
-var yaceSnake = func() exporter {
-	e := yace
-	e.name, e.queue = "YACE with snake_case labels", "dimension_queue_name"
-	e.consumers = map[string]func(rates.Consumer) (string, []synth.Label){
-		rates.KindECS: func(c rates.Consumer) (string, []synth.Label) {
-			return "aws_ecs_containerinsights_running_task_count_average", []synth.Label{{Name: "dimension_cluster_name", Value: c.Cluster}, {Name: "dimension_service_name", Value: c.Name}}
-		},
-	}
-	return e
-}()
-
-// families are the series the exporter exports of a scenario, but the
-// metrics in skip and the steps of gaps (offsets into the scenario).
-func (e exporter) families(sc synth.Scenario, t rates.Target, skip []rates.Metric, gaps ...[2]time.Duration) []synth.Family {
-	var out []synth.Family
-	for m, points := range sc.Exported(e.period, e.scrape) {
-		var name string
-		var labels []synth.Label
-		switch {
-		case contains(skip, m):
-			continue
-		case m == rates.Consumers:
-			name, labels = e.consumers[t.Consumer.Kind](t.Consumer)
-		default:
-			name, labels = e.sqs[m], []synth.Label{{Name: e.queue, Value: t.QueueName}}
-		}
-		out = append(out, synth.Family{Name: name, Type: "gauge", Streams: []synth.Stream{{
-			Labels: append(labels, e.extra(t.QueueName)...), Points: without(points, sc.Start, gaps)}}})
-	}
-	return out
-}
-
-func contains(ms []rates.Metric, m rates.Metric) bool {
-	for _, x := range ms {
-		if x == m {
-			return true
-		}
-	}
-	return false
-}
-
-func without(points []synth.Point, from time.Time, gaps [][2]time.Duration) []synth.Point {
-	var out []synth.Point
-	for _, p := range points {
-		in := false
-		for _, g := range gaps {
-			in = in || !p.At.Before(from.Add(g[0])) && p.At.Before(from.Add(g[1]))
-		}
-		if !in {
-			out = append(out, p)
-		}
-	}
-	return out
-}
 
 // counter is an application counter's family of a scenario's metric.
 func counter(name, queue string, sc synth.Scenario, m rates.Metric, resets ...time.Duration) synth.Family {
@@ -181,12 +49,12 @@ func TestPrometheusServer(t *testing.T) {
 		return rates.Consumer{Kind: rates.KindASG, Name: queue + "-workers"}
 	}
 	var cases []serverCase
-	add := func(c serverCase, e *exporter, skip ...rates.Metric) {
+	add := func(c serverCase, e *promtest.Exporter, skip ...rates.Metric) {
 		if c.step == 0 {
 			c.step = 5 * time.Minute
 		}
 		if e != nil {
-			c.families = append(c.families, e.families(c.sc, c.target, skip, c.gaps...)...)
+			c.families = append(c.families, e.Families(c.sc, c.target, skip, c.gaps...)...)
 		}
 		cases = append(cases, c)
 	}
@@ -198,7 +66,7 @@ func TestPrometheusServer(t *testing.T) {
 		target: rates.Target{QueueName: "orders", Consumer: asg("orders")}, sc: incident, exact: true,
 		arrival: 300, mu: 50, retries: 0.5,
 		queries: map[rates.Metric]string{rates.Sent: `avg_over_time(aws_sqs_number_of_messages_sent_sum{queue_name="orders"}[5m]) / 60 or on() `}},
-		&cloudwatchExporter)
+		&promtest.CloudWatchExporter)
 
 	quiet := synth.Scenario{Start: start, Duration: 24 * h, PerConsumerRate: 50,
 		Arrival:   []synth.Segment{synth.At(0, 100), synth.At(12*h, 200)},
@@ -207,22 +75,22 @@ func TestPrometheusServer(t *testing.T) {
 		target: rates.Target{QueueName: "emails", Consumer: rates.Consumer{Kind: rates.KindECS, Name: "mailer", Cluster: "main"}}, sc: quiet, exact: true,
 		arrival: 200, mu: 25, lower: true,
 		queries: map[rates.Metric]string{rates.Consumers: `dimension_ClusterName="main", dimension_ServiceName="mailer"`}},
-		&yace)
+		&promtest.YACE)
 
 	scaling := synth.Scenario{Start: start, Duration: 12 * h, PerConsumerRate: 20, InitialBacklog: 2e6,
 		Arrival:   []synth.Segment{synth.At(0, 100)},
 		Consumers: []synth.Segment{synth.At(0, 10), synth.At(h+90*time.Second, 30), synth.At(3*h+17*time.Second, 12)}}
 	add(serverCase{name: "cloudwatch_exporter: a Lambda function that scales mid-step",
 		target: rates.Target{QueueName: "thumbnails", Consumer: rates.Consumer{Kind: rates.KindLambda, Name: "resize"}}, sc: scaling, exact: true,
-		arrival: 100, mu: 20}, &cloudwatchExporter)
+		arrival: 100, mu: 20}, &promtest.CloudWatchExporter)
 	add(serverCase{name: "YACE with snake_case labels: an ECS service that scales mid-step",
 		target: rates.Target{QueueName: "thumbnails-2", Consumer: rates.Consumer{Kind: rates.KindECS, Name: "resize", Cluster: "edge"}}, sc: scaling, exact: true,
-		arrival: 100, mu: 20}, &yaceSnake)
+		arrival: 100, mu: 20}, &promtest.YACESnake)
 
 	add(serverCase{name: "cloudwatch_exporter: gaps",
 		target: rates.Target{QueueName: "gappy", Consumer: asg("gappy")}, sc: incident, exact: true,
 		gaps:    [][2]time.Duration{{2 * h, 2*h + 30*time.Minute}, {6*h + 20*time.Minute, 6*h + 25*time.Minute}, {20 * h, 24 * h}},
-		arrival: 300, mu: 50, retries: 0.5}, &cloudwatchExporter)
+		arrival: 300, mu: 50, retries: 0.5}, &promtest.CloudWatchExporter)
 
 	// Both exporters export one queue (YACE's from other rates): the
 	// first branch with a sample, cloudwatch_exporter's, is read.
@@ -230,8 +98,8 @@ func TestPrometheusServer(t *testing.T) {
 	other.Arrival = []synth.Segment{synth.At(0, 150)}
 	both := rates.Target{QueueName: "both", Consumer: asg("both")}
 	add(serverCase{name: "both exporters: cloudwatch_exporter's read",
-		target: both, sc: incident, exact: true, families: yace.families(other, both, nil),
-		arrival: 300, mu: 50, retries: 0.5}, &cloudwatchExporter)
+		target: both, sc: incident, exact: true, families: promtest.YACE.Families(other, both, nil),
+		arrival: 300, mu: 50, retries: 0.5}, &promtest.CloudWatchExporter)
 
 	// Application counters in the top-level block, each restarting from
 	// zero once mid-window. rate() extrapolates a step's last scrape (15
@@ -252,7 +120,7 @@ func TestPrometheusServer(t *testing.T) {
 		},
 		arrival: 300, mu: 50, retries: 0.5,
 		queries: map[rates.Metric]string{rates.Sent: `sum(rate(jobs_enqueued_total{queue="jobs"}[5m]))`}},
-		&cloudwatchExporter, rates.Sent, rates.Deleted, rates.Received)
+		&promtest.CloudWatchExporter, rates.Sent, rates.Deleted, rates.Received)
 
 	// A queue block's queries over the defaults: the application's
 	// counters of sends and completions, YACE's receives and gauges.
@@ -268,13 +136,13 @@ func TestPrometheusServer(t *testing.T) {
 		arrival: 300, mu: 50, retries: 0.5,
 		queries: map[rates.Metric]string{rates.Deleted: `sum(rate(reports_completed_total[5m]))`,
 			rates.Received: `avg_over_time(aws_sqs_number_of_messages_received_sum{dimension_QueueName="reports"}[5m]) / 300`}},
-		&yace, rates.Sent, rates.Deleted)
+		&promtest.YACE, rates.Sent, rates.Deleted)
 
 	// 31 hours in steps of 10 s (CloudWatch's high-resolution period,
 	// which period_seconds sets): 11,160 points, more than Prometheus
 	// answers in one query.
-	highRes := cloudwatchExporter
-	highRes.period, highRes.scrape = 10*time.Second, 10*time.Second
+	highRes := promtest.CloudWatchExporter
+	highRes.Period, highRes.Scrape = 10*time.Second, 10*time.Second
 	long := synth.Scenario{Start: start, Duration: 31 * h, PerConsumerRate: 10,
 		Arrival:   []synth.Segment{synth.At(0, 12), synth.At(20*h, 30), synth.At(21*h, 12)},
 		Consumers: []synth.Segment{synth.At(0, 2)}}
@@ -287,7 +155,7 @@ func TestPrometheusServer(t *testing.T) {
 	for _, c := range cases {
 		all = append(all, c.families...)
 	}
-	base := startPrometheus(t, all)
+	base := promtest.Start(t, all)
 
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -378,95 +246,4 @@ func compareSeries(t *testing.T, got, want rates.QueueSeries, gaps [][2]time.Dur
 			t.Errorf("%s: %d steps of %d differ", m, bad, w.Len())
 		}
 	}
-}
-
-// startPrometheus writes families as TSDB blocks with promtool and serves
-// them with a Prometheus server on loopback that scrapes nothing, until
-// the test ends; it skips the test when either is not installed.
-func startPrometheus(t *testing.T, families []synth.Family) string {
-	t.Helper()
-	promtool, err := exec.LookPath("promtool")
-	if err != nil {
-		t.Skip("promtool is not installed (Debian: apt-get install prometheus; make test installs it)")
-	}
-	prometheus, err := exec.LookPath("prometheus")
-	if err != nil {
-		t.Skip("prometheus is not installed (Debian: apt-get install prometheus; make test installs it)")
-	}
-	dir := t.TempDir()
-	var om bytes.Buffer
-	if err := synth.WriteOpenMetrics(&om, families); err != nil {
-		t.Fatal(err)
-	}
-	input, data, config := filepath.Join(dir, "history.om"), filepath.Join(dir, "data"), filepath.Join(dir, "prometheus.yml")
-	if err := os.WriteFile(input, om.Bytes(), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if out, err := exec.Command(promtool, "tsdb", "create-blocks-from", "openmetrics", "--quiet", input, data).CombinedOutput(); err != nil {
-		t.Fatalf("promtool tsdb create-blocks-from openmetrics: %v\n%s", err, out)
-	}
-	if err := os.WriteFile(config, []byte("# No scrape_configs: the data are the blocks.\nglobal:\n  scrape_interval: 1m\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	_ = l.Close()
-	cmd := exec.Command(prometheus, "--config.file="+config, "--storage.tsdb.path="+data,
-		"--storage.tsdb.retention.time=100y", "--web.listen-address="+addr, "--log.level=warn")
-	var log lockedBuffer
-	cmd.Stdout, cmd.Stderr = &log, &log
-	dieWithTest(cmd)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan struct{})
-	go func() { _ = cmd.Wait(); close(exited) }()
-	t.Cleanup(func() {
-		_ = cmd.Process.Signal(os.Interrupt)
-		select {
-		case <-exited:
-		case <-time.After(15 * time.Second):
-			_ = cmd.Process.Kill()
-			<-exited
-		}
-	})
-	base := "http://" + addr
-	deadline := time.Now().Add(time.Minute)
-	for {
-		resp, err := http.Get(base + "/-/ready")
-		if err == nil {
-			_ = resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return base
-			}
-		}
-		select {
-		case <-exited:
-			t.Fatalf("prometheus exited:\n%s", log.String())
-		case <-time.After(100 * time.Millisecond):
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("prometheus not ready within a minute:\n%s", log.String())
-		}
-	}
-}
-
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }

@@ -3,7 +3,7 @@
 
 //go:build !linux
 
-package rates_test
+package promtest
 
 import "os/exec"
 

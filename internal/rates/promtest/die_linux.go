@@ -1,7 +1,7 @@
 // Copyright (c) The queuecap Authors
 // SPDX-License-Identifier: MPL-2.0
 
-package rates_test
+package promtest
 
 import (
 	"os/exec"
