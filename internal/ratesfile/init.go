@@ -65,12 +65,19 @@ const Placeholder = "…"
 // written, with what each is: the capacity checks need the first two, the
 // recovery checks the next two, the depth alarm check the last.
 var initRates = []struct{ name, what string }{
-	{"arrival_rate", "messages sent to the queue per second at peak: `queuecap rates` measures it, or take the p99 of CloudWatch NumberOfMessagesSent / period"},
-	{"per_consumer_rate", "messages one consumer completes per second when it has work: `queuecap rates` measures it where the fleet was saturated"},
-	{"max_backlog", "messages: the backlog the fleet must be able to clear, such as arrival_rate × the longest outage"},
-	{"rto_seconds", "seconds within which max_backlog must be cleared"},
+	{"arrival_rate", "sent to the queue at peak: `queuecap rates` measures it, or take the p99 of CloudWatch NumberOfMessagesSent / period"},
+	{"per_consumer_rate", "completed by one consumer when it has work: `queuecap rates` measures it where the fleet was saturated"},
+	{"max_backlog", "messages the fleet must be able to clear, such as arrival_rate × the longest outage"},
+	{"rto_seconds", "seconds within which it must clear max_backlog"},
 	{"sla_seconds", "seconds a message may wait at most, for the depth alarms' check"},
 }
+
+// initSections head the rates of initRates: a section's title, and its
+// first rate's index.
+var initSections = []struct {
+	first int
+	title string
+}{{0, "Rates, in messages per second"}, {2, "What a recovery from a backlog must meet"}}
 
 // Init appends to the .queuecap.hcl src one queue block per queue that
 // has none (by label), in the order given, and says which it added.
@@ -141,64 +148,79 @@ func initBlock(q InitQueue) []byte {
 	name, why, hint := consumerName(c)
 	nameLine(&b, attrConsumerName, name, why, hint)
 
-	b.WriteString("\n  # Rates lint checks the capacity with; uncomment a line to declare one.\n")
 	declared := map[string]string{}
 	for _, d := range q.Declared {
 		if _, ok := declared[d.Name]; !ok {
 			declared[d.Name] = d.Where
 		}
 	}
-	for i, r := range initRates {
-		if i == 2 {
-			b.WriteString("\n  # What a recovery from a backlog must meet.\n")
+	for i, sec := range initSections {
+		rates := initRates[sec.first:]
+		if i+1 < len(initSections) {
+			rates = initRates[sec.first:initSections[i+1].first]
 		}
-		if where, ok := declared[r.name]; ok {
-			fmt.Fprintf(&b, "  # %s is declared by %s.\n", r.name, oneLine(where))
-			continue
+		var lines []string
+		placeholders := false
+		for _, r := range rates {
+			if where, ok := declared[r.name]; ok {
+				lines = append(lines, fmt.Sprintf("  # %s is declared by %s.\n", r.name, oneLine(where)))
+				continue
+			}
+			placeholders = true
+			lines = append(lines, fmt.Sprintf("  # %s = %s # %s\n", r.name, Placeholder, r.what))
 		}
-		fmt.Fprintf(&b, "  # %s = %s # %s\n", r.name, Placeholder, r.what)
+		how := ":"
+		if placeholders {
+			how = " (replace " + Placeholder + " with a number and remove the #):"
+		}
+		b.WriteString("\n  # " + sec.title + how + "\n" + strings.Join(lines, ""))
 	}
 	b.WriteString("}\n")
 	return hclwrite.Format([]byte(b.String()))
 }
 
 // nameLine writes a name attribute, or when the name is not known a
-// commented placeholder saying why.
+// commented placeholder saying why and how to set it (as hint says).
 func nameLine(b *strings.Builder, attr, name, why, hint string) {
 	if name != "" {
 		fmt.Fprintf(b, "  %s = %s\n", attr, quoted(name))
 		return
 	}
-	if why == "" {
-		why = "not known before apply"
-	}
+	why = orUnknown(why, "name")
 	if hint != "" {
-		hint = " (" + hint + ")"
+		hint = " as " + hint
 	}
-	fmt.Fprintf(b, "  # %s = %s # %s: set it here%s, or give the configuration's variables with --var\n", attr, quoted(Placeholder), oneLine(why), hint)
+	howElse := ""
+	if strings.Contains(why, "var.") {
+		howElse = ", or give the variable a value with --var"
+	}
+	fmt.Fprintf(b, "  # %s = %s # %s: set it here%s%s\n", attr, quoted(Placeholder), oneLine(why), hint, howElse)
 }
 
 // consumerName is a consumer's name as its metrics know it, or why it is
-// not known, and a hint at its form.
+// not known and what form it takes: an ECS service's is
+// "CLUSTER/SERVICE".
 func consumerName(c InitConsumer) (name, why, hint string) {
 	if !c.ECS {
 		return c.Name, c.NameWhy, ""
 	}
-	hint = `an ECS service's is "CLUSTER/SERVICE"`
-	switch {
-	case c.Name != "" && c.Cluster != "":
+	if c.Name != "" && c.Cluster != "" {
 		return c.Cluster + "/" + c.Name, "", ""
-	case c.Name != "":
-		return "", "the cluster's " + orUnknown(c.ClusterWhy), hint
-	case c.Cluster != "":
-		return "", "the service's " + orUnknown(c.NameWhy), hint
 	}
-	return "", "the service's " + orUnknown(c.NameWhy) + "; the cluster's " + orUnknown(c.ClusterWhy), hint
+	cluster, service, whys := c.Cluster, c.Name, []string{}
+	if cluster == "" {
+		cluster, whys = "CLUSTER", append(whys, orUnknown(c.ClusterWhy, "cluster"))
+	}
+	if service == "" {
+		service, whys = "SERVICE", append(whys, orUnknown(c.NameWhy, "name"))
+	}
+	return "", strings.Join(whys, "; "), quoted(cluster + "/" + service)
 }
 
-func orUnknown(why string) string {
+// orUnknown is why, or that attr is not known before apply.
+func orUnknown(why, attr string) string {
 	if why == "" {
-		return "name is not known before apply"
+		return attr + " is not known before apply"
 	}
 	return why
 }

@@ -21,7 +21,7 @@ var orders = InitQueue{Address: "aws_sqs_queue.orders", Place: "main.tf:12", Nam
 // jobs is an instance whose names are not known before apply, consumed
 // by an ECS service.
 var jobs = InitQueue{Address: `aws_sqs_queue.q["jobs"]`, Place: "main.tf:40", NameWhy: "name comes from var.env, which has no value here",
-	Consumer: InitConsumer{Address: "aws_ecs_service.jobs", ECS: true, Name: "jobs", ClusterWhy: "name comes from var.cluster, which has no value here"}}
+	Consumer: InitConsumer{Address: "aws_ecs_service.jobs", ECS: true, Name: "jobs", ClusterWhy: "cluster comes from var.cluster, which has no value here"}}
 
 func TestInit(t *testing.T) {
 	hand := "# mine, kept as written\nqueue \"aws_sqs_queue.orders\" {\n  arrival_rate = 3 # hand\n}"
@@ -55,12 +55,12 @@ func TestInit(t *testing.T) {
 		"  consumer = \"aws_autoscaling_group.workers\"\n",
 		"  queue_name    = \"orders\"\n  consumer_name = \"orders-workers\"\n",
 		"  # max_backlog is declared by tag queuecap:max_backlog, main.tf:14.\n",
-		"  # arrival_rate = … # messages sent to the queue per second at peak",
-		"  # per_consumer_rate = … # messages one consumer completes per second",
+		"  # Rates, in messages per second (replace … with a number and remove the #):\n  # arrival_rate = … # sent to the queue at peak",
+		"  # per_consumer_rate = … # completed by one consumer when it has work",
 		"  # rto_seconds = … #",
 		"queue \"aws_sqs_queue.q[\\\"jobs\\\"]\" {",
-		"  # queue_name = \"…\" # name comes from var.env, which has no value here: set it here, or give the configuration's variables with --var\n",
-		"  # consumer_name = \"…\" # the cluster's name comes from var.cluster, which has no value here: set it here (an ECS service's is \"CLUSTER/SERVICE\")",
+		"  # queue_name = \"…\" # name comes from var.env, which has no value here: set it here, or give the variable a value with --var\n",
+		"  # consumer_name = \"…\" # cluster comes from var.cluster, which has no value here: set it here as \"CLUSTER/jobs\", or give the variable a value with --var\n",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("no %q in:\n%s", want, text)
@@ -86,11 +86,23 @@ func TestInit(t *testing.T) {
 	}
 }
 
-func TestInitECSName(t *testing.T) {
-	c := InitConsumer{Address: "aws_ecs_service.s", ECS: true, Name: "svc", Cluster: "prod"}
-	out, _, err := Init(nil, "f", []InitQueue{{Address: "aws_sqs_queue.a", Consumer: c}})
-	if err != nil || !strings.Contains(string(out), `consumer_name = "prod/svc"`) {
-		t.Errorf("err %v:\n%s", err, out)
+func TestInitConsumerName(t *testing.T) {
+	for _, tt := range []struct {
+		c    InitConsumer
+		want string
+	}{
+		{InitConsumer{ECS: true, Name: "svc", Cluster: "prod"}, `  consumer_name = "prod/svc"` + "\n"},
+		{InitConsumer{ECS: true, Cluster: "prod", NameWhy: "name is not set: AWS chooses it at apply"},
+			`  # consumer_name = "…" # name is not set: AWS chooses it at apply: set it here as "prod/SERVICE"` + "\n"},
+		{InitConsumer{ECS: true}, `  # consumer_name = "…" # cluster is not known before apply; name is not known before apply: set it here as "CLUSTER/SERVICE"` + "\n"},
+		{InitConsumer{Name: "fn"}, `  consumer_name = "fn"` + "\n"},
+		{InitConsumer{}, `  # consumer_name = "…" # name is not known before apply: set it here` + "\n"},
+	} {
+		tt.c.Address = "aws_lambda_function.f"
+		out, _, err := Init(nil, "f", []InitQueue{{Address: "aws_sqs_queue.a", Consumer: tt.c}})
+		if err != nil || !strings.Contains(string(out), tt.want) {
+			t.Errorf("%+v: no %q in (err %v):\n%s", tt.c, tt.want, err, out)
+		}
 	}
 }
 
