@@ -17,6 +17,7 @@ import (
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint/rules"
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint/runner"
 	"github.com/queuecap/terraform-provider-queuecap/internal/ratesfile"
+	"github.com/queuecap/terraform-provider-queuecap/internal/textfmt"
 )
 
 // initCommand defines the init flags, to be read into f: those of lint
@@ -106,7 +107,7 @@ func runInit(args []string, stdout, stderr io.Writer) int {
 		case len(added) == 0:
 			fmt.Fprintf(stdout, "%s: nothing to add, every queue with a consumer has a block\n", path)
 		default:
-			fmt.Fprintf(stdout, "added %s to %s: %s\n", plural(len(added), "queue block"), path, strings.Join(added, ", "))
+			fmt.Fprintf(stdout, "added %s to %s: %s\n", textfmt.Plural(len(added), "queue block"), path, strings.Join(added, ", "))
 		}
 	}
 	fmt.Fprint(stdout, "\nNext, measure the rates into the blocks from your metrics:\n"+
@@ -246,12 +247,4 @@ func replaceFile(path string, data []byte, mode fs.FileMode) error {
 		return err
 	}
 	return os.Rename(tmp.Name(), path)
-}
-
-// plural is "1 thing" or "N things".
-func plural(n int, thing string) string {
-	if n == 1 {
-		return "1 " + thing
-	}
-	return fmt.Sprintf("%d %ss", n, thing)
 }

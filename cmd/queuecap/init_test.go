@@ -160,6 +160,16 @@ func TestInitExamples(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	docs, err := os.ReadFile("../../docs/rules/README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, shown, _ := strings.Cut(string(docs), "```hcl\n# aws_sqs_queue.payments (payments.tf:13)")
+	shown, _, _ = strings.Cut("# aws_sqs_queue.payments (payments.tf:13)"+shown, "```")
+	shown = strings.TrimSuffix(shown, "\n")
+	if !strings.HasSuffix(shown, "\n}") || strings.Count(shown, "\n") < 10 {
+		t.Fatalf("docs/rules/README.md shows no block of aws_sqs_queue.payments: %q", shown)
+	}
 	initRepo(t, map[string]string{})
 	if out, err := exec.Command("cp", "-r", examples, "bad").CombinedOutput(); err != nil {
 		t.Fatal(err, string(out))
@@ -171,6 +181,10 @@ func TestInitExamples(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q, stdout:\n%s\nwant %q", code, stderr, stdout, want)
 	}
 	src, _ := os.ReadFile("bad/.queuecap.hcl")
+	// The block docs/rules/README.md shows is the one written.
+	if !strings.Contains(string(src), "\n"+shown+"\n") {
+		t.Errorf("docs/rules/README.md shows\n%s\ninit wrote\n%s", shown, src)
+	}
 	for _, want := range []string{
 		"  # arrival_rate is declared by data.queuecap_consumers.order_workers, orders.tf:6.\n",
 		"  # consumer_name = \"…\" # cluster is not known before apply: set it here as \"CLUSTER/payments\"\n",
