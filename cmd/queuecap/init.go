@@ -203,12 +203,13 @@ func place(r model.Range, dir string) string {
 }
 
 // initFile adds the queues' blocks to the file at path, creating it
-// when it is not there, and says which it added. The file is read and
-// written inside the boundary only, never through a symbolic link, and
-// replaced whole.
+// when it is not there, and says which it added. The file is read inside
+// the boundary, as lint reads it; written, when there is something to
+// add, inside it too and never through a symbolic link, and replaced
+// whole.
 func initFile(bound *lint.Boundary, path string, queues []ratesfile.InitQueue) ([]string, error) {
-	if err := bound.CheckWrite(path); err != nil {
-		return nil, err
+	if len(queues) == 0 {
+		return nil, nil
 	}
 	var src []byte
 	mode := fs.FileMode(0o644)
@@ -220,6 +221,9 @@ func initFile(bound *lint.Boundary, path string, queues []ratesfile.InitQueue) (
 	}
 	out, added, err := ratesfile.Init(src, path, queues)
 	if err != nil || len(added) == 0 {
+		return nil, err
+	}
+	if err := bound.CheckWrite(path); err != nil {
 		return nil, err
 	}
 	return added, replaceFile(path, out, mode)

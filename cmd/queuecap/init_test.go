@@ -131,9 +131,43 @@ func TestInit(t *testing.T) {
 		t.Errorf("second run: exit %d, stdout:\n%s\nfile changed: %v", code, stdout, !bytes.Equal(again, src))
 	}
 
-	// lint reads the file, as it reads any .queuecap.hcl.
-	if code, _, stderr := cli(t, "", "lint", "--var", "env=prod"); code == exitError {
-		t.Errorf("lint after init: exit 1: %s", stderr)
+	// lint reads the file and says, per queue, which rates are missing.
+	code, stdout, stderr = cli(t, "", "lint", "--format", "compact", "--show-skipped")
+	const jobs = "aws_sqs_queue.jobs has a consumer (aws_lambda_function.jobs) but no declared arrival_rate, so its capacity was not checked: " +
+		"it needs arrival_rate, per_consumer_rate (of aws_lambda_function.jobs), max_backlog and rto_seconds (for the recovery checks), " +
+		"declared in its .queuecap.hcl queue block (queuecap init writes it; queuecap rates measures the rates)"
+	if code == exitError || !strings.Contains(stdout, jobs) || strings.Contains(stdout, "aws_sqs_queue.orders has a consumer") {
+		t.Errorf("lint after init: exit %d, stderr %q, stdout:\n%s\nwant %q, and no coverage skip of orders, which declares arrival_rate", code, stderr, stdout, jobs)
+	}
+	// The dead-letter queue a function handles gets no block: its skip
+	// does not say init writes one.
+	if !strings.Contains(stdout, "aws_sqs_queue.orders_dlq has a consumer") || strings.Contains(stdout, "orders_dlq"+strings.SplitN(jobs, "aws_sqs_queue.jobs", 2)[1]) {
+		t.Errorf("the dead-letter queue's skip:\n%s", stdout)
+	}
+}
+
+// TestInitRoots: with --recursive each root module gets the file it
+// reads, its own when it has none; with --config the roots without one of
+// their own share that file, as lint reads it.
+func TestInitRoots(t *testing.T) {
+	initRepo(t, map[string]string{"a/main.tf": warningTF, "b/main.tf": warningTF, "b/.queuecap.hcl": "# b's\n", "shared.hcl": "# shared\n"})
+	code, stdout, stderr := cli(t, "", "init", "--recursive")
+	a, b := filepath.Join("a", ".queuecap.hcl"), filepath.Join("b", ".queuecap.hcl")
+	if code != exitOK || !strings.HasPrefix(stdout, "added 1 queue block to "+a+": aws_sqs_queue.orders\nadded 1 queue block to "+b+": aws_sqs_queue.orders\n") {
+		t.Errorf("--recursive: exit %d, stderr %q, stdout:\n%s", code, stderr, stdout)
+	}
+	if !fileHas(t, a, `queue "aws_sqs_queue.orders"`) || !fileHas(t, b, "# b's\n\n# aws_sqs_queue.orders (main.tf:1)") {
+		t.Error("a root's block is not in the file it reads")
+	}
+	if err := os.Remove(a); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr = cli(t, "", "init", "--config", "shared.hcl", "a", "b")
+	if code != exitOK || !strings.HasPrefix(stdout, "added 1 queue block to shared.hcl: aws_sqs_queue.orders\n"+b+": nothing to add") {
+		t.Errorf("--config: exit %d, stderr %q, stdout:\n%s", code, stderr, stdout)
+	}
+	if _, err := os.Stat(a); err == nil || !fileHas(t, "shared.hcl", "# shared\n\n# aws_sqs_queue.orders (a/main.tf:1)") {
+		t.Errorf("a's block is not in shared.hcl, or a got a file of its own (%v)", err)
 	}
 }
 

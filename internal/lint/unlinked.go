@@ -277,7 +277,7 @@ func (l *linker) reportCoverage() {
 		case !q.Rates.ArrivalRate.Set:
 			reason = fmt.Sprintf("%s has a consumer (%s) but no declared arrival_rate, so its capacity was not checked: it needs %s, declared in its %s queue block%s, "+
 				"as queuecap:* tags (arrival_rate also on an SNS topic feeding it), or by the queuecap data source that sizes its consumer",
-				q.Addr, q.Consumers[0].Addr, strings.Join(missingRates(q), ", "), l.model.ConfigFileName(), l.blockHint())
+				q.Addr, q.Consumers[0].Addr, strings.Join(missingRates(q), ", "), l.model.ConfigFileName(), l.blockHint(q))
 		default:
 			continue
 		}
@@ -313,11 +313,15 @@ func missingRates(q *Queue) []string {
 	return out
 }
 
-// blockHint says, for a .queuecap.hcl, which commands fill its queue
-// blocks; the tflint plugin's .tflint.hcl has none.
-func (l *linker) blockHint() string {
-	if l.model.ConfigFileName() != DefaultConfigFile {
+// blockHint says, for a .queuecap.hcl, which commands fill q's queue
+// block: none for the tflint plugin's .tflint.hcl, and queuecap init
+// writes none for a dead-letter queue.
+func (l *linker) blockHint(q *Queue) string {
+	switch {
+	case l.model.ConfigFileName() != DefaultConfigFile:
 		return ""
+	case q.IsDeadLetter:
+		return " (queuecap rates measures the rates)"
 	}
 	return " (queuecap init writes it; queuecap rates measures the rates)"
 }

@@ -345,7 +345,7 @@ resource "aws_lambda_event_source_mapping" "alerts" {
 	}
 	want := []string{
 		"1: no consumer of aws_sqs_queue.forward is linked (an event source mapping, an EventBridge pipe, an IAM role allowed to receive and delete its messages, a queuecap:queue tag, a scaling policy on its metrics, or a consumer in its .queuecap.hcl queue block), so its capacity was not checked",
-		"6: aws_sqs_queue.forward_dlq has a consumer (aws_lambda_function.alerts) but no declared arrival_rate, so its capacity was not checked: it needs arrival_rate, per_consumer_rate (of aws_lambda_function.alerts), max_backlog and rto_seconds (for the recovery checks), declared in its .queuecap.hcl queue block (queuecap init writes it; queuecap rates measures the rates), as queuecap:* tags (arrival_rate also on an SNS topic feeding it), or by the queuecap data source that sizes its consumer",
+		"6: aws_sqs_queue.forward_dlq has a consumer (aws_lambda_function.alerts) but no declared arrival_rate, so its capacity was not checked: it needs arrival_rate, per_consumer_rate (of aws_lambda_function.alerts), max_backlog and rto_seconds (for the recovery checks), declared in its .queuecap.hcl queue block (queuecap rates measures the rates), as queuecap:* tags (arrival_rate also on an SNS topic feeding it), or by the queuecap data source that sizes its consumer",
 		"10: no consumer of aws_sqs_queue.other is linked (an event source mapping, an EventBridge pipe, an IAM role allowed to receive and delete its messages, a queuecap:queue tag, a scaling policy on its metrics, or a consumer in its .queuecap.hcl queue block), so its capacity was not checked",
 	}
 	if !slices.Equal(got, want) {
