@@ -169,6 +169,14 @@ func TestInitRoots(t *testing.T) {
 	if _, err := os.Stat(a); err == nil || !fileHas(t, "shared.hcl", "# shared\n\n# aws_sqs_queue.orders (a/main.tf:1)") {
 		t.Errorf("a's block is not in shared.hcl, or a got a file of its own (%v)", err)
 	}
+	// --chdir: DIR is found from there, and files named from here.
+	if err := os.Remove("shared.hcl"); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr = cli(t, "", "init", "--chdir", "a")
+	if code != exitOK || !strings.HasPrefix(stdout, "added 1 queue block to "+a+": aws_sqs_queue.orders\n") || !fileHas(t, a, "(main.tf:1)") {
+		t.Errorf("--chdir a: exit %d, stderr %q, stdout:\n%s", code, stderr, stdout)
+	}
 }
 
 // TestInitKeepsWhatIsThere: a file a person wrote keeps its bytes, and

@@ -86,6 +86,20 @@ func TestInit(t *testing.T) {
 	}
 }
 
+// TestInitLinkedThrough: a consumer only a role implies says so, beside
+// the alternatives and how each is linked.
+func TestInitLinkedThrough(t *testing.T) {
+	q := InitQueue{Address: "aws_sqs_queue.a", Place: "main.tf:1",
+		Consumer:     InitConsumer{Address: "aws_ecs_service.w", LinkedThrough: "IAM role aws_iam_role.w"},
+		Alternatives: []InitConsumer{{Address: "aws_lambda_function.f", LinkedThrough: "IAM role aws_iam_role.f"}, {Address: "aws_autoscaling_group.g"}}}
+	out, _, err := Init(nil, "f", []InitQueue{q})
+	const want = "  # Also linked to it: aws_lambda_function.f (through IAM role aws_iam_role.f), aws_autoscaling_group.g. If one of them drains it instead, name it here.\n" +
+		"  # Linked through IAM role aws_iam_role.w.\n  consumer = \"aws_ecs_service.w\"\n"
+	if err != nil || !strings.Contains(string(out), want) {
+		t.Errorf("no %q in (err %v):\n%s", want, err, out)
+	}
+}
+
 func TestInitConsumerName(t *testing.T) {
 	for _, tt := range []struct {
 		c    InitConsumer
