@@ -96,7 +96,9 @@ func runInit(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, "No root module to write a "+lint.DefaultConfigFile+" for.")
 		return exitOK
 	}
+	queues := 0
 	for _, path := range order {
+		queues += len(files[path])
 		added, err := initFile(bound, path, files[path])
 		if err != nil {
 			return fail(err)
@@ -109,6 +111,9 @@ func runInit(args []string, stdout, stderr io.Writer) int {
 		default:
 			fmt.Fprintf(stdout, "added %s to %s: %s\n", textfmt.Plural(len(added), "queue block"), path, strings.Join(added, ", "))
 		}
+	}
+	if queues == 0 {
+		return exitOK
 	}
 	fmt.Fprint(stdout, "\nNext, measure the rates into the blocks from your metrics:\n"+
 		"  queuecap rates --prometheus URL --write\n"+

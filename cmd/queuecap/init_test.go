@@ -179,6 +179,19 @@ func TestInitRoots(t *testing.T) {
 	}
 }
 
+// TestInitNothingToWrite: a root without a queue with a consumer gets no
+// file, and no next step.
+func TestInitNothingToWrite(t *testing.T) {
+	initRepo(t, map[string]string{"main.tf": queueTF})
+	code, stdout, stderr := cli(t, "", "init")
+	if code != exitOK || stdout != ".queuecap.hcl: no queue with a consumer, nothing to add\n" || stderr != "" {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	if _, err := os.Lstat(".queuecap.hcl"); err == nil {
+		t.Error(".queuecap.hcl written")
+	}
+}
+
 // TestInitKeepsWhatIsThere: a file a person wrote keeps its bytes, and
 // gets the blocks of the queues it does not have after them.
 func TestInitKeepsWhatIsThere(t *testing.T) {
