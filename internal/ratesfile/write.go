@@ -51,8 +51,9 @@ type Change struct {
 }
 
 // placeholderLine is a commented placeholder of a rate, as Init writes
-// it: `# NAME = …`, with whatever follows.
-var placeholderLine = regexp.MustCompile(`^#\s*([a-z_]+)\s*=`)
+// it: `# NAME = …`, with whatever follows. A value commented out by a
+// person (`# arrival_rate = 50 # before the migration`) is not one.
+var placeholderLine = regexp.MustCompile(`^#\s*([a-z_]+)\s*=\s*` + Placeholder + `(\s|$)`)
 
 // edit replaces src[from:to] with text.
 type edit struct {
