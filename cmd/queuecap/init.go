@@ -220,6 +220,9 @@ func initFile(bound *lint.Boundary, path string, queues []ratesfile.InitQueue) (
 	mode := fs.FileMode(0o644)
 	if info, err := os.Lstat(path); err == nil {
 		if src, err = bound.ReadRepoFile(path, "a "+lint.DefaultConfigFile); err != nil {
+			if werr := bound.CheckWrite(path); werr != nil {
+				return nil, werr // it is to be written: say why it will not be
+			}
 			return nil, err
 		}
 		mode = info.Mode().Perm()

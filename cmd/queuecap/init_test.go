@@ -262,7 +262,7 @@ func TestInitRefuses(t *testing.T) {
 		want  string
 	}{
 		"a symbolic link":               {files: map[string]string{"main.tf": initTF, "real.hcl": "# mine\n"}, link: "real.hcl", want: ".queuecap.hcl is a symbolic link: not written through"},
-		"a file outside":                {files: map[string]string{"main.tf": initTF}, args: []string{"--config", "OUTSIDE/x.hcl"}, want: "outside"},
+		"a file outside":                {files: map[string]string{"main.tf": initTF}, args: []string{"--config", "OUTSIDE/x.hcl"}, want: "which is all queuecap reads and writes (the repository; --boundary names another directory): not written"},
 		"a file that does not parse":    {files: map[string]string{"main.tf": initTF, ".queuecap.hcl": "queue \"x\" {\n"}, want: ".queuecap.hcl:"},
 		"a huge file":                   {files: map[string]string{"main.tf": initTF, ".queuecap.hcl": huge}, want: "File too large"},
 		"a configuration with an error": {files: map[string]string{"main.tf": initTF + "resource {\n"}, want: "Nothing written"},

@@ -86,6 +86,9 @@ func Write(src []byte, filename, queue string, values []Measured, force bool) (o
 		}
 		seen[v.Name] = true
 	}
+	if len(values) == 0 {
+		return src, nil, nil
+	}
 	block := queueBlock(body, queue)
 	if block == nil {
 		return appendBlock(src, queue, values)

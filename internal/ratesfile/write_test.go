@@ -115,6 +115,16 @@ func TestWrite(t *testing.T) {
 	}
 }
 
+// TestWriteNothing: nothing measured changes nothing, not even a block
+// added for the queue.
+func TestWriteNothing(t *testing.T) {
+	src := []byte("# mine\n")
+	out, changes, err := Write(src, ".queuecap.hcl", orders.Address, nil, true)
+	if err != nil || string(out) != string(src) || changes != nil {
+		t.Errorf("err %v, changes %v, out:\n%s", err, changes, out)
+	}
+}
+
 func TestWriteRefuses(t *testing.T) {
 	ok := "queue \"aws_sqs_queue.orders\" {\n}\n"
 	for name, tt := range map[string]struct {
