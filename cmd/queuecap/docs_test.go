@@ -166,16 +166,19 @@ var generatedSections = []struct {
 	{"../../docs/rules/README.md", "rate-precedence", ratePrecedenceTable},
 	{"../../docs/ci.md", "runtask-serve-help", runtaskServeHelp},
 	{"../../docs/aws-limits.md", "aws-limits", func() string { return capacity.DefaultAWSLimits().Markdown() }},
+	{"../../docs/rules/README.md", "init-help", func() string { return commandHelp("init", initCommand(&lintFlags{})) }},
 }
 
 // runtaskServeHelp is `queuecap runtask serve --help` as a code block.
 func runtaskServeHelp() string {
-	var b strings.Builder
-	b.WriteString("```text\n$ queuecap runtask serve --help\n")
+	return commandHelp("runtask serve", serveCommand(&serveFlags{}))
+}
+
+// commandHelp is `queuecap NAME --help` as a code block.
+func commandHelp(name string, cmd *command) string {
 	var help bytes.Buffer
-	serveCommand(&serveFlags{}).usage(&help)
-	b.WriteString(help.String() + "```\n")
-	return b.String()
+	cmd.usage(&help)
+	return "```text\n$ queuecap " + name + " --help\n" + help.String() + "```\n"
 }
 
 // providerTable lists every data source with the functions that return

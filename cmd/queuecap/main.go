@@ -7,6 +7,7 @@
 //	queuecap lint --chdir DIR [flags] [DIR|FILE ...]
 //	queuecap lint --plan FILE|- [--chdir DIR] [flags]
 //	queuecap lint --explain [--format text|json|mermaid] [DIR ...]
+//	queuecap init [flags] [DIR ...]
 //	queuecap size [flags]
 //	queuecap simulate [flags]
 //	queuecap runtask serve [flags]
@@ -22,6 +23,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -29,6 +31,8 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+
+	"github.com/hashicorp/hcl/v2"
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint/model"
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint/runner"
@@ -99,6 +103,7 @@ Commands:
   calc      compute any formula of the provider's data sources from flags
   simulate  simulate fleets through a retry storm: a summary and an SVG chart of depth
   diff      compare two runs of lint: new and fixed findings, and each queue's capacity before and after
+  init      write a .queuecap.hcl queue block for each queue with a consumer: its names and the rates to declare
   version   print the version
 
 Run 'queuecap <command> --help' for its flags.
@@ -112,6 +117,7 @@ var commands = map[string]func(args []string, stdout, stderr io.Writer) int{
 	"runtask":  runRuntask,
 	"calc":     runCalc,
 	"diff":     runDiff,
+	"init":     runInit,
 }
 
 func run(args []string, stdout, stderr io.Writer) (code int) {
@@ -232,7 +238,7 @@ func lintCommand(f *lintFlags) *command {
 	cmd.synopsis = append(cmd.synopsis, "--plan FILE|- [--chdir DIR] [flags]", "--explain [--format text|json|mermaid] [flags] [DIR ...]")
 	cmd.positional = "DIR ..."
 	fs := cmd.fs
-	fs.BoolVar(&f.recursive, "recursive", false, "lint every directory below DIR that holds .tf or .tofu files as its own root module, except those --skip-dir names")
+	rootFlags(fs, f)
 	fs.StringVar(&f.format, "format", "default", "output `format`: "+strings.Join(formatter.Names(), "|")+"; with --explain "+strings.Join(formatter.ExplainNames(), "|")+" (default text)")
 	fs.StringVar(&f.minSeverity, "minimum-failure-severity", "warning", "lowest `severity` that fails the run (exit 2): error|warning|notice")
 	fs.StringVar(&f.config, "config", "", "config `file` (default $QUEUECAP_CONFIG, else "+lint.DefaultConfigFile+" in the working directory or --chdir's DIR, if present)")
@@ -247,13 +253,9 @@ func lintCommand(f *lintFlags) *command {
 	fs.StringVar(&f.chdir, "chdir", "", "lint as if run in `DIR`: DIR arguments (default DIR itself), --var-file, --config, QUEUECAP_CONFIG, --output, --boundary and .queuecap.hcl are found from there, and files are named from where queuecap runs; with --plan, only the configuration directory the plan was made in, for the file and line of each finding (default the working directory)")
 	fs.StringVar(&f.baseline, "baseline", "", "leave out the findings the baseline `FILE` (written by --write-baseline) records, and list its entries no finding matches as fixed (default the config's baseline, if set)")
 	fs.StringVar(&f.writeBase, "write-baseline", "", "record every finding of the run in the baseline `FILE`, relative to the working directory (or --chdir's DIR), and exit 0 unless an error stops the run")
-	fs.StringVar(&f.boundary, "boundary", "", "read nothing outside `DIR`, which must hold every directory linted (default each one's repository: the nearest directory above it with .git, else the directory itself)")
-	fs.Var(varFlag{&f.vars, true}, "var-file", "a .tfvars `file` setting root module variables (repeatable)")
-	fs.Var(varFlag{&f.vars, false}, "var", "a root module variable as `NAME=VALUE` (repeatable); a NAME no root module declares is an error")
 	fs.Var(&f.enable, "enable-rule", "enable a rule by `ID` (repeatable)")
 	fs.Var(&f.disable, "disable-rule", "disable a rule by `ID` (repeatable)")
 	fs.Var(&f.only, "only", "run only the rule `ID`, whatever else enables or disables rules (repeatable)")
-	fs.Var(&f.skipDirs, "skip-dir", "with --recursive, do not walk into folders matching `GLOB`: a name (vendor, test*), or a path relative to DIR with ** for any depth (envs/*/old, vendor/**); node_modules and hidden folders such as .terraform and .terragrunt-cache are always skipped (repeatable)")
 	fs.BoolVar(&f.reportUnused, "report-unused-ignores", true, "report each queuecap-ignore comment that silenced nothing as a notice ("+lint.UnusedIgnore+"); --report-unused-ignores=false to leave them unsaid")
 	cmd.alias("f", "format")
 	cmd.alias("c", "config")
@@ -264,6 +266,16 @@ func lintCommand(f *lintFlags) *command {
 		"terraform init installed modules, relative to each root module), NO_COLOR and FORCE_COLOR (--color auto).\n" +
 		"\nExit codes: 0 no findings at or above the failure severity, 1 an error, 2 findings, or with --fail-on-skipped a queue\nwith a consumer not checked (--explain, --force, --write-baseline: 0 or 1).\n"
 	return cmd
+}
+
+// rootFlags defines the flags that choose the root modules and their
+// variables, as lint and init read them.
+func rootFlags(fs *flag.FlagSet, f *lintFlags) {
+	fs.BoolVar(&f.recursive, "recursive", false, "lint every directory below DIR that holds .tf or .tofu files as its own root module, except those --skip-dir names")
+	fs.StringVar(&f.boundary, "boundary", "", "read nothing outside `DIR`, which must hold every directory linted (default each one's repository: the nearest directory above it with .git, else the directory itself)")
+	fs.Var(varFlag{&f.vars, true}, "var-file", "a .tfvars `file` setting root module variables (repeatable)")
+	fs.Var(varFlag{&f.vars, false}, "var", "a root module variable as `NAME=VALUE` (repeatable); a NAME no root module declares is an error")
+	fs.Var(&f.skipDirs, "skip-dir", "with --recursive, do not walk into folders matching `GLOB`: a name (vendor, test*), or a path relative to DIR with ** for any depth (envs/*/old, vendor/**); node_modules and hidden folders such as .terraform and .terragrunt-cache are always skipped (repeatable)")
 }
 
 // finish takes what cmd parsed and checks the flags against each other.
@@ -283,6 +295,12 @@ func (f *lintFlags) finish(cmd *command) error {
 	case f.noColor && f.set["color"] && f.color != "never":
 		return &lint.UsageError{Msg: "--no-color and --color " + f.color + " contradict each other"}
 	}
+	return f.finishPaths()
+}
+
+// finishPaths checks --skip-dir and moves the paths --chdir moves; the
+// directories linted default to the working directory (or --chdir's).
+func (f *lintFlags) finishPaths() error {
 	for _, g := range f.skipDirs {
 		if err := lint.CheckSkipDir(g); err != nil {
 			return &lint.UsageError{Msg: "--skip-dir: " + err.Error()}
@@ -373,18 +391,7 @@ func runLint(args []string, stdout, stderr io.Writer) int {
 			return exitError
 		}
 	}
-	// --config, else QUEUECAP_CONFIG, names the file every root without a
-	// .queuecap.hcl of its own reads; without either, the working
-	// directory's file sets the run's settings, and each root's queue
-	// blocks come only from the nearest file above it.
-	configPath, required := f.config, true
-	if configPath == "" && os.Getenv("QUEUECAP_CONFIG") != "" {
-		configPath = f.at(os.Getenv("QUEUECAP_CONFIG"))
-	}
-	if configPath == "" {
-		configPath, required = f.at(lint.DefaultConfigFile), false
-	}
-	cfg, diags := lint.LoadConfig(configPath, required, bound)
+	cfg, fallback, diags := f.runConfig(bound)
 	if diags.HasErrors() {
 		for _, d := range diags {
 			fmt.Fprintf(stderr, "Error: %s\n", d.Error())
@@ -442,10 +449,6 @@ func runLint(args []string, stdout, stderr io.Writer) int {
 		force = *cfg.Force
 	}
 
-	fallback := cfg
-	if !required {
-		fallback = cfg.WithoutQueues()
-	}
 	res, err := runner.Run(lint.Options{
 		Dirs: f.dirs, Recursive: recursive, SkipDirs: append(slices.Clip(cfg.SkipDirs), f.skipDirs...), Vars: f.vars, Environ: os.Environ(),
 		Config: fallback, DiscoverConfig: true, Rules: rules.All(), Enable: f.enable, Disable: f.disable, Only: f.only, Explain: f.explain,
@@ -501,6 +504,27 @@ func runLint(args []string, stdout, stderr io.Writer) int {
 		return exitFindings
 	}
 	return exitOK
+}
+
+// runConfig reads the run's configuration: cfg sets the run's settings,
+// fallback is what a root without a .queuecap.hcl of its own reads.
+// --config, else QUEUECAP_CONFIG, names the file every such root reads;
+// without either, the working directory's file (if any) sets the run's
+// settings, and each root's queue blocks come only from the nearest file
+// above it: fallback has none.
+func (f *lintFlags) runConfig(bound *lint.Boundary) (cfg, fallback *lint.Config, diags hcl.Diagnostics) {
+	configPath, required := f.config, true
+	if configPath == "" && os.Getenv("QUEUECAP_CONFIG") != "" {
+		configPath = f.at(os.Getenv("QUEUECAP_CONFIG"))
+	}
+	if configPath == "" {
+		configPath, required = f.at(lint.DefaultConfigFile), false
+	}
+	cfg, diags = lint.LoadConfig(configPath, required, bound)
+	if diags.HasErrors() || required {
+		return cfg, cfg, diags
+	}
+	return cfg, cfg.WithoutQueues(), diags
 }
 
 // stdinPlanName is the file a plan read from standard input is named in

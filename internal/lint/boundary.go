@@ -478,3 +478,31 @@ func within(p, dir string) bool {
 	rel, err := filepath.Rel(dir, p)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
+
+// CheckWrite says why a file may not be written at p (`queuecap init`
+// writing a .queuecap.hcl): it must be a regular file or none, not a
+// symbolic link, which a repository may point anywhere, and its folder's
+// real path must lie inside the boundary, as what the linter reads.
+func (b *Boundary) CheckWrite(p string) error {
+	if info, err := os.Lstat(p); err == nil {
+		switch {
+		case info.Mode()&fs.ModeSymlink != 0:
+			return fmt.Errorf("%s is a symbolic link: not written through (write the file it points to, or replace the link with a file)", p)
+		case !info.Mode().IsRegular():
+			return fmt.Errorf("%s is not a regular file: not written", p)
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	dir, err := realDir(filepath.Dir(p))
+	if err != nil {
+		return fmt.Errorf("%s: its folder: %w", p, err)
+	}
+	resolved := filepath.Join(dir, filepath.Base(p))
+	for _, r := range b.roots {
+		if within(resolved, r) {
+			return nil
+		}
+	}
+	return fmt.Errorf("%s is at %s, outside %s, which is all queuecap reads and writes (the repository; --boundary names another directory): not written", p, resolved, b)
+}

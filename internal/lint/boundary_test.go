@@ -172,3 +172,39 @@ func TestReadNamed(t *testing.T) {
 		t.Errorf("a pipe: %q, %v", got, err)
 	}
 }
+
+// TestCheckWrite: a file is written inside the boundary only, as a
+// regular file or a new one, never through a symbolic link or a folder
+// that resolves outside.
+func TestCheckWrite(t *testing.T) {
+	repo, outside := t.TempDir(), t.TempDir()
+	for _, d := range []string{"sub", "dir.hcl"} {
+		if err := os.Mkdir(filepath.Join(repo, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(repo, "there.hcl"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for link, target := range map[string]string{"link.hcl": "there.hcl", "out": outside} {
+		if err := os.Symlink(target, filepath.Join(repo, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b := dirBoundary(repo)
+	for name, want := range map[string]string{
+		"there.hcl":        "",
+		"new.hcl":          "",
+		"sub/new.hcl":      "",
+		"link.hcl":         "is a symbolic link: not written through",
+		"dir.hcl":          "is not a regular file",
+		"out/new.hcl":      "outside",
+		"../elsewhere.hcl": "outside",
+		"nowhere/new.hcl":  "its folder",
+	} {
+		err := b.CheckWrite(filepath.Join(repo, name))
+		if (want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), want)) {
+			t.Errorf("%s: %v, want %q", name, err, want)
+		}
+	}
+}

@@ -125,7 +125,7 @@ resource "aws_autoscaling_group" "w" {
 `,
 	})
 	res := lintDir(t, lint.Options{Dirs: []string{dir}, Recursive: true, Config: &lint.Config{}})
-	if len(res.Skipped) != 1 || res.Skipped[0].Reason != "aws_sqs_queue.q has a consumer (aws_autoscaling_group.w) but no declared arrival_rate (a queuecap:arrival_rate tag on it or on an SNS topic feeding it, a .queuecap.hcl queue block, or the queuecap data source that sizes its consumer), so its capacity was not checked" {
+	if len(res.Skipped) != 1 || res.Skipped[0].Reason != "aws_sqs_queue.q has a consumer (aws_autoscaling_group.w) but no declared arrival_rate, so its capacity was not checked: it needs arrival_rate, per_consumer_rate (of aws_autoscaling_group.w), max_backlog and rto_seconds (for the recovery checks), declared in its .queuecap.hcl queue block (queuecap init writes it; queuecap rates measures the rates), as queuecap:* tags (arrival_rate also on an SNS topic feeding it), or by the queuecap data source that sizes its consumer" {
 		t.Errorf("skips %+v, want one, in the module's own words", res.Skipped)
 	}
 }

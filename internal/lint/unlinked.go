@@ -275,11 +275,53 @@ func (l *linker) reportCoverage() {
 			reason = fmt.Sprintf("no consumer of %s is linked (an event source mapping, an EventBridge pipe, an IAM role allowed to receive and delete its messages, "+
 				"a queuecap:queue tag, a scaling policy on its metrics, or a consumer in its %s queue block), so its capacity was not checked", q.Addr, l.model.ConfigFileName())
 		case !q.Rates.ArrivalRate.Set:
-			reason = fmt.Sprintf("%s has a consumer (%s) but no declared arrival_rate (a queuecap:arrival_rate tag on it or on an SNS topic feeding it, a %s queue block, "+
-				"or the queuecap data source that sizes its consumer), so its capacity was not checked", q.Addr, q.Consumers[0].Addr, l.model.ConfigFileName())
+			reason = fmt.Sprintf("%s has a consumer (%s) but no declared arrival_rate, so its capacity was not checked: it needs %s, declared in its %s queue block%s, "+
+				"as queuecap:* tags (arrival_rate also on an SNS topic feeding it), or by the queuecap data source that sizes its consumer",
+				q.Addr, q.Consumers[0].Addr, strings.Join(missingRates(q), ", "), l.model.ConfigFileName(), l.blockHint(q))
 		default:
 			continue
 		}
 		l.skips = append(l.skips, Skip{Rule: skipCoverage, Range: toRange(q.DefRange), Reason: reason, Address: q.Addr})
 	}
+}
+
+// missingRates are the rates a queue without an arrival rate still needs
+// for the capacity checks: arrival_rate, each consumer's
+// per_consumer_rate, and for the recovery checks max_backlog and
+// rto_seconds, those not declared.
+func missingRates(q *Queue) []string {
+	out := []string{"arrival_rate"}
+	var fleets []string
+	for _, f := range q.Consumers {
+		if r := f.RatesFor(q); !r.PerConsumerRate.Set {
+			fleets = append(fleets, f.Addr)
+		}
+	}
+	if len(fleets) > 0 {
+		out = append(out, "per_consumer_rate (of "+strings.Join(fleets, ", ")+")")
+	}
+	var recovery []string
+	if !q.Rates.MaxBacklog.Set {
+		recovery = append(recovery, "max_backlog")
+	}
+	if !q.Rates.RTOSeconds.Set {
+		recovery = append(recovery, "rto_seconds")
+	}
+	if len(recovery) > 0 {
+		out = append(out, strings.Join(recovery, " and ")+" (for the recovery checks)")
+	}
+	return out
+}
+
+// blockHint says, for a .queuecap.hcl, which commands fill q's queue
+// block: none for the tflint plugin's .tflint.hcl, and queuecap init
+// writes none for a dead-letter queue.
+func (l *linker) blockHint(q *Queue) string {
+	switch {
+	case l.model.ConfigFileName() != DefaultConfigFile:
+		return ""
+	case q.IsDeadLetter:
+		return " (queuecap rates measures the rates)"
+	}
+	return " (queuecap init writes it; queuecap rates measures the rates)"
 }

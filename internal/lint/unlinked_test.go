@@ -241,7 +241,7 @@ resource "aws_ecs_service" "u" {
 		}
 	}
 	want := map[int]string{
-		8:  "aws_sqs_queue.unrated has a consumer (aws_ecs_service.u) but no declared arrival_rate (a queuecap:arrival_rate tag on it or on an SNS topic feeding it, a .queuecap.hcl queue block, or the queuecap data source that sizes its consumer), so its capacity was not checked",
+		8:  "aws_sqs_queue.unrated has a consumer (aws_ecs_service.u) but no declared arrival_rate, so its capacity was not checked: it needs arrival_rate, per_consumer_rate (of aws_ecs_service.u), max_backlog and rto_seconds (for the recovery checks), declared in its .queuecap.hcl queue block (queuecap init writes it; queuecap rates measures the rates), as queuecap:* tags (arrival_rate also on an SNS topic feeding it), or by the queuecap data source that sizes its consumer",
 		12: "no consumer of aws_sqs_queue.orphan is linked (an event source mapping, an EventBridge pipe, an IAM role allowed to receive and delete its messages, a queuecap:queue tag, a scaling policy on its metrics, or a consumer in its .queuecap.hcl queue block), so its capacity was not checked",
 	}
 	if len(got) != len(want) {
@@ -251,6 +251,59 @@ resource "aws_ecs_service" "u" {
 		if got[line] != w {
 			t.Errorf("line %d: %q, want %q", line, got[line], w)
 		}
+	}
+}
+
+// TestCoverageNamesWhatIsMissing: the skip of a queue without an arrival
+// rate names the rates the checks still need and no declared one:
+// per_consumer_rate when no consumer declares one (one that does serves
+// the others, as the rules read it), with the consumers, and max_backlog
+// and rto_seconds when the queue does not declare them.
+func TestCoverageNamesWhatIsMissing(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"main.tf": `resource "aws_sqs_queue" "q" {
+  tags = { "queuecap:max_backlog" = 100000 }
+}
+
+resource "aws_ecs_service" "a" {
+  desired_count = 2
+  tags          = { "queuecap:queue" = "aws_sqs_queue.q" }
+}
+
+resource "aws_ecs_service" "b" {
+  desired_count = 2
+  tags          = { "queuecap:queue" = "aws_sqs_queue.q" }
+}
+
+resource "aws_sqs_queue" "rated" {
+  tags = { "queuecap:rto_seconds" = 600 }
+}
+
+resource "aws_ecs_service" "c" {
+  desired_count = 2
+  tags          = { "queuecap:queue" = "aws_sqs_queue.rated", "queuecap:per_consumer_rate" = 20 }
+}
+
+resource "aws_ecs_service" "d" {
+  desired_count = 2
+  tags          = { "queuecap:queue" = "aws_sqs_queue.rated" }
+}
+`})
+	res := lintDir(t, lint.Options{Dirs: []string{dir}})
+	got := map[string]string{}
+	for _, s := range res.Skipped {
+		if s.Rule == "coverage" {
+			_, needs, _ := strings.Cut(s.Reason, "it needs ")
+			needs, _, _ = strings.Cut(needs, ", declared in")
+			got[s.Address] = needs
+		}
+	}
+	want := map[string]string{
+		"aws_sqs_queue.q":     "arrival_rate, per_consumer_rate (of aws_ecs_service.a, aws_ecs_service.b), rto_seconds (for the recovery checks)",
+		"aws_sqs_queue.rated": "arrival_rate, max_backlog (for the recovery checks)",
+	}
+	if !maps.Equal(got, want) {
+		t.Errorf("coverage skips say it needs\n%q\nwant\n%q", got, want)
 	}
 }
 
@@ -292,7 +345,7 @@ resource "aws_lambda_event_source_mapping" "alerts" {
 	}
 	want := []string{
 		"1: no consumer of aws_sqs_queue.forward is linked (an event source mapping, an EventBridge pipe, an IAM role allowed to receive and delete its messages, a queuecap:queue tag, a scaling policy on its metrics, or a consumer in its .queuecap.hcl queue block), so its capacity was not checked",
-		"6: aws_sqs_queue.forward_dlq has a consumer (aws_lambda_function.alerts) but no declared arrival_rate (a queuecap:arrival_rate tag on it or on an SNS topic feeding it, a .queuecap.hcl queue block, or the queuecap data source that sizes its consumer), so its capacity was not checked",
+		"6: aws_sqs_queue.forward_dlq has a consumer (aws_lambda_function.alerts) but no declared arrival_rate, so its capacity was not checked: it needs arrival_rate, per_consumer_rate (of aws_lambda_function.alerts), max_backlog and rto_seconds (for the recovery checks), declared in its .queuecap.hcl queue block (queuecap rates measures the rates), as queuecap:* tags (arrival_rate also on an SNS topic feeding it), or by the queuecap data source that sizes its consumer",
 		"10: no consumer of aws_sqs_queue.other is linked (an event source mapping, an EventBridge pipe, an IAM role allowed to receive and delete its messages, a queuecap:queue tag, a scaling policy on its metrics, or a consumer in its .queuecap.hcl queue block), so its capacity was not checked",
 	}
 	if !slices.Equal(got, want) {
