@@ -66,6 +66,8 @@ type standIn struct {
 	// metricKey; NaN is a minute without one.
 	raw   map[string][]float64
 	start map[string]time.Time
+	// cache holds each query's datapoints, by query and request.
+	cache map[string][]datapoint
 	calls []standInCall
 
 	// Faults: the next throttles calls are throttled, the next
@@ -80,7 +82,7 @@ type standIn struct {
 }
 
 func newStandIn(t testing.TB) *standIn {
-	s := &standIn{t: t, raw: map[string][]float64{}, start: map[string]time.Time{}, partial: map[string]bool{}}
+	s := &standIn{t: t, raw: map[string][]float64{}, start: map[string]time.Time{}, cache: map[string][]datapoint{}, partial: map[string]bool{}}
 	s.srv = httptest.NewServer(http.HandlerFunc(s.serve)) // 127.0.0.1
 	t.Cleanup(s.srv.Close)
 	return s
@@ -107,7 +109,8 @@ func dim(name, value string) types.Dimension {
 	return types.Dimension{Name: aws.String(name), Value: aws.String(value)}
 }
 
-// put stores per-minute datapoints from start.
+// put stores per-minute datapoints from start, before the first call
+// (the calls' datapoints are kept).
 func (s *standIn) put(namespace, name string, dims []types.Dimension, start time.Time, perMinute []float64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -262,45 +265,50 @@ type datapoint struct {
 func (s *standIn) series(in *cloudwatch.GetMetricDataInput, q types.MetricDataQuery) []datapoint {
 	m := q.MetricStat.Metric
 	k := metricKey(aws.ToString(m.Namespace), aws.ToString(m.MetricName), m.Dimensions)
-	raw, from := s.raw[k], s.start[k]
 	period := time.Duration(*q.MetricStat.Period) * time.Second
+	stat := aws.ToString(q.MetricStat.Stat)
+	ck := fmt.Sprint(k, period, stat, *in.StartTime, *in.EndTime, in.ScanBy)
+	if dps, ok := s.cache[ck]; ok {
+		return dps
+	}
+	raw, from := s.raw[k], s.start[k]
+	switch stat {
+	case "Sum", "Average", "Minimum", "Maximum", "SampleCount":
+	default:
+		s.t.Errorf("stand-in: statistic %q not served", stat)
+		return nil
+	}
 	var out []datapoint
 	// CloudWatch rounds StartTime down to the minute.
 	for t := in.StartTime.Truncate(time.Minute); t.Before(*in.EndTime); t = t.Add(period) {
-		var vs []float64
+		n, sum, lo, hi := 0, 0.0, math.Inf(1), math.Inf(-1)
 		for u := t; u.Before(t.Add(period)); u = u.Add(time.Minute) {
 			i := int(u.Sub(from) / time.Minute)
 			if u.Before(from) || i >= len(raw) || math.IsNaN(raw[i]) {
 				continue
 			}
-			vs = append(vs, raw[i])
+			n, sum, lo, hi = n+1, sum+raw[i], min(lo, raw[i]), max(hi, raw[i])
 		}
-		if len(vs) == 0 {
+		if n == 0 {
 			continue
 		}
-		var v float64
-		switch stat := aws.ToString(q.MetricStat.Stat); stat {
-		case "Sum", "Average":
-			for _, x := range vs {
-				v += x
-			}
-			if stat == "Average" {
-				v /= float64(len(vs))
-			}
+		v := sum
+		switch stat {
+		case "Average":
+			v /= float64(n)
 		case "Minimum":
-			v = slices.Min(vs)
+			v = lo
 		case "Maximum":
-			v = slices.Max(vs)
+			v = hi
 		case "SampleCount":
-			v = float64(len(vs))
-		default:
-			s.t.Errorf("stand-in: statistic %q not served", stat)
+			v = float64(n)
 		}
 		out = append(out, datapoint{t, v})
 	}
 	if in.ScanBy != types.ScanByTimestampAscending {
 		slices.Reverse(out) // TimestampDescending, the default
 	}
+	s.cache[ck] = out
 	return out
 }
 
