@@ -424,22 +424,107 @@ func TestCloudWatchPagination(t *testing.T) {
 	}
 }
 
-// TestCloudWatchPartialData names the queue and metric whose data stayed
-// partial.
-func TestCloudWatchPartialData(t *testing.T) {
-	s := newStandIn(t)
-	targets := queues(s, 2)
-	s.partial["ApproximateAgeOfOldestMessage"] = true
-	src := standInSource(t, s)
-	got, err := src.Fetch(context.Background(), targets, rates.Window{End: start.Add(time.Hour), Length: time.Hour, Step: 5 * time.Minute})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, f := range got {
-		want := fmt.Sprintf("queue q%04d (aws_sqs_queue.q%04d): AWS/SQS ApproximateAgeOfOldestMessage: CloudWatch returned PartialData", i, i)
-		if f.Err == nil || f.Err.Error() != want {
-			t.Errorf("error %v, want %q", f.Err, want)
-		}
+func sqsKey(metric, queue string) string {
+	return metricKey("AWS/SQS", metric, []types.Dimension{dim("QueueName", queue)})
+}
+
+// TestCloudWatchQueueErrors are one queue's errors: each names the
+// queue and the metric, and the other queues are served.
+func TestCloudWatchQueueErrors(t *testing.T) {
+	w := rates.Window{End: start.Add(time.Hour), Length: time.Hour, Step: 5 * time.Minute}
+	for _, tc := range []struct {
+		name   string
+		fault  func(s *standIn, ts []rates.Target)
+		errs   []string // by queue: "" none
+		served bool     // the first queue's sent served all the same
+	}{
+		{
+			name: "partial data that stays",
+			fault: func(s *standIn, _ []rates.Target) {
+				for _, q := range []string{"q0000", "q0001"} {
+					s.status[sqsKey("ApproximateAgeOfOldestMessage", q)] = types.StatusCodePartialData
+				}
+			},
+			errs: []string{
+				"queue q0000 (aws_sqs_queue.q0000): AWS/SQS ApproximateAgeOfOldestMessage: CloudWatch returned PartialData (PartialData: the stand-in says PartialData)",
+				"queue q0001 (aws_sqs_queue.q0001): AWS/SQS ApproximateAgeOfOldestMessage: CloudWatch returned PartialData (PartialData: the stand-in says PartialData)",
+			},
+			served: true,
+		},
+		{
+			name: "forbidden and internal errors",
+			fault: func(s *standIn, _ []rates.Target) {
+				for _, q := range []string{"q0000", "q0001"} {
+					s.status[sqsKey("NumberOfMessagesDeleted", q)] = types.StatusCodeForbidden
+					s.status[metricKey("AWS/AutoScaling", "GroupInServiceInstances", []types.Dimension{dim("AutoScalingGroupName", q)})] = types.StatusCodeInternalError
+				}
+			},
+			errs: []string{
+				"queue q0000 (aws_sqs_queue.q0000): AWS/SQS NumberOfMessagesDeleted: CloudWatch returned Forbidden (Forbidden: the stand-in says Forbidden)\n" +
+					"AWS/AutoScaling GroupInServiceInstances: CloudWatch returned InternalError (InternalError: the stand-in says InternalError)",
+				"queue q0001 (aws_sqs_queue.q0001): AWS/SQS NumberOfMessagesDeleted: CloudWatch returned Forbidden (Forbidden: the stand-in says Forbidden)\n" +
+					"AWS/AutoScaling GroupInServiceInstances: CloudWatch returned InternalError (InternalError: the stand-in says InternalError)",
+			},
+			served: true,
+		},
+		{
+			name: "no result, and the call says why",
+			fault: func(s *standIn, _ []rates.Target) {
+				s.dropped[sqsKey("NumberOfMessagesReceived", "q0000")] = true
+				s.dropped[sqsKey("NumberOfMessagesReceived", "q0001")] = true
+				s.messages = []types.MessageData{{Code: aws.String("MaxMetricsExceeded"), Value: aws.String("Maximum number of allowed metrics exceeded")}}
+			},
+			errs: []string{
+				"queue q0000 (aws_sqs_queue.q0000): AWS/SQS NumberOfMessagesReceived: CloudWatch returned InternalError (MaxMetricsExceeded: Maximum number of allowed metrics exceeded)",
+				"queue q0001 (aws_sqs_queue.q0001): AWS/SQS NumberOfMessagesReceived: CloudWatch returned InternalError (MaxMetricsExceeded: Maximum number of allowed metrics exceeded)",
+			},
+			served: true,
+		},
+		{
+			name: "no result",
+			fault: func(s *standIn, _ []rates.Target) {
+				s.dropped[sqsKey("NumberOfMessagesReceived", "q0000")] = true
+				s.dropped[sqsKey("NumberOfMessagesReceived", "q0001")] = true
+			},
+			errs: []string{
+				"queue q0000 (aws_sqs_queue.q0000): AWS/SQS NumberOfMessagesReceived: CloudWatch returned no result",
+				"queue q0001 (aws_sqs_queue.q0001): AWS/SQS NumberOfMessagesReceived: CloudWatch returned no result",
+			},
+			served: true,
+		},
+		{
+			name: "names not known",
+			fault: func(_ *standIn, ts []rates.Target) {
+				ts[0].QueueName = ""
+				ts[1].Consumer = rates.Consumer{Addr: "aws_lambda_function.f", Kind: rates.KindLambda}
+			},
+			errs: []string{
+				"queue aws_sqs_queue.q0000: the queue's name is not known",
+				"queue q0001 (aws_sqs_queue.q0001): the name of aws_lambda_function.f is not known",
+			},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newStandIn(t)
+			targets := queues(s, 3)
+			tc.fault(s, targets)
+			src := standInSource(t, s)
+			got, err := src.Fetch(context.Background(), targets, w)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, want := range append(tc.errs, "") {
+				if e := fmt.Sprint(got[i].Err); want == "" && got[i].Err != nil || want != "" && e != want {
+					t.Errorf("%s: error %q, want %q", targets[i].Queue, e, want)
+				}
+			}
+			if n := got[0].Series[rates.Sent].Samples(); tc.served != (n == 12) {
+				t.Errorf("%d samples of the first queue's sent", n)
+			}
+			if n := got[2].Series[rates.Sent].Samples(); n != 12 {
+				t.Errorf("%d samples of the third queue's sent, want 12", n)
+			}
+		})
 	}
 }
 

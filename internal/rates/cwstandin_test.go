@@ -77,12 +77,17 @@ type standIn struct {
 	denied                             bool
 	// pageDatapoints is a page's size, as CloudWatch's 100,800 when 0.
 	pageDatapoints int
-	// partial names metrics whose results stay PartialData.
-	partial map[string]bool
+	// status gives a metric's results, by metricKey, a status
+	// (PartialData that stays, InternalError, Forbidden) and a message;
+	// dropped metrics get no result, and a call's messages say why.
+	status   map[string]types.StatusCode
+	dropped  map[string]bool
+	messages []types.MessageData
 }
 
 func newStandIn(t testing.TB) *standIn {
-	s := &standIn{t: t, raw: map[string][]float64{}, start: map[string]time.Time{}, cache: map[string][]datapoint{}, partial: map[string]bool{}}
+	s := &standIn{t: t, raw: map[string][]float64{}, start: map[string]time.Time{}, cache: map[string][]datapoint{},
+		status: map[string]types.StatusCode{}, dropped: map[string]bool{}}
 	s.srv = httptest.NewServer(http.HandlerFunc(s.serve)) // 127.0.0.1
 	t.Cleanup(s.srv.Close)
 	return s
@@ -338,7 +343,9 @@ func (s *standIn) page(in *cloudwatch.GetMetricDataInput) (*cloudwatch.GetMetric
 		lo, hi := max(offset-at, 0), min(offset+size-at, len(dps))
 		at += len(dps)
 		first := len(dps) == 0 && offset == 0
-		if lo >= hi && !first {
+		m := q.MetricStat.Metric
+		name := metricKey(aws.ToString(m.Namespace), aws.ToString(m.MetricName), m.Dimensions)
+		if lo >= hi && !first || s.dropped[name] {
 			continue
 		}
 		r := types.MetricDataResult{Id: q.Id, Label: q.MetricStat.Metric.MetricName, StatusCode: types.StatusCodeComplete,
@@ -347,10 +354,17 @@ func (s *standIn) page(in *cloudwatch.GetMetricDataInput) (*cloudwatch.GetMetric
 			r.Timestamps = append(r.Timestamps, dp.t)
 			r.Values = append(r.Values, dp.v)
 		}
-		if hi < len(dps) || s.partial[aws.ToString(q.MetricStat.Metric.MetricName)] {
+		if hi < len(dps) {
 			r.StatusCode = types.StatusCodePartialData
 		}
+		if st, ok := s.status[name]; ok {
+			r.StatusCode = st
+			r.Messages = []types.MessageData{{Code: aws.String(string(st)), Value: aws.String("the stand-in says " + string(st))}}
+		}
 		out.MetricDataResults = append(out.MetricDataResults, r)
+	}
+	if len(s.dropped) > 0 {
+		out.Messages = s.messages
 	}
 	if offset+size < at {
 		out.NextToken = aws.String("after-" + strconv.Itoa(offset+size))
