@@ -479,9 +479,6 @@ func (c *CloudWatch) batch(ctx context.Context, queries []cwQuery, start, end ti
 
 // callError is a failed call as the source's error.
 func (c *CloudWatch) callError(err error) error {
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return err
-	}
 	attempts := ""
 	var maxAttempts *retry.MaxAttemptsError
 	if errors.As(err, &maxAttempts) {

@@ -5,6 +5,7 @@ package rates_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -661,6 +662,34 @@ func TestCloudWatchFailures(t *testing.T) {
 		_, err := src.Fetch(context.Background(), targets, w)
 		if want := "cloudwatch eu-west-1: cannot reach CloudWatch at " + s.URL() + " after 4 attempts: "; err == nil || !strings.HasPrefix(err.Error(), want) {
 			t.Errorf("error %v, want %q", err, want)
+		}
+	})
+	t.Run("the same NextToken twice", func(t *testing.T) {
+		s := newStandIn(t)
+		targets := queues(s, 1)
+		s.stuck = true
+		_, err := standInSource(t, s).Fetch(context.Background(), targets, w)
+		if want := `cloudwatch eu-west-1: GetMetricData returned NextToken "after-0" twice`; err == nil || err.Error() != want {
+			t.Errorf("error %v, want %q", err, want)
+		}
+	})
+	t.Run("fewer values than timestamps", func(t *testing.T) {
+		s := newStandIn(t)
+		targets := queues(s, 1)
+		s.uneven = true
+		_, err := standInSource(t, s).Fetch(context.Background(), targets, w)
+		if want := "cloudwatch eu-west-1: GetMetricData returned 12 timestamps and 11 values for query q0_sent"; err == nil || err.Error() != want {
+			t.Errorf("error %v, want %q", err, want)
+		}
+	})
+	t.Run("canceled", func(t *testing.T) {
+		s := newStandIn(t)
+		targets := queues(s, 1)
+		src := standInSource(t, s)
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		if _, err := src.Fetch(ctx, targets, w); !errors.Is(err, context.Canceled) {
+			t.Errorf("error %v, want context.Canceled", err)
 		}
 	})
 	t.Run("no credentials", func(t *testing.T) {

@@ -75,6 +75,9 @@ type standIn struct {
 	// no CBOR; every call is refused when denied.
 	throttles, serverErrors, malformed int
 	denied                             bool
+	// stuck pages give the same NextToken again; uneven results have a
+	// value fewer than timestamps.
+	stuck, uneven bool
 	// pageDatapoints is a page's size, as CloudWatch's 100,800 when 0.
 	pageDatapoints int
 	// status gives a metric's results, by metricKey, a status
@@ -357,6 +360,9 @@ func (s *standIn) page(in *cloudwatch.GetMetricDataInput) (*cloudwatch.GetMetric
 		if hi < len(dps) {
 			r.StatusCode = types.StatusCodePartialData
 		}
+		if s.uneven && len(r.Values) > 0 {
+			r.Values = r.Values[1:]
+		}
 		if st, ok := s.status[name]; ok {
 			r.StatusCode = st
 			r.Messages = []types.MessageData{{Code: aws.String(string(st)), Value: aws.String("the stand-in says " + string(st))}}
@@ -368,6 +374,9 @@ func (s *standIn) page(in *cloudwatch.GetMetricDataInput) (*cloudwatch.GetMetric
 	}
 	if offset+size < at {
 		out.NextToken = aws.String("after-" + strconv.Itoa(offset+size))
+	}
+	if s.stuck {
+		out.NextToken = aws.String("after-0")
 	}
 	return out, nil
 }
