@@ -31,7 +31,8 @@ const (
 	// DefaultCloudWatchMaxAttempts is the attempts a GetMetricData call
 	// gets before its throttling or server error is the source's: more
 	// than the SDK's 3, as a thousand queues are a dozen calls, and
-	// CloudWatch throttles GetMetricData per account and Region.
+	// CloudWatch throttles GetMetricData per account and Region (50 calls
+	// a second by default, fewer datapoints a second than a page holds).
 	DefaultCloudWatchMaxAttempts = 10
 	// DefaultCloudWatchMaxBackoff is the longest wait between attempts.
 	DefaultCloudWatchMaxBackoff = 20 * time.Second
