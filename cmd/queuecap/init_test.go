@@ -242,7 +242,8 @@ func TestInitExamples(t *testing.T) {
 	}
 	for _, want := range []string{
 		"  # arrival_rate is declared by data.queuecap_consumers.order_workers, orders.tf:6.\n",
-		"  # consumer_name = \"…\" # cluster is not known before apply: set it here as \"CLUSTER/payments\"\n",
+		// The service's cluster is aws_ecs_cluster.main.id, whose name is known.
+		"  consumer_name = \"orders-pipeline/payments\"\n",
 	} {
 		if !strings.Contains(string(src), want) {
 			t.Errorf("no %q in:\n%s", want, src)

@@ -40,6 +40,12 @@ type builder struct {
 	alarmActs   map[*Alarm]cty.Value
 	policyDims  map[*Policy][]ref // a target tracking metric's QueueName dimensions
 	mappingRefs map[*EventSourceMapping][2]cty.Value
+	// clusterRefs are the resources an ECS service's cluster not known
+	// before apply is built from, and ecsClusters the known names of the
+	// aws_ecs_cluster resources: the cluster's name is known when the
+	// service names its cluster by id or ARN (linkClusters).
+	clusterRefs map[*Fleet][]string
+	ecsClusters map[string]string
 	redrives    []redriveRef
 	// failureDestinations are where Lambda sends what it failed to
 	// process: a function's dead_letter_config, an event source mapping's
@@ -109,6 +115,7 @@ func newBuilder(dir string, cfg *Config, dataArgs map[string]Rates, limits *eval
 		model: &Model{Dir: dir, ConfigFile: cfg.FileName()}, config: cfg, dataArgs: dataArgs, limits: limits, planAddrs: map[string]string{},
 		queues: map[string]*Queue{}, fleets: map[string]*Fleet{}, targets: map[string]*scalingTarget{}, policies: map[string]*Policy{},
 		policyRefs: map[*Policy]cty.Value{}, alarmDims: map[*Alarm][]cty.Value{}, alarmActs: map[*Alarm]cty.Value{},
+		clusterRefs: map[*Fleet][]string{}, ecsClusters: map[string]string{},
 		policyDims: map[*Policy][]ref{}, mappingRefs: map[*EventSourceMapping][2]cty.Value{},
 		configMatched: map[string]bool{}, refs: map[any][]ref{}, unexpanded: map[string]*unexpandedAt{},
 	}
@@ -170,6 +177,8 @@ func (b *builder) modelResource(res *resourceInstance) {
 	switch res.typ {
 	case "aws_sqs_queue":
 		b.addQueue(res)
+	case "aws_ecs_cluster":
+		b.ecsClusters[addr] = knownString(n.val("name"))
 	case "aws_sqs_queue_redrive_policy":
 		b.redrives = append(b.redrives, redriveRef{queue: n.val("queue_url"), policy: n.val("redrive_policy")})
 	case "aws_autoscaling_group", "aws_ecs_service", "aws_lambda_function":
@@ -438,6 +447,9 @@ func (b *builder) addFleet(res *resourceInstance) {
 	case FleetECS:
 		f.Name, f.NameWhy = n.name("name")
 		f.Cluster, f.ClusterWhy = n.name("cluster")
+		if f.Cluster == "" {
+			b.clusterRefs[f] = origins(n.val("cluster"))
+		}
 		// cluster takes a name or an ARN, arn:aws:ecs:…:cluster/NAME.
 		if i := strings.LastIndex(f.Cluster, ":cluster/"); i >= 0 && strings.HasPrefix(f.Cluster, "arn:") {
 			f.Cluster = f.Cluster[i+len(":cluster/"):]

@@ -311,3 +311,54 @@ func TestExplainRootsAndSkips(t *testing.T) {
 		t.Errorf("run's skips %+v, want the one config block", s)
 	}
 }
+
+// TestExplainNames: the names the metrics know a queue and its consumers
+// by, or why they are not known; an ECS service's cluster named by an
+// aws_ecs_cluster's id or ARN, in a module too, by that cluster's name.
+func TestExplainNames(t *testing.T) {
+	service := func(name, cluster string) string {
+		return `resource "aws_ecs_service" "` + name + `" {
+  name          = "` + name + `"
+  desired_count = 2
+  cluster       = ` + cluster + `
+  tags          = { "queuecap:queue" = "aws_sqs_queue.q" }
+}
+`
+	}
+	res, _ := explain(t, map[string]string{
+		"main.tf": `variable "env" {}
+resource "aws_sqs_queue" "q" {
+  name = "q-${var.env}"
+}
+resource "aws_ecs_cluster" "main" {
+  name = "prod"
+}
+module "cluster" {
+  source = "./cluster"
+}
+` + service("by_id", "aws_ecs_cluster.main.id") + service("by_arn", "aws_ecs_cluster.main.arn") + service("by_module", "module.cluster.id") +
+			service("by_name", `"blue"`) + service("by_literal_arn", `"arn:aws:ecs:eu-west-1:123456789012:cluster/green"`) +
+			service("by_var", "var.env") + `resource "aws_ecs_service" "default" {
+  name          = "default"
+  desired_count = 2
+  tags          = { "queuecap:queue" = "aws_sqs_queue.q" }
+}
+`,
+		"cluster/main.tf": "resource \"aws_ecs_cluster\" \"this\" {\n  name = \"staging\"\n}\noutput \"id\" {\n  value = aws_ecs_cluster.this.id\n}\n",
+	})
+	q := res.Explanation.Roots[0].Queues[0]
+	if q.Name != "" || q.NameWhy != "name comes from var.env, which has no value here (set it with --var, a tfvars file or TF_VAR_env)" {
+		t.Errorf("queue name %q, why %q", q.Name, q.NameWhy)
+	}
+	want := map[string]string{"by_id": "prod", "by_arn": "prod", "by_module": "staging", "by_name": "blue", "by_literal_arn": "green",
+		"by_var": "", "default": "default"}
+	for _, c := range q.Consumers {
+		name := strings.TrimPrefix(c.Address, "aws_ecs_service.")
+		if c.Cluster != want[name] || (c.Cluster == "") != (c.ClusterWhy != "") || c.Name != name {
+			t.Errorf("%s: cluster %q (why %q), name %q; want cluster %q", c.Address, c.Cluster, c.ClusterWhy, c.Name, want[name])
+		}
+	}
+	if len(q.Consumers) != len(want) {
+		t.Errorf("%d consumers, want %d", len(q.Consumers), len(want))
+	}
+}

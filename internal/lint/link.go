@@ -38,6 +38,7 @@ func (b *builder) link() {
 	l.linkPipes()
 	l.linkIAMConsumers()
 	l.linkSNSProducers()
+	b.linkClusters()
 	l.resolveRates()
 	l.computeSupply()
 	l.reportUnlinked()
@@ -341,5 +342,20 @@ func lambdaFunctionName(s string) string {
 func (l *linker) computeSupply() {
 	for _, q := range l.model.Queues {
 		q.Supply, q.SupplyGap = model.SupplyOf(q, l.model.ConfigFileName())
+	}
+}
+
+// linkClusters names the cluster of each ECS service whose cluster
+// argument is an aws_ecs_cluster's id or ARN (not known before apply)
+// with that cluster's name, when it is known: what the service's metrics
+// are dimensioned by.
+func (b *builder) linkClusters() {
+	for f, refs := range b.clusterRefs {
+		for _, r := range refs {
+			if name := b.ecsClusters[r]; name != "" {
+				f.Cluster, f.ClusterWhy = name, ""
+				break
+			}
+		}
 	}
 }

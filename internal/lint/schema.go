@@ -150,6 +150,7 @@ var resourceSchemas = map[string]*blockSchema{
 	})),
 	"aws_launch_configuration":   linkOnly(attrs("name", "iam_instance_profile")),
 	"aws_ecs_task_definition":    linkOnly(attrs("family", "task_role_arn")),
+	"aws_ecs_cluster":            linkOnly(attrs("name")),
 	"aws_pipes_pipe":             attrs("name", "source", "target", "desired_state", "tags"),
 	"aws_sns_topic":              linkOnly(attrs("name", "tags")),
 	"aws_sns_topic_subscription": linkOnly(attrs("topic_arn", "protocol", "endpoint", "filter_policy")),
