@@ -4,6 +4,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -51,43 +52,8 @@ func runInit(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "Error: %v\n", err)
 		return exitError
 	}
-	f.set, f.dirs = cmd.set, cmd.args
-	if err := f.finishPaths(); err != nil {
-		return fail(err)
-	}
-	bound, err := lint.NewBoundary(f.boundary, f.dirs)
-	if err != nil {
-		return fail(err)
-	}
-	cfg, fallback, diags := f.runConfig(bound)
-	if diags.HasErrors() {
-		for _, d := range diags {
-			fmt.Fprintf(stderr, "Error: %s\n", d.Error())
-		}
-		return exitError
-	}
-	if fallback != cfg {
-		// The working directory's file sets the run's settings only: a
-		// root that reads no file of its own gets one in its folder.
-		fallback.Path = ""
-	}
-	recursive := f.recursive
-	if !f.set["recursive"] && cfg.Recursive != nil {
-		recursive = *cfg.Recursive
-	}
-	res, err := runner.Run(lint.Options{
-		Dirs: f.dirs, Recursive: recursive, SkipDirs: append(slices.Clip(cfg.SkipDirs), f.skipDirs...), Vars: f.vars, Environ: os.Environ(),
-		Config: fallback, DiscoverConfig: true, Rules: rules.All(), Explain: true, Boundary: bound, WorkDir: f.workDir(),
-	})
-	if err != nil {
-		return fail(err)
-	}
-	if len(res.Errors) > 0 {
-		// A root that did not lint whole may miss a queue or a link:
-		// nothing is written from it.
-		for _, e := range res.Errors {
-			fmt.Fprintf(stderr, "Error: %s\n", e)
-		}
+	res, bound, ok := explainRoots(cmd, f, stderr)
+	if !ok {
 		fmt.Fprintln(stderr, "Nothing written: fix the errors above, then run queuecap init again.")
 		return exitError
 	}
@@ -122,6 +88,77 @@ func runInit(args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
+// explainRoots lints the roots the flags name with --explain, as init
+// and rates read them: each root with the .queuecap.hcl it reads, a root
+// that reads none with Config "" (its blocks go to DIR/.queuecap.hcl). ok
+// is false when the run did not lint whole, with the errors printed: a
+// root that did not may miss a queue or a link.
+func explainRoots(cmd *command, f *lintFlags, stderr io.Writer) (res *lint.Result, bound *lint.Boundary, ok bool) {
+	f.set, f.dirs = cmd.set, cmd.args
+	var err error
+	if err = f.finishPaths(); err == nil {
+		bound, err = lint.NewBoundary(f.boundary, f.dirs)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "Error: %v\n", err)
+		return nil, nil, false
+	}
+	cfg, fallback, diags := f.runConfig(bound)
+	if diags.HasErrors() {
+		for _, d := range diags {
+			fmt.Fprintf(stderr, "Error: %s\n", d.Error())
+		}
+		return nil, nil, false
+	}
+	if fallback != cfg {
+		// The working directory's file sets the run's settings only: a
+		// root that reads no file of its own gets one in its folder.
+		fallback.Path = ""
+	}
+	recursive := f.recursive
+	if !f.set["recursive"] && cfg.Recursive != nil {
+		recursive = *cfg.Recursive
+	}
+	res, err = runner.Run(lint.Options{
+		Dirs: f.dirs, Recursive: recursive, SkipDirs: append(slices.Clip(cfg.SkipDirs), f.skipDirs...), Vars: f.vars, Environ: os.Environ(),
+		Config: fallback, DiscoverConfig: true, Rules: rules.All(), Explain: true, Boundary: bound, WorkDir: f.workDir(),
+	})
+	if err != nil {
+		fmt.Fprintf(stderr, "Error: %v\n", err)
+		return nil, nil, false
+	}
+	for _, e := range res.Errors {
+		fmt.Fprintf(stderr, "Error: %s\n", e)
+	}
+	return res, bound, len(res.Errors) == 0
+}
+
+// configFileOf is the .queuecap.hcl a root's queue blocks are in, or go
+// in: the one it reads, else one in its folder.
+func configFileOf(root model.RootExplanation) string {
+	if root.Config == "" {
+		return filepath.Join(root.Dir, lint.DefaultConfigFile)
+	}
+	return root.Config
+}
+
+// chosenConsumer is the consumer of q whose block names it, else the
+// first the configuration declares (which drains the queue more surely
+// than one a role's permissions imply), else the first.
+func chosenConsumer(q model.QueueExplanation, block string) int {
+	for i, c := range q.Consumers {
+		if c.Address == block {
+			return i
+		}
+	}
+	for i, c := range q.Consumers {
+		if c.LinkedThrough == "" {
+			return i
+		}
+	}
+	return 0
+}
+
 // initFiles groups the queues to write by the file that gets their
 // blocks, files in the order of the roots that read them.
 func initFiles(e *model.Explanation) (files map[string][]ratesfile.InitQueue, order []string) {
@@ -130,10 +167,7 @@ func initFiles(e *model.Explanation) (files map[string][]ratesfile.InitQueue, or
 		return files, nil
 	}
 	for _, root := range e.Roots {
-		path := root.Config
-		if path == "" {
-			path = filepath.Join(root.Dir, lint.DefaultConfigFile)
-		}
+		path := configFileOf(root)
 		if _, ok := files[path]; !ok {
 			order = append(order, path)
 			files[path] = nil
@@ -152,15 +186,7 @@ func initFiles(e *model.Explanation) (files map[string][]ratesfile.InitQueue, or
 // relative to dir, the folder of the file the block goes in.
 func initQueue(q model.QueueExplanation, dir string) ratesfile.InitQueue {
 	out := ratesfile.InitQueue{Address: q.Address, Place: place(q.Range, dir), Name: q.Name, NameWhy: q.NameWhy}
-	// A consumer the configuration declares drains the queue more surely
-	// than one a role's permissions imply.
-	chosen := 0
-	for i, c := range q.Consumers {
-		if c.LinkedThrough == "" {
-			chosen = i
-			break
-		}
-	}
+	chosen := chosenConsumer(q, "")
 	for i, c := range q.Consumers {
 		ic := ratesfile.InitConsumer{Address: c.Address, LinkedThrough: c.LinkedThrough, Name: c.Name, NameWhy: c.NameWhy,
 			ECS: c.Kind == model.FleetECS, Cluster: c.Cluster, ClusterWhy: c.ClusterWhy}
@@ -216,16 +242,9 @@ func initFile(bound *lint.Boundary, path string, queues []ratesfile.InitQueue) (
 	if len(queues) == 0 {
 		return nil, nil
 	}
-	var src []byte
-	mode := fs.FileMode(0o644)
-	if info, err := os.Lstat(path); err == nil {
-		if src, err = bound.ReadRepoFile(path, "a "+lint.DefaultConfigFile); err != nil {
-			if werr := bound.CheckWrite(path); werr != nil {
-				return nil, werr // it is to be written: say why it will not be
-			}
-			return nil, err
-		}
-		mode = info.Mode().Perm()
+	src, mode, err := readForWrite(bound, path)
+	if err != nil {
+		return nil, err
 	}
 	out, added, err := ratesfile.Init(src, path, queues)
 	if err != nil || len(added) == 0 {
@@ -235,6 +254,27 @@ func initFile(bound *lint.Boundary, path string, queues []ratesfile.InitQueue) (
 		return nil, err
 	}
 	return added, replaceFile(path, out, mode)
+}
+
+// readForWrite reads the .queuecap.hcl at path that is to be written,
+// inside the boundary as lint reads it, with its permissions; none there
+// is empty, to be created 0644.
+func readForWrite(bound *lint.Boundary, path string) ([]byte, fs.FileMode, error) {
+	info, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, 0o644, nil
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	src, err := bound.ReadRepoFile(path, "a "+lint.DefaultConfigFile)
+	if err != nil {
+		if werr := bound.CheckWrite(path); werr != nil {
+			return nil, 0, werr // it is to be written: say why it will not be
+		}
+		return nil, 0, err
+	}
+	return src, info.Mode().Perm(), nil
 }
 
 // replaceFile writes data to path through a temporary file in its folder

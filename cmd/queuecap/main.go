@@ -104,6 +104,7 @@ Commands:
   simulate  simulate fleets through a retry storm: a summary and an SVG chart of depth
   diff      compare two runs of lint: new and fixed findings, and each queue's capacity before and after
   init      write a .queuecap.hcl queue block for each queue with a consumer: its names and the rates to declare
+  rates     measure each queue's rates from Prometheus or CloudWatch, and write them into .queuecap.hcl
   version   print the version
 
 Run 'queuecap <command> --help' for its flags.
@@ -118,6 +119,7 @@ var commands = map[string]func(args []string, stdout, stderr io.Writer) int{
 	"calc":     runCalc,
 	"diff":     runDiff,
 	"init":     runInit,
+	"rates":    runRates,
 }
 
 func run(args []string, stdout, stderr io.Writer) (code int) {

@@ -21,6 +21,7 @@ import (
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint/model"
+	"github.com/queuecap/terraform-provider-queuecap/internal/rates"
 	"github.com/queuecap/terraform-provider-queuecap/internal/ratesfile"
 	"github.com/queuecap/terraform-provider-queuecap/internal/textfmt"
 )
@@ -211,11 +212,11 @@ func loadConfig(read func(path string, limit int64, what string) ([]byte, error)
 			diags = append(diags, d...)
 			qc, d := DecodeQueue(path, attrs.Attributes, b.DefRange)
 			diags = append(diags, d...)
-			qc.Sources, d = decodeSources(attrs.Blocks)
+			qc.Sources, d = decodeSources(attrs.Blocks, true)
 			diags = append(diags, d...)
 			cfg.Queues[b.Labels[0]] = qc
 		case "rates":
-			sources, d := decodeSources(hcl.Blocks{b})
+			sources, d := decodeSources(hcl.Blocks{b}, false)
 			diags = append(diags, d...)
 			if prev := cfg.Sources[b.Labels[0]]; prev != nil {
 				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Duplicate rates block",
@@ -245,8 +246,9 @@ var queueBlockWithSources = &hcl.BodySchema{Attributes: queueBlockSchema.Attribu
 	Blocks: []hcl.BlockHeaderSchema{{Type: "rates", LabelNames: []string{"source"}}}}
 
 // decodeSources reads `rates "SOURCE" {}` blocks: a known source each,
-// once, of string attributes.
-func decodeSources(blocks hcl.Blocks) (map[string]*RatesSource, hcl.Diagnostics) {
+// once, of string attributes the source checks (in a queue block, its
+// queries alone).
+func decodeSources(blocks hcl.Blocks, inQueue bool) (map[string]*RatesSource, hcl.Diagnostics) {
 	out := map[string]*RatesSource{}
 	var diags hcl.Diagnostics
 	for _, b := range blocks {
@@ -271,9 +273,66 @@ func decodeSources(blocks hcl.Blocks) (map[string]*RatesSource, hcl.Diagnostics)
 				rs.Attrs[name], rs.Ranges[name] = v.AsString(), a.Range
 			}
 		}
+		diags = append(diags, rs.check(inQueue)...)
 		out[src] = rs
 	}
 	return out, diags
+}
+
+// check is the source's verdict on the block's settings, each error at
+// its attribute.
+func (rs *RatesSource) check(inQueue bool) hcl.Diagnostics {
+	var err error
+	switch {
+	case rs.Source == "prometheus" && inQueue:
+		_, err = rates.PrometheusQueries(rs.Attrs)
+	case rs.Source == "prometheus":
+		err = rates.ValidatePrometheusSettings(rs.Attrs)
+	case rs.Source == "cloudwatch":
+		err = checkCloudWatchSettings(rs, inQueue)
+	}
+	var diags hcl.Diagnostics
+	for _, e := range unjoin(err) {
+		subject := rs.Range
+		var se *rates.PrometheusSettingError
+		if errors.As(e, &se) {
+			if r, ok := rs.Ranges[se.Attr]; ok {
+				subject = r
+			}
+		}
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: fmt.Sprintf("Invalid rates %q block", rs.Source), Detail: e.Error(), Subject: subject.Ptr()})
+	}
+	return diags
+}
+
+// cloudWatchSettings are what a top-level `rates "cloudwatch"` block
+// sets: the Region (--region overrides it) and an endpoint such as a VPC
+// endpoint's. CloudWatch's queries are not written by hand: a queue block
+// takes none.
+var cloudWatchSettings = []string{"region", "endpoint"}
+
+func checkCloudWatchSettings(rs *RatesSource, inQueue bool) error {
+	var errs []error
+	for _, name := range sortedKeys(rs.Attrs) {
+		switch {
+		case inQueue:
+			errs = append(errs, fmt.Errorf("rates \"cloudwatch\" %s: a queue's block takes no CloudWatch setting; set region and endpoint in the top-level rates \"cloudwatch\" block", name))
+		case !slices.Contains(cloudWatchSettings, name):
+			errs = append(errs, fmt.Errorf("rates \"cloudwatch\" %s: unknown attribute; accepted: %s", name, strings.Join(cloudWatchSettings, ", ")))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// unjoin are the errors errors.Join joined, or err alone.
+func unjoin(err error) []error {
+	if err == nil {
+		return nil
+	}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()
+	}
+	return []error{err}
 }
 
 // QueueAttributes are the attributes a queue block may set: consumer and

@@ -192,3 +192,61 @@ func TestRuleSwitches(t *testing.T) {
 		})
 	}
 }
+
+// TestRatesBlocks: .queuecap.hcl's rates blocks and the names queuecap
+// rates measures by are read, and what the source would refuse is an
+// error at its attribute when the file is read, not when rates runs.
+func TestRatesBlocks(t *testing.T) {
+	const good = `config {
+  max_rate_age = "30d"
+}
+
+rates "prometheus" {
+  period_seconds = "300"
+  sent           = "sum(rate(jobs_enqueued_total{queue=\"$queue_name\"}[$step]))"
+}
+
+queue "aws_sqs_queue.jobs" {
+  queue_name    = "jobs"
+  consumer_name = "prod/jobs"
+  rates "prometheus" {
+    deleted = "sum(rate(jobs_completed_total[$step]))"
+  }
+}
+`
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{".queuecap.hcl": good})
+	cfg, diags := lint.LoadConfig(filepath.Join(dir, ".queuecap.hcl"), true, nil)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	q := cfg.Queues["aws_sqs_queue.jobs"]
+	if *cfg.MaxRateAge != 30*86400 || cfg.Sources["prometheus"].Attrs["period_seconds"] != "300" ||
+		q.QueueName != "jobs" || q.ConsumerName != "prod/jobs" || q.Sources["prometheus"].Attrs["deleted"] == "" {
+		t.Errorf("read %+v, queue %+v", cfg, q)
+	}
+	for _, c := range []struct{ name, config, want string }{
+		{"an unknown source", "rates \"graphite\" {}\n", `:1,7-17: Unknown rates source; rates "graphite": the sources are prometheus, cloudwatch`},
+		{"an unknown setting", "rates \"prometheus\" {\n  period = \"5m\"\n}\n", `:2,3-16: Invalid rates "prometheus" block; rates "prometheus" period: unknown attribute; accepted: sent, deleted`},
+		{"a setting in a queue block", "queue \"aws_sqs_queue.q\" {\n  rates \"prometheus\" {\n    period_seconds = \"60\"\n  }\n}\n", `:3,5-26: Invalid rates "prometheus" block`},
+		{"an unknown placeholder", "rates \"prometheus\" {\n  sent = \"sum(x{q=\\\"$queue\\\"})\"\n}\n", `:2,3-`},
+		{"twice", "rates \"prometheus\" {}\nrates \"prometheus\" {}\n", `Duplicate rates block`},
+		{"a name that is no string", "queue \"aws_sqs_queue.q\" {\n  queue_name = 3\n}\n", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeFiles(t, dir, map[string]string{".queuecap.hcl": c.config})
+			_, diags := lint.LoadConfig(filepath.Join(dir, ".queuecap.hcl"), true, nil)
+			if c.want == "" {
+				// A number converts to a string, as Terraform converts it.
+				if diags.HasErrors() {
+					t.Errorf("diagnostics %v", diags)
+				}
+				return
+			}
+			if !diags.HasErrors() || !strings.Contains(diags.Error(), c.want) {
+				t.Errorf("diagnostics %v, want %q", diags, c.want)
+			}
+		})
+	}
+}

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"maps"
 	"math"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -19,43 +18,15 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/cloudwatch/types"
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/rates"
+	"github.com/queuecap/terraform-provider-queuecap/internal/rates/cwtest"
 	"github.com/queuecap/terraform-provider-queuecap/internal/rates/synth"
 )
 
-// offline keeps the SDK's default chain away from real AWS: static keys
-// in the environment, no shared files, no instance metadata.
-func offline(t testing.TB) {
-	t.Helper()
-	dir := t.TempDir()
-	for k, v := range map[string]string{
-		"AWS_ACCESS_KEY_ID":                      "AKIDSTANDIN",
-		"AWS_SECRET_ACCESS_KEY":                  "standin-secret",
-		"AWS_SESSION_TOKEN":                      "",
-		"AWS_EC2_METADATA_DISABLED":              "true",
-		"AWS_CONFIG_FILE":                        filepath.Join(dir, "config"),
-		"AWS_SHARED_CREDENTIALS_FILE":            filepath.Join(dir, "credentials"),
-		"AWS_PROFILE":                            "",
-		"AWS_DEFAULT_PROFILE":                    "",
-		"AWS_REGION":                             "",
-		"AWS_DEFAULT_REGION":                     "",
-		"AWS_MAX_ATTEMPTS":                       "",
-		"AWS_RETRY_MODE":                         "",
-		"AWS_ENDPOINT_URL":                       "",
-		"AWS_ENDPOINT_URL_CLOUDWATCH":            "",
-		"AWS_CONTAINER_CREDENTIALS_RELATIVE_URI": "",
-		"AWS_CONTAINER_CREDENTIALS_FULL_URI":     "",
-		"AWS_WEB_IDENTITY_TOKEN_FILE":            "",
-		"AWS_ROLE_ARN":                           "",
-	} {
-		t.Setenv(k, v)
-	}
-}
-
 // standInSource is the CloudWatch source of eu-west-1 against s, with
 // four attempts a call a millisecond apart at most.
-func standInSource(t testing.TB, s *standIn) *rates.CloudWatch {
+func standInSource(t testing.TB, s *cwtest.StandIn) *rates.CloudWatch {
 	t.Helper()
-	offline(t)
+	cwtest.Offline(t)
 	src, err := rates.NewCloudWatch(context.Background(), "eu-west-1", rates.CloudWatchEndpoint(s.URL()), rates.CloudWatchRetries(4, time.Millisecond))
 	if err != nil {
 		t.Fatal(err)
@@ -149,8 +120,8 @@ func TestCloudWatchMeasures(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := newStandIn(t)
-			s.addQueue("orders", tc.consumer, tc.sc)
+			s := cwtest.New(t)
+			s.AddQueue("orders", tc.consumer, tc.sc)
 			src := standInSource(t, s)
 			step := 5 * time.Minute
 			w := rates.Window{End: tc.sc.Start.Add(tc.sc.Duration + tc.end), Length: tc.length, Step: step}
@@ -214,8 +185,8 @@ func TestCloudWatchQueries(t *testing.T) {
 			err: "queue orders (aws_sqs_queue.orders): the cluster of aws_ecs_service.w is not known"},
 	} {
 		t.Run(tc.consumer.Kind+" "+tc.consumer.Addr, func(t *testing.T) {
-			s := newStandIn(t)
-			s.addQueue("orders", tc.consumer, sc)
+			s := cwtest.New(t)
+			s.AddQueue("orders", tc.consumer, sc)
 			src := standInSource(t, s)
 			if src.Name() != "cloudwatch eu-west-1" {
 				t.Errorf("Name %q", src.Name())
@@ -303,8 +274,8 @@ func TestCloudWatchEmptyConsumers(t *testing.T) {
 			"AWS/Lambda ConcurrentExecutions FunctionName=f has no data in the window: the function did not run in the window"},
 	} {
 		t.Run(tc.consumer.Kind, func(t *testing.T) {
-			s := newStandIn(t)
-			s.addQueue("orders", rates.Consumer{}, sc) // the queue's metrics only
+			s := cwtest.New(t)
+			s.AddQueue("orders", rates.Consumer{}, sc) // the queue's metrics only
 			src := standInSource(t, s)
 			w := rates.Window{End: start.Add(2 * time.Hour), Length: 2 * time.Hour, Step: 5 * time.Minute}
 			got, err := src.Fetch(context.Background(), []rates.Target{orders(tc.consumer)}, w)
@@ -317,7 +288,7 @@ func TestCloudWatchEmptyConsumers(t *testing.T) {
 		})
 	}
 	t.Run("no data at all", func(t *testing.T) {
-		s := newStandIn(t)
+		s := cwtest.New(t)
 		src := standInSource(t, s)
 		w := rates.Window{End: start.Add(2 * time.Hour), Length: 2 * time.Hour, Step: 5 * time.Minute}
 		got, err := src.Fetch(context.Background(), []rates.Target{orders(workers)}, w)
@@ -333,7 +304,7 @@ func TestCloudWatchEmptyConsumers(t *testing.T) {
 // TestCloudWatchPeriod refuses a step that is no CloudWatch period,
 // before any call.
 func TestCloudWatchPeriod(t *testing.T) {
-	s := newStandIn(t)
+	s := cwtest.New(t)
 	src := standInSource(t, s)
 	for _, tc := range []struct {
 		w    rates.Window
@@ -355,12 +326,12 @@ func TestCloudWatchPeriod(t *testing.T) {
 }
 
 // queues are n queues of an hour's data each, with their targets.
-func queues(s *standIn, n int) []rates.Target {
+func queues(s *cwtest.StandIn, n int) []rates.Target {
 	var ts []rates.Target
 	for i := range n {
 		name := fmt.Sprintf("q%04d", i)
 		c := rates.Consumer{Addr: "aws_autoscaling_group." + name, Kind: rates.KindASG, Name: name}
-		s.addQueue(name, c, synth.Scenario{Start: start, Duration: time.Hour, PerConsumerRate: 10,
+		s.AddQueue(name, c, synth.Scenario{Start: start, Duration: time.Hour, PerConsumerRate: 10,
 			Arrival: []synth.Segment{synth.At(0, float64(i%17+1))}, Consumers: []synth.Segment{synth.At(0, 2)}})
 		ts = append(ts, rates.Target{Queue: "aws_sqs_queue." + name, QueueName: name, Consumer: c})
 	}
@@ -371,7 +342,7 @@ func queues(s *standIn, n int) []rates.Target {
 // of at most 500 (the stand-in refuses more, and invalid or repeated
 // Ids), and gives each queue its own data back.
 func TestCloudWatchBatches(t *testing.T) {
-	s := newStandIn(t)
+	s := cwtest.New(t)
 	targets := queues(s, 200)
 	src := standInSource(t, s)
 	got, err := src.Fetch(context.Background(), targets, rates.Window{End: start.Add(time.Hour), Length: time.Hour, Step: 5 * time.Minute})
@@ -404,9 +375,9 @@ func TestCloudWatchPagination(t *testing.T) {
 	sc := synth.Scenario{Start: start, Duration: 24 * time.Hour, PerConsumerRate: 50,
 		Arrival:   []synth.Segment{synth.At(0, 300)},
 		Consumers: []synth.Segment{synth.At(0, 8), synth.At(6*time.Hour, 2), synth.At(7*time.Hour, 8)}}
-	s := newStandIn(t)
-	s.addQueue("orders", workers, sc)
-	s.pageDatapoints = 500 // 6 × 288 datapoints: 4 pages
+	s := cwtest.New(t)
+	s.AddQueue("orders", workers, sc)
+	s.PageDatapoints = 500 // 6 × 288 datapoints: 4 pages
 	src := standInSource(t, s)
 	got, err := src.Fetch(context.Background(), []rates.Target{orders(workers)}, rates.Window{End: start.Add(24 * time.Hour), Length: 24 * time.Hour, Step: 5 * time.Minute})
 	if err != nil {
@@ -432,7 +403,7 @@ func TestCloudWatchPagination(t *testing.T) {
 }
 
 func sqsKey(metric, queue string) string {
-	return metricKey("AWS/SQS", metric, []types.Dimension{dim("QueueName", queue)})
+	return cwtest.MetricKey("AWS/SQS", metric, []types.Dimension{cwtest.Dim("QueueName", queue)})
 }
 
 // TestCloudWatchQueueErrors are one queue's errors: each names the
@@ -441,15 +412,15 @@ func TestCloudWatchQueueErrors(t *testing.T) {
 	w := rates.Window{End: start.Add(time.Hour), Length: time.Hour, Step: 5 * time.Minute}
 	for _, tc := range []struct {
 		name   string
-		fault  func(s *standIn, ts []rates.Target)
+		fault  func(s *cwtest.StandIn, ts []rates.Target)
 		errs   []string // by queue: "" none
 		served bool     // the first queue's sent served all the same
 	}{
 		{
 			name: "partial data that stays",
-			fault: func(s *standIn, _ []rates.Target) {
+			fault: func(s *cwtest.StandIn, _ []rates.Target) {
 				for _, q := range []string{"q0000", "q0001"} {
-					s.status[sqsKey("ApproximateAgeOfOldestMessage", q)] = types.StatusCodePartialData
+					s.Status[sqsKey("ApproximateAgeOfOldestMessage", q)] = types.StatusCodePartialData
 				}
 			},
 			errs: []string{
@@ -460,10 +431,10 @@ func TestCloudWatchQueueErrors(t *testing.T) {
 		},
 		{
 			name: "forbidden and internal errors",
-			fault: func(s *standIn, _ []rates.Target) {
+			fault: func(s *cwtest.StandIn, _ []rates.Target) {
 				for _, q := range []string{"q0000", "q0001"} {
-					s.status[sqsKey("NumberOfMessagesDeleted", q)] = types.StatusCodeForbidden
-					s.status[metricKey("AWS/AutoScaling", "GroupInServiceInstances", []types.Dimension{dim("AutoScalingGroupName", q)})] = types.StatusCodeInternalError
+					s.Status[sqsKey("NumberOfMessagesDeleted", q)] = types.StatusCodeForbidden
+					s.Status[cwtest.MetricKey("AWS/AutoScaling", "GroupInServiceInstances", []types.Dimension{cwtest.Dim("AutoScalingGroupName", q)})] = types.StatusCodeInternalError
 				}
 			},
 			errs: []string{
@@ -476,10 +447,10 @@ func TestCloudWatchQueueErrors(t *testing.T) {
 		},
 		{
 			name: "no result, and the call says why",
-			fault: func(s *standIn, _ []rates.Target) {
-				s.dropped[sqsKey("NumberOfMessagesReceived", "q0000")] = true
-				s.dropped[sqsKey("NumberOfMessagesReceived", "q0001")] = true
-				s.messages = []types.MessageData{{Code: aws.String("MaxMetricsExceeded"), Value: aws.String("Maximum number of allowed metrics exceeded")}}
+			fault: func(s *cwtest.StandIn, _ []rates.Target) {
+				s.Dropped[sqsKey("NumberOfMessagesReceived", "q0000")] = true
+				s.Dropped[sqsKey("NumberOfMessagesReceived", "q0001")] = true
+				s.Messages = []types.MessageData{{Code: aws.String("MaxMetricsExceeded"), Value: aws.String("Maximum number of allowed metrics exceeded")}}
 			},
 			errs: []string{
 				"queue q0000 (aws_sqs_queue.q0000): AWS/SQS NumberOfMessagesReceived: CloudWatch returned InternalError (MaxMetricsExceeded: Maximum number of allowed metrics exceeded)",
@@ -489,9 +460,9 @@ func TestCloudWatchQueueErrors(t *testing.T) {
 		},
 		{
 			name: "no result",
-			fault: func(s *standIn, _ []rates.Target) {
-				s.dropped[sqsKey("NumberOfMessagesReceived", "q0000")] = true
-				s.dropped[sqsKey("NumberOfMessagesReceived", "q0001")] = true
+			fault: func(s *cwtest.StandIn, _ []rates.Target) {
+				s.Dropped[sqsKey("NumberOfMessagesReceived", "q0000")] = true
+				s.Dropped[sqsKey("NumberOfMessagesReceived", "q0001")] = true
 			},
 			errs: []string{
 				"queue q0000 (aws_sqs_queue.q0000): AWS/SQS NumberOfMessagesReceived: CloudWatch returned no result",
@@ -501,7 +472,7 @@ func TestCloudWatchQueueErrors(t *testing.T) {
 		},
 		{
 			name: "names not known",
-			fault: func(_ *standIn, ts []rates.Target) {
+			fault: func(_ *cwtest.StandIn, ts []rates.Target) {
 				ts[0].QueueName = ""
 				ts[1].Consumer = rates.Consumer{Addr: "aws_lambda_function.f", Kind: rates.KindLambda}
 			},
@@ -512,7 +483,7 @@ func TestCloudWatchQueueErrors(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := newStandIn(t)
+			s := cwtest.New(t)
 			targets := queues(s, 3)
 			tc.fault(s, targets)
 			src := standInSource(t, s)
@@ -553,9 +524,9 @@ func TestCloudWatchRetries(t *testing.T) {
 			err: "cloudwatch eu-west-1: GetMetricData failed after 4 attempts (ServiceUnavailable): "},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := newStandIn(t)
+			s := cwtest.New(t)
 			targets := queues(s, 1)
-			s.throttles, s.serverErrors = tc.throttles, tc.serverErrors
+			s.Throttles, s.ServerErrors = tc.throttles, tc.serverErrors
 			src := standInSource(t, s)
 			got, err := src.Fetch(context.Background(), targets, w)
 			if n := len(s.Calls()); n != tc.calls {
@@ -573,10 +544,10 @@ func TestCloudWatchRetries(t *testing.T) {
 		})
 	}
 	t.Run("more attempts than the SDK's three by default", func(t *testing.T) {
-		s := newStandIn(t)
+		s := cwtest.New(t)
 		targets := queues(s, 1)
-		s.throttles = 9
-		offline(t)
+		s.Throttles = 9
+		cwtest.Offline(t)
 		// The default attempts; waits of a millisecond.
 		src, err := rates.NewCloudWatch(context.Background(), "eu-west-1", rates.CloudWatchEndpoint(s.URL()), rates.CloudWatchRetries(0, time.Millisecond))
 		if err != nil {
@@ -592,17 +563,15 @@ func TestCloudWatchRetries(t *testing.T) {
 	t.Run("no retry quota to run out of", func(t *testing.T) {
 		// The SDK's quota of 500 tokens, 5 a throttled retry, would
 		// fail the 13th of these fetches.
-		s := newStandIn(t)
+		s := cwtest.New(t)
 		targets := queues(s, 1)
-		offline(t)
+		cwtest.Offline(t)
 		src, err := rates.NewCloudWatch(context.Background(), "eu-west-1", rates.CloudWatchEndpoint(s.URL()), rates.CloudWatchRetries(0, time.Millisecond))
 		if err != nil {
 			t.Fatal(err)
 		}
 		for i := range 20 {
-			s.mu.Lock()
-			s.throttles = 9
-			s.mu.Unlock()
+			s.Throttle(9)
 			if _, err := src.Fetch(context.Background(), targets, w); err != nil {
 				t.Fatalf("fetch %d: %v", i, err)
 			}
@@ -616,10 +585,10 @@ func TestCloudWatchRetries(t *testing.T) {
 			{[]rates.CloudWatchOption{rates.CloudWatchRetries(0, time.Millisecond)}, 2},
 			{[]rates.CloudWatchOption{rates.CloudWatchRetries(4, time.Millisecond)}, 4},
 		} {
-			s := newStandIn(t)
+			s := cwtest.New(t)
 			targets := queues(s, 1)
-			s.serverErrors = 10
-			offline(t)
+			s.ServerErrors = 10
+			cwtest.Offline(t)
 			t.Setenv("AWS_MAX_ATTEMPTS", "2")
 			src, err := rates.NewCloudWatch(context.Background(), "eu-west-1", append(tc.opts, rates.CloudWatchEndpoint(s.URL()))...)
 			if err != nil {
@@ -640,18 +609,18 @@ func TestCloudWatchRetries(t *testing.T) {
 func TestCloudWatchFailures(t *testing.T) {
 	w := rates.Window{End: start.Add(time.Hour), Length: time.Hour, Step: 5 * time.Minute}
 	t.Run("malformed response", func(t *testing.T) {
-		s := newStandIn(t)
+		s := cwtest.New(t)
 		targets := queues(s, 1)
-		s.malformed = 1
+		s.Malformed = 1
 		_, err := standInSource(t, s).Fetch(context.Background(), targets, w)
 		if want := "cloudwatch eu-west-1: GetMetricData's response could not be read: "; err == nil || !strings.HasPrefix(err.Error(), want) {
 			t.Errorf("error %v, want %q", err, want)
 		}
 	})
 	t.Run("access denied", func(t *testing.T) {
-		s := newStandIn(t)
+		s := cwtest.New(t)
 		targets := queues(s, 1)
-		s.denied = true
+		s.Denied = true
 		_, err := standInSource(t, s).Fetch(context.Background(), targets, w)
 		if want := "cloudwatch eu-west-1: GetMetricData refused (AccessDenied): the credentials need cloudwatch:GetMetricData: "; err == nil || !strings.HasPrefix(err.Error(), want) {
 			t.Errorf("error %v, want %q", err, want)
@@ -661,35 +630,35 @@ func TestCloudWatchFailures(t *testing.T) {
 		}
 	})
 	t.Run("endpoint unreachable", func(t *testing.T) {
-		s := newStandIn(t)
+		s := cwtest.New(t)
 		targets := queues(s, 1)
 		src := standInSource(t, s)
-		s.srv.Close()
+		s.Close()
 		_, err := src.Fetch(context.Background(), targets, w)
 		if want := "cloudwatch eu-west-1: cannot reach CloudWatch at " + s.URL() + " after 4 attempts: "; err == nil || !strings.HasPrefix(err.Error(), want) {
 			t.Errorf("error %v, want %q", err, want)
 		}
 	})
 	t.Run("the same NextToken twice", func(t *testing.T) {
-		s := newStandIn(t)
+		s := cwtest.New(t)
 		targets := queues(s, 1)
-		s.stuck = true
+		s.Stuck = true
 		_, err := standInSource(t, s).Fetch(context.Background(), targets, w)
 		if want := `cloudwatch eu-west-1: GetMetricData returned NextToken "after-0" twice`; err == nil || err.Error() != want {
 			t.Errorf("error %v, want %q", err, want)
 		}
 	})
 	t.Run("fewer values than timestamps", func(t *testing.T) {
-		s := newStandIn(t)
+		s := cwtest.New(t)
 		targets := queues(s, 1)
-		s.uneven = true
+		s.Uneven = true
 		_, err := standInSource(t, s).Fetch(context.Background(), targets, w)
 		if want := "cloudwatch eu-west-1: GetMetricData returned 12 timestamps and 11 values for query q0_sent"; err == nil || err.Error() != want {
 			t.Errorf("error %v, want %q", err, want)
 		}
 	})
 	t.Run("canceled", func(t *testing.T) {
-		s := newStandIn(t)
+		s := cwtest.New(t)
 		targets := queues(s, 1)
 		src := standInSource(t, s)
 		ctx, cancel := context.WithCancel(context.Background())
@@ -699,7 +668,7 @@ func TestCloudWatchFailures(t *testing.T) {
 		}
 	})
 	t.Run("no credentials", func(t *testing.T) {
-		offline(t)
+		cwtest.Offline(t)
 		t.Setenv("AWS_ACCESS_KEY_ID", "")
 		t.Setenv("AWS_SECRET_ACCESS_KEY", "")
 		_, err := rates.NewCloudWatch(context.Background(), "eu-west-1", rates.CloudWatchEndpoint("http://127.0.0.1:1"))
@@ -708,7 +677,7 @@ func TestCloudWatchFailures(t *testing.T) {
 		}
 	})
 	t.Run("no region", func(t *testing.T) {
-		offline(t)
+		cwtest.Offline(t)
 		_, err := rates.NewCloudWatch(context.Background(), "")
 		if want := "cloudwatch: no AWS Region: name one, or set AWS_REGION"; err == nil || err.Error() != want {
 			t.Errorf("error %v, want %q", err, want)
@@ -720,12 +689,12 @@ func TestCloudWatchFailures(t *testing.T) {
 // minutes from the stand-in: 6,000 queries in 12 calls, 1.7 million
 // datapoints.
 func BenchmarkCloudWatch1000Queues(b *testing.B) {
-	s := newStandIn(b)
+	s := cwtest.New(b)
 	var targets []rates.Target
 	for i := range 1000 {
 		name := fmt.Sprintf("q%04d", i)
 		c := rates.Consumer{Addr: "aws_autoscaling_group." + name, Kind: rates.KindASG, Name: name}
-		s.addQueue(name, c, synth.Scenario{Start: start, Duration: 24 * time.Hour, PerConsumerRate: 10,
+		s.AddQueue(name, c, synth.Scenario{Start: start, Duration: 24 * time.Hour, PerConsumerRate: 10,
 			Arrival: []synth.Segment{synth.At(0, float64(i%17+1))}, Consumers: []synth.Segment{synth.At(0, 2)}})
 		targets = append(targets, rates.Target{Queue: "aws_sqs_queue." + name, QueueName: name, Consumer: c})
 	}
