@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -300,36 +301,34 @@ func measureQueues(ctx context.Context, f *ratesFlags, queues []rateQueue, w rat
 	return out, nil
 }
 
-// printRates writes the table of what was measured, then each queue's
-// error.
+// printRates writes what was measured, a table per queue (rate, value,
+// the steps it was taken from) with the information that is not written,
+// then each queue's error.
 func printRates(w io.Writer, ms []measuredQueue, win rates.Window) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "QUEUE\tRATE\tVALUE\tSTEPS\n")
-	window := fmt.Sprintf("%s in %s steps up to %s", durationText(win.Length), durationText(win.Step), win.End.Format(time.RFC3339))
+	fmt.Fprintf(w, "Window: %s in %s steps up to %s.\n", durationText(win.Length), durationText(win.Step), win.End.Format(time.RFC3339))
 	for _, m := range ms {
 		if m.m == nil {
 			continue
 		}
 		name := m.target.Queue
 		if m.root != "." {
-			name = filepath.Join(m.root, "") + ": " + name
+			name = filepath.ToSlash(m.root) + ": " + name
 		}
+		fmt.Fprintf(w, "\n%s (%s)\n", name, m.source)
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		for _, v := range m.m.Values {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\n", name, v.Name, v.Display(), v.Steps)
-			name = ""
+			steps := textfmt.Plural(v.Steps, "step")
+			if v.Name == "per_consumer_rate" && !v.LowerBound {
+				steps = textfmt.Plural(v.Steps, "saturated step")
+			}
+			fmt.Fprintf(tw, "  %s\t%s\tfrom %s\n", v.Name, v.Display(), steps)
 		}
-	}
-	_ = tw.Flush()
-	fmt.Fprintf(w, "\nWindow: %s.\n", window)
-	for _, m := range ms {
-		if m.m == nil {
-			continue
-		}
+		_ = tw.Flush()
 		var info []string
-		if b := m.m.MaxBacklog; b == b {
+		if b := m.m.MaxBacklog; !math.IsNaN(b) {
 			info = append(info, "largest backlog "+textfmt.Short(b)+" messages")
 		}
-		if a := m.m.MaxOldestAge; a == a {
+		if a := m.m.MaxOldestAge; !math.IsNaN(a) {
 			s := "oldest message " + textfmt.Short(a) + " s"
 			if m.sla != nil {
 				verdict := "within"
@@ -341,12 +340,12 @@ func printRates(w io.Writer, ms []measuredQueue, win rates.Window) {
 			info = append(info, s)
 		}
 		if len(info) > 0 {
-			fmt.Fprintf(w, "%s: %s.\n", m.target.Queue, strings.Join(info, "; "))
+			fmt.Fprintf(w, "  %s\n", strings.Join(info, "; "))
 		}
 	}
 	for _, m := range ms {
 		if m.err != nil {
-			fmt.Fprintf(w, "Error: %s: %v\n", m.target.Queue, m.err)
+			fmt.Fprintf(w, "\nError: %s: %v\n", m.target.Queue, m.err)
 		}
 	}
 }

@@ -114,17 +114,16 @@ func TestRates(t *testing.T) {
 		t.Fatalf("rates: exit %d (want 1: jobs is not measured), stderr %q, stdout:\n%s", code, stderr, stdout)
 	}
 	for _, want := range []string{
-		"aws_sqs_queue.orders  arrival_rate       160 ",
-		"                      per_consumer_rate  50 ",
-		"                      retry_rate         0.25 ",
-		"                      avg_retries        1 ",
-		"aws_sqs_queue.audit   arrival_rate       40 ",
-		"                      per_consumer_rate  ≥ 10, never observed saturated ",
-		"Window: 1d in 5m steps up to 2026-11-02T00:00:00Z.\n",
-		"Error: aws_sqs_queue.jobs: not known before apply: the queue's name (name comes from var.env, which has no value here (set it with --var, a tfvars file or TF_VAR_env)): set queue_name in its queue block of .queuecap.hcl\n",
+		"Window: 1d in 5m steps up to 2026-11-02T00:00:00Z.\n\naws_sqs_queue.orders (prometheus " + url + ")\n" +
+			"  arrival_rate       160   from 288 steps\n" +
+			"  per_consumer_rate  50    from 215 saturated steps\n" +
+			"  retry_rate         0.25  from 288 steps\n" +
+			"  avg_retries        1     from 288 steps\n" +
+			"  largest backlog 432,000 messages; oldest message 2,699 s\n",
+		"  per_consumer_rate  ≥ 10, never observed saturated  from 288 steps\n",
+		"\nError: aws_sqs_queue.jobs: not known before apply: the queue's name (name comes from var.env, which has no value here (set it with --var, a tfvars file or TF_VAR_env)): set queue_name in its queue block of .queuecap.hcl\n",
 		"Wrote .queuecap.hcl.\n",
 		"  aws_sqs_queue.orders: arrival_rate added = 160 (replaces the placeholder)\n",
-		"aws_sqs_queue.orders: largest backlog 432,000 messages; oldest message 2,699 s.\n",
 		"  aws_sqs_queue.audit: per_consumer_rate not written: ≥ 10, never observed saturated (--accept-lower-bounds writes it)\n",
 	} {
 		if !strings.Contains(stdout, want) {
@@ -214,9 +213,7 @@ func TestRatesCloudWatch(t *testing.T) {
 	}
 	code, stdout, stderr := cli(t, "", "rates", "--cloudwatch", "--region", "eu-west-1", "--window", "1d", "--step", "5m", "--end", start.Add(day).Format(time.RFC3339), "--write")
 	for _, want := range []string{
-		"aws_sqs_queue.orders  arrival_rate       160 ",
-		"                      per_consumer_rate  50 ",
-		"                      retry_rate         0.25 ",
+		"aws_sqs_queue.orders (cloudwatch eu-west-1)\n  arrival_rate       160   from 288 steps\n  per_consumer_rate  50    from 215 saturated steps\n  retry_rate         0.25  from 288 steps\n",
 		// The stand-in has no history of audit: the error names the queue
 		// and what is missing, and nothing is written for it.
 		"Error: aws_sqs_queue.audit: ",
