@@ -165,6 +165,7 @@ var generatedSections = []struct {
 	{"../../docs/rules/README.md", "rules", func() string { return ruleTable("") }},
 	{"../../docs/rules/README.md", "rate-precedence", ratePrecedenceTable},
 	{"../../docs/ci.md", "runtask-serve-help", runtaskServeHelp},
+	{"../../docs/rates.md", "rates-help", func() string { return commandHelp("rates", ratesCommand(&ratesFlags{})) }},
 	{"../../docs/aws-limits.md", "aws-limits", func() string { return capacity.DefaultAWSLimits().Markdown() }},
 	{"../../docs/rules/README.md", "init-help", func() string { return commandHelp("init", initCommand(&lintFlags{})) }},
 }
