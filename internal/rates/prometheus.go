@@ -4,6 +4,7 @@
 package rates
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -572,6 +573,12 @@ func promLabelSets(result []promSeries) string {
 	return strings.Join(sets, ", ")
 }
 
+// promBodies are the buffers responses are read into, those of at most
+// promPooledBodyBytes kept for the next.
+var promBodies = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+const promPooledBodyBytes = 1 << 20
+
 // queryRange runs one /api/v1/query_range request.
 func (p *Prometheus) queryRange(ctx context.Context, query string, start, end time.Time, step time.Duration) ([]promSeries, error) {
 	endpoint := p.base.JoinPath("api", "v1", "query_range")
@@ -600,7 +607,20 @@ func (p *Prometheus) queryRange(ctx context.Context, query string, start, end ti
 		return nil, &promSourceError{fmt.Errorf("%s: unreachable: %w", p.Name(), err)}
 	}
 	defer func() { _ = resp.Body.Close() }()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, p.maxResponseBytes+1))
+	// The body is read into a pooled buffer: it is parsed here, and what
+	// outlives the call (the series' values, the error's text) is copied.
+	buf, ok := promBodies.Get().(*bytes.Buffer)
+	if !ok {
+		buf = new(bytes.Buffer)
+	}
+	buf.Reset()
+	defer func() {
+		if buf.Cap() <= promPooledBodyBytes {
+			promBodies.Put(buf)
+		}
+	}()
+	_, err = buf.ReadFrom(io.LimitReader(resp.Body, p.maxResponseBytes+1))
+	body := buf.Bytes()
 	if err != nil {
 		if rctx.Err() != nil && ctx.Err() == nil {
 			return nil, fmt.Errorf("no answer within %v (timeout_seconds)", p.timeout)
