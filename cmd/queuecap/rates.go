@@ -136,7 +136,7 @@ func runRates(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if f.write {
-		if err := writeRates(stdout, bound, measured, f); err != nil {
+		if err := writeRates(stdout, bound, measured, f, w); err != nil {
 			fmt.Fprintf(stderr, "Error: %v\n", err)
 			code = exitError
 		}
@@ -305,7 +305,7 @@ func measureQueues(ctx context.Context, f *ratesFlags, queues []rateQueue, w rat
 // the steps it was taken from) with the information that is not written,
 // then each queue's error.
 func printRates(w io.Writer, ms []measuredQueue, win rates.Window) {
-	fmt.Fprintf(w, "Window: %s in %s steps up to %s.\n", durationText(win.Length), durationText(win.Step), win.End.Format(time.RFC3339))
+	fmt.Fprintf(w, "Window: %s.\n", windowText(win))
 	for _, m := range ms {
 		if m.m == nil {
 			continue
@@ -350,6 +350,11 @@ func printRates(w io.Writer, ms []measuredQueue, win rates.Window) {
 	}
 }
 
+// windowText is "1d in 5m steps up to 2026-11-02T00:00:00Z".
+func windowText(win rates.Window) string {
+	return fmt.Sprintf("%s in %s steps up to %s", durationText(win.Length), durationText(win.Step), win.End.Format(time.RFC3339))
+}
+
 // durationText is a window's or step's length in its largest whole unit:
 // 14d, 5m, 90s.
 func durationText(d time.Duration) string {
@@ -386,7 +391,7 @@ func queriesFor(name string, q map[rates.Metric]string) []string {
 
 // writeRates writes each measured queue's values into its root's
 // .queuecap.hcl, and says what it changed and what it kept.
-func writeRates(w io.Writer, bound *lint.Boundary, ms []measuredQueue, f *ratesFlags) error {
+func writeRates(w io.Writer, bound *lint.Boundary, ms []measuredQueue, f *ratesFlags, win rates.Window) error {
 	byFile := map[string][]measuredQueue{}
 	var files []string
 	for _, m := range ms {
@@ -416,7 +421,7 @@ func writeRates(w io.Writer, bound *lint.Boundary, ms []measuredQueue, f *ratesF
 					continue
 				}
 				values = append(values, ratesfile.Measured{Name: v.Name, Text: v.Text(), Provenance: ratesfile.Provenance{
-					Date: today, Source: m.source, How: fmt.Sprintf("%s, %d steps", v.How, v.Steps), Queries: queriesFor(v.Name, m.q)}})
+					Date: today, Source: m.source, How: fmt.Sprintf("%s, %d steps, window %s", v.How, v.Steps, windowText(win)), Queries: queriesFor(v.Name, m.q)}})
 			}
 			out, changes, err := ratesfile.Write(src, path, m.target.Queue, values, f.force)
 			if err != nil {

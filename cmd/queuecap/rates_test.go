@@ -136,7 +136,7 @@ func TestRates(t *testing.T) {
 	}
 	text := string(src)
 	for _, want := range []string{
-		"  # queuecap rates " + time.Now().UTC().Format(time.DateOnly) + ": prometheus " + url + ", p99 of the per-step arrival rates, 288 steps\n" +
+		"  # queuecap rates " + time.Now().UTC().Format(time.DateOnly) + ": prometheus " + url + ", p99 of the per-step arrival rates, 288 steps, window 1d in 5m steps up to 2026-11-02T00:00:00Z\n" +
 			"  #   sent: avg_over_time(aws_sqs_number_of_messages_sent_sum{queue_name=\"orders\"}",
 		"  arrival_rate = 160\n",
 		"  per_consumer_rate = 50\n",
@@ -156,7 +156,7 @@ func TestRates(t *testing.T) {
 	}
 
 	// A person's value is kept, and the difference said; --force replaces it.
-	edited := strings.Replace(text, "  # queuecap rates "+time.Now().UTC().Format(time.DateOnly)+": prometheus "+url+", p99 of the per-step arrival rates, 288 steps\n", "  # from the load test\n", 1)
+	edited := strings.Replace(text, "  # queuecap rates "+time.Now().UTC().Format(time.DateOnly)+": prometheus "+url+", p99 of the per-step arrival rates, 288 steps, window 1d in 5m steps up to 2026-11-02T00:00:00Z\n", "  # from the load test\n", 1)
 	if err := os.WriteFile(".queuecap.hcl", []byte(edited), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -227,7 +227,7 @@ func TestRatesCloudWatch(t *testing.T) {
 		t.Errorf("rates: exit %d (want 1: audit and jobs are not measured), stderr %q", code, stderr)
 	}
 	src, _ := os.ReadFile(".queuecap.hcl")
-	if !strings.Contains(string(src), ": cloudwatch eu-west-1, p99 of the per-step arrival rates, 288 steps\n  #   sent: AWS/SQS NumberOfMessagesSent QueueName=orders Sum over 300 s") {
+	if !strings.Contains(string(src), ": cloudwatch eu-west-1, p99 of the per-step arrival rates, 288 steps, window 1d in 5m steps up to 2026-11-02T00:00:00Z\n  #   sent: AWS/SQS NumberOfMessagesSent QueueName=orders Sum over 300 s") {
 		t.Errorf("no provenance of CloudWatch in:\n%s", src)
 	}
 	if code, stdout, _ := cli(t, "", "lint", "--format", "compact"); code != exitFindings || !strings.Contains(stdout, "queuecap_zero_surplus") {
