@@ -89,7 +89,11 @@ func (fifoThroughputCeiling) CheckQueue(q *model.Queue, r model.Reporter) {
 		return
 	}
 	if !c.RegionListed && eff <= c.HighestMessagesPerSecond {
-		r.Skip(q.DefRange, fmt.Sprintf("%s: %s exceeds the %s msg/s AWS's limits table gives a high-throughput FIFO queue in every Region, but not the %s msg/s of %s; %s",
+		at := q.DefRange
+		if q.Region.Set {
+			at = q.Region.Range
+		}
+		r.Skip(at, fmt.Sprintf("%s: %s exceeds the %s msg/s AWS's limits table gives a high-throughput FIFO queue in every Region, but not the %s msg/s of %s; %s",
 			unlistedRegion(q, c), arrival, num(c.MessagesPerSecond), num(c.HighestMessagesPerSecond), strings.Join(c.HighestRegions, ", "), regionFix(q)))
 		return
 	}
@@ -158,8 +162,11 @@ func unlistedRegion(q *model.Queue, c capacity.FIFOCeiling) string {
 
 // regionFix says how to let the linter know the Region's ceiling.
 func regionFix(q *model.Queue) string {
-	if q.Region.Set && q.Region.Known {
+	switch {
+	case q.Region.Set && q.Region.Known:
 		return "docs/aws-limits.md lists the Regions it knows"
+	case q.Region.Set:
+		return "give it a value, or lint the plan (--plan), which holds it"
 	}
 	return "set region on the queue, or lint the plan (--plan), where the provider gives it"
 }

@@ -98,7 +98,16 @@ func TestFIFOThroughputCeiling(t *testing.T) {
 			name: "high throughput in a Region the table does not list",
 			files: map[string]string{"main.tf": fifoQueue(highThroughput+`
   region                = "ap-south-1"`, `"queuecap:arrival_rate" = 10000`)},
-			skips: []skip{{Reason: "AWS's limits table holds no high-throughput FIFO figure for ap-south-1, the Region of aws_sqs_queue.orders: the declared arrival rate 10,000 msg/s exceeds the 3,000 msg/s AWS's limits table gives a high-throughput FIFO queue in every Region, but not the 700,000 msg/s of eu-west-1, us-east-1, us-west-2; docs/aws-limits.md lists the Regions it knows", File: "main.tf", Line: 1}},
+			skips: []skip{{Reason: "AWS's limits table holds no high-throughput FIFO figure for ap-south-1, the Region of aws_sqs_queue.orders: the declared arrival rate 10,000 msg/s exceeds the 3,000 msg/s AWS's limits table gives a high-throughput FIFO queue in every Region, but not the 700,000 msg/s of eu-west-1, us-east-1, us-west-2; docs/aws-limits.md lists the Regions it knows", File: "main.tf", Line: 6}},
+		},
+		{
+			name: "high throughput, region not known before apply",
+			files: map[string]string{"main.tf": `variable "region" {
+  type = string
+}
+` + fifoQueue(highThroughput+`
+  region                = var.region`, `"queuecap:arrival_rate" = 100000`)},
+			skips: []skip{{Reason: "region of aws_sqs_queue.orders comes from var.region, which has no value here (set it with --var, a tfvars file or TF_VAR_region): the declared arrival rate 100,000 msg/s exceeds the 3,000 msg/s AWS's limits table gives a high-throughput FIFO queue in every Region, but not the 700,000 msg/s of eu-west-1, us-east-1, us-west-2; give it a value, or lint the plan (--plan), which holds it", File: "main.tf", Line: 9}},
 		},
 		{
 			name: "fifo_queue not known before apply",
