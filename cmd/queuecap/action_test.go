@@ -5,6 +5,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -128,15 +129,15 @@ func TestGitHubAction(t *testing.T) {
 			t.Errorf("no version line %s in the log:\n%s", version, s.log)
 		}
 		for _, want := range []string{
-			"::warning file=bad/orders.tf,line=", // an annotation
-			"8 issue(s)",                         // the default format
+			"::warning file=bad/orders.tf,line=",    // an annotation
+			fmt.Sprintf("%d issue(s)", badFindings), // the default format
 		} {
 			if !strings.Contains(s.log, want) {
 				t.Errorf("no %q in the log:\n%s", want, s.log)
 			}
 		}
-		if n := strings.Count(s.log, "::warning ") + strings.Count(s.log, "::error "); n != 8 {
-			t.Errorf("%d annotations, want 8:\n%s", n, s.log)
+		if n := strings.Count(s.log, "::warning ") + strings.Count(s.log, "::error "); n != badFindings {
+			t.Errorf("%d annotations, want %d:\n%s", n, badFindings, s.log)
 		}
 		var sarif struct {
 			Runs []struct {
@@ -149,8 +150,8 @@ func TestGitHubAction(t *testing.T) {
 		if err := json.Unmarshal([]byte(s.sarif), &sarif); err != nil || len(sarif.Runs) != 1 {
 			t.Fatalf("queuecap.sarif: %v\n%s", err, s.sarif)
 		}
-		if n := len(sarif.Runs[0].Results); n != 8 {
-			t.Errorf("%d SARIF results, want 8", n)
+		if n := len(sarif.Runs[0].Results); n != badFindings {
+			t.Errorf("%d SARIF results, want %d", n, badFindings)
 		}
 		if rules := sarif.Runs[0].Tool.Driver.Rules; len(rules) == 0 || !strings.Contains(rules[0].HelpURI, "/blob/v9.8.7/docs/rules/") {
 			t.Errorf("rule links %+v, want the docs of v9.8.7", rules)
@@ -162,7 +163,7 @@ func TestGitHubAction(t *testing.T) {
 		if out, err := exec.Command(filepath.Join(bin, "queuecap"), "--version").Output(); err != nil || !version.Match(out) {
 			t.Errorf("GITHUB_PATH %q: queuecap --version = %q, %v", bin, out, err)
 		}
-		if !strings.Contains(s.summary, "### queuecap lint") || !strings.Contains(s.summary, "8 issue(s)") {
+		if !strings.Contains(s.summary, "### queuecap lint") || !strings.Contains(s.summary, fmt.Sprintf("%d issue(s)", badFindings)) {
 			t.Errorf("GITHUB_STEP_SUMMARY:\n%s", s.summary)
 		}
 	}
@@ -204,8 +205,8 @@ func TestGitHubAction(t *testing.T) {
 		if s.code != 0 || !strings.Contains(s.output, "exit-code=2\n") {
 			t.Errorf("exit %d, outputs %q; want 0 and exit-code=2:\n%s", s.code, s.output, s.log)
 		}
-		if b, err := os.ReadFile(filepath.Join(workspace, "queuecap.xml")); err != nil || strings.Count(string(b), "<failure") != 8 {
-			t.Errorf("queuecap.xml (%v) does not hold the 8 findings:\n%s", err, b)
+		if b, err := os.ReadFile(filepath.Join(workspace, "queuecap.xml")); err != nil || strings.Count(string(b), "<failure") != badFindings {
+			t.Errorf("queuecap.xml (%v) does not hold the %d findings:\n%s", err, badFindings, b)
 		}
 	})
 	t.Run("clean", func(t *testing.T) {

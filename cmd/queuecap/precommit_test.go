@@ -5,6 +5,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"maps"
 	"os"
 	"os/exec"
@@ -102,7 +103,7 @@ func TestPreCommitHook(t *testing.T) {
 			if err == nil || !strings.Contains(out, "Failed") || !strings.Contains(out, "exit code: 2") {
 				t.Fatalf("want the hook to fail with exit code 2: %v\n%s", err, out)
 			}
-			for _, want := range []string{"bad/orders.tf", "queuecap_zero_surplus", "8 issue(s)"} {
+			for _, want := range []string{"bad/orders.tf", "queuecap_zero_surplus", fmt.Sprintf("%d issue(s)", badFindings)} {
 				if !strings.Contains(out, want) {
 					t.Errorf("no %q in the hook's output:\n%s", want, out)
 				}
@@ -110,8 +111,8 @@ func TestPreCommitHook(t *testing.T) {
 		})
 		t.Run("every file", func(t *testing.T) {
 			out, err := run(t, user, env, "--all-files")
-			if err == nil || !strings.Contains(out, "8 issue(s)") {
-				t.Fatalf("want the hook to fail with bad/'s 8 findings: %v\n%s", err, out)
+			if err == nil || !strings.Contains(out, fmt.Sprintf("%d issue(s)", badFindings)) {
+				t.Fatalf("want the hook to fail with bad/'s %d findings: %v\n%s", badFindings, err, out)
 			}
 		})
 	})
@@ -137,7 +138,7 @@ func TestPreCommitHook(t *testing.T) {
 				t.Fatalf("want the hook to fail with exit code 2: %v\n%s", err, out)
 			}
 			// queuecap_zero_surplus fires only with the rates of .queuecap.hcl.
-			for _, want := range []string{"bad/orders.tf", "queuecap_zero_surplus", "8 issue(s)"} {
+			for _, want := range []string{"bad/orders.tf", "queuecap_zero_surplus", fmt.Sprintf("%d issue(s)", badFindings)} {
 				if !strings.Contains(out, want) {
 					t.Errorf("no %q in the hook's output:\n%s", want, out)
 				}

@@ -24,6 +24,9 @@ const (
 	defaultRetentionSeconds  = 345600 // four days
 	defaultVisibilitySeconds = 30
 	defaultLambdaTimeout     = 3
+	// The AWS provider's default max_message_size; SQS itself now takes
+	// up to 1 MiB.
+	defaultMaxMessageBytes = 262144
 )
 
 // builder walks evaluated module instances into a Model and links it.
@@ -248,6 +251,31 @@ func (n *block) num(name string) Num {
 	return num
 }
 
+// setting reads a string or bool argument, converted to typ as Terraform
+// converts it ("true" is a bool): unset (or null), set but unknown, or
+// known.
+func setting[T string | bool](n *block, name string, typ cty.Type, get func(cty.Value) T) model.Setting[T] {
+	a := n.arg(name)
+	if a == nil {
+		return model.Setting[T]{}
+	}
+	v := a.value()
+	if v.IsKnown() && v.IsNull() {
+		return model.Setting[T]{}
+	}
+	s := model.Setting[T]{Set: true, Range: a.rng}
+	plain, _ := v.UnmarkDeep()
+	switch c, err := convert.Convert(plain, typ); {
+	case err == nil && c.IsKnown() && !c.IsNull():
+		s.V, s.Known = get(c), true
+	case plain.IsWhollyKnown():
+		s.Why = "is not a " + typ.FriendlyName() // Terraform refuses it
+	default:
+		s.Why = a.whyUnknown()
+	}
+	return s
+}
+
 // withDefault is a numeric attribute, or AWS's default when it is absent.
 func withDefault(num Num, def float64, rng hcl.Range, name string) Num {
 	if num.Set {
@@ -413,6 +441,11 @@ func (b *builder) addQueue(res *resourceInstance) {
 	q.Declared.Add(model.SourceTags, b.tagRates(res.module, n.arg("tags")).rates)
 	q.Retention = withDefault(n.num("message_retention_seconds"), defaultRetentionSeconds, res.defRange, "message_retention_seconds")
 	q.Visibility = withDefault(n.num("visibility_timeout_seconds"), defaultVisibilitySeconds, res.defRange, "visibility_timeout_seconds")
+	q.MaxMessageBytes = withDefault(n.num("max_message_size"), defaultMaxMessageBytes, res.defRange, "max_message_size")
+	q.FIFO = setting(n, "fifo_queue", cty.Bool, cty.Value.True)
+	q.FIFOThroughputLimit = setting(n, "fifo_throughput_limit", cty.String, cty.Value.AsString)
+	q.DeduplicationScope = setting(n, "deduplication_scope", cty.String, cty.Value.AsString)
+	q.Region = setting(n, "region", cty.String, cty.Value.AsString)
 	if a := n.arg("redrive_policy"); a != nil {
 		v := a.value()
 		if !v.IsKnown() || !v.IsNull() {

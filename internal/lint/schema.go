@@ -104,7 +104,8 @@ var (
 
 // resourceSchemas are the resource types the linter models.
 var resourceSchemas = map[string]*blockSchema{
-	"aws_sqs_queue":                withBlocks(attrs("name", "name_prefix", "tags", "message_retention_seconds", "visibility_timeout_seconds", "redrive_policy", "fifo_queue"), nil),
+	"aws_sqs_queue": withBlocks(attrs("name", "name_prefix", "tags", "message_retention_seconds", "visibility_timeout_seconds", "redrive_policy",
+		"fifo_queue", "fifo_throughput_limit", "deduplication_scope", "max_message_size", "region"), nil),
 	"aws_sqs_queue_redrive_policy": attrs("queue_url", "redrive_policy"),
 	"aws_autoscaling_group": withBlocks(attrs("name", "name_prefix", "max_size", "min_size", "desired_capacity", "launch_configuration"), map[string]*blockSchema{
 		"tag":                    attrs("key", "value", "propagate_at_launch"),

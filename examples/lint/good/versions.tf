@@ -9,7 +9,7 @@ terraform {
   required_providers {
     aws = {
       source  = "hashicorp/aws"
-      version = ">= 5.30"
+      version = ">= 6.0" # region on a resource
     }
     queuecap = {
       source  = "queuecap/queuecap"

@@ -41,11 +41,36 @@ type Num struct {
 
 // Unknown says why a value set but not known is not: Why, else "is not
 // known before apply".
-func (n Num) Unknown() string {
-	if n.Why != "" {
-		return n.Why
+func (n Num) Unknown() string { return unknownBecause(n.Why) }
+
+func unknownBecause(why string) string {
+	if why != "" {
+		return why
 	}
 	return "is not known before apply"
+}
+
+// Setting is a string or bool argument: unset (AWS's default applies),
+// set but not known before apply (Why says why when a reference explains
+// it), or known.
+type Setting[T string | bool] struct {
+	V     T
+	Set   bool
+	Known bool
+	Range hcl.Range
+	Why   string
+}
+
+// Unknown says why a setting set but not known is not, as Num.Unknown.
+func (s Setting[T]) Unknown() string { return unknownBecause(s.Why) }
+
+// Is reports whether the setting is known to be v, AWS's default def
+// standing for it when unset.
+func (s Setting[T]) Is(v, def T) bool {
+	if !s.Set {
+		return v == def
+	}
+	return s.Known && s.V == v
 }
 
 // KnownNum is a value known before apply, read at rng from from.
@@ -134,6 +159,22 @@ type Queue struct {
 	// one (at RedriveRange) whose value is not known before apply.
 	RedriveUnknown bool
 	RedriveRange   hcl.Range
+	// FIFO is fifo_queue; FIFOThroughputLimit (perQueue, or
+	// perMessageGroupId for high throughput) and DeduplicationScope
+	// (queue or messageGroup) are fifo_throughput_limit and
+	// deduplication_scope, unset when AWS's defaults (perQueue, queue)
+	// apply. High throughput takes both perMessageGroupId and
+	// messageGroup.
+	FIFO                Setting[bool]
+	FIFOThroughputLimit Setting[string]
+	DeduplicationScope  Setting[string]
+	// MaxMessageBytes is max_message_size, or the AWS provider's default
+	// (262,144 bytes) when absent; SQS takes up to 1 MiB.
+	MaxMessageBytes Num
+	// Region is the queue's own region argument (AWS provider v6): unset
+	// in a configuration that leaves it to the provider block, which the
+	// linter does not read; in a plan the provider has filled it in.
+	Region Setting[string]
 	// IsDeadLetter is true when another queue's redrive policy targets it.
 	IsDeadLetter bool
 	// FailureDestination is true when Lambda sends the events it fails to

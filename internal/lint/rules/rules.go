@@ -37,6 +37,7 @@ func All() []model.Rule {
 		newMissingDeadLetterQueue(),
 		newDepthAlarmAfterSLA(),
 		newMetastableRetryStorm(),
+		newFIFOThroughputCeiling(),
 	}
 }
 
@@ -134,14 +135,20 @@ func (s *supply) capacityTerms() string {
 
 // arrivalTerms says where the effective arrival rate comes from.
 func (s *supply) arrivalTerms() string {
+	return arrivalTerms(s.queue, s.Arrival, s.Retries, s.Effective)
+}
+
+// arrivalTerms says how q's effective arrival rate eff is made from the
+// declared arrival rate lambda and its retries.
+func arrivalTerms(q *model.Queue, lambda float64, retries capacity.Retries, eff float64) string {
 	var of string
-	if via := s.queue.Rates.ArrivalRate.Via; via != "" {
+	if via := q.Rates.ArrivalRate.Via; via != "" {
 		of = " of " + via
 	}
-	if !s.fromRetries() {
-		return "the declared arrival rate " + num(s.Arrival) + " msg/s" + of
+	if retries.Rate <= 0 || retries.Average <= 0 {
+		return "the declared arrival rate " + num(lambda) + " msg/s" + of
 	}
-	return fmt.Sprintf("the effective arrival rate %s × (1 + %s × %s) = %s msg/s%s", num(s.Arrival), num(s.Retries.Rate), num(s.Retries.Average), num(s.Effective), of)
+	return fmt.Sprintf("the effective arrival rate %s × (1 + %s × %s) = %s msg/s%s", num(lambda), num(retries.Rate), num(retries.Average), num(eff), of)
 }
 
 // resizable reports whether one attribute sizes the queue's consumers, so
@@ -192,9 +199,6 @@ func (s *supply) consumers() float64 {
 	}
 	return total
 }
-
-// fromRetries reports whether retries raise the effective arrival rate.
-func (s *supply) fromRetries() bool { return s.Retries.Rate > 0 && s.Retries.Average > 0 }
 
 // facts are the numbers every capacity finding carries.
 func (s *supply) facts(extra ...model.Fact) []model.Fact {

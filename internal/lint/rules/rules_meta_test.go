@@ -30,6 +30,7 @@ func TestAll(t *testing.T) {
 		"queuecap_missing_dead_letter_queue":    lint.Warning,
 		"queuecap_depth_alarm_after_sla":        lint.Warning,
 		"queuecap_metastable_retry_storm":       lint.Warning,
+		"queuecap_fifo_throughput_ceiling":      lint.Error,
 	}
 	all := rules.All()
 	if len(all) != len(want) {
