@@ -20,7 +20,12 @@ const (
 	// LambdaVisibilityFactor is AWS's guidance for SQS event sources: a
 	// queue's visibility timeout at least six times the function's timeout.
 	LambdaVisibilityFactor = 6
-	SecondsPerDay          = 86400
+	// DefaultSQSBatchSize and DefaultSQSBatchingWindowSeconds are an SQS
+	// event source mapping's batch_size and
+	// maximum_batching_window_in_seconds when unset.
+	DefaultSQSBatchSize             = 10
+	DefaultSQSBatchingWindowSeconds = 0
+	SecondsPerDay                   = 86400
 	// MaxRetentionSeconds is the longest message_retention_seconds SQS
 	// accepts: 14 days.
 	MaxRetentionSeconds = 14 * SecondsPerDay
