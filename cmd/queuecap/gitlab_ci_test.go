@@ -207,7 +207,7 @@ func TestGitLabCIExample(t *testing.T) {
 		if r.code != exitFindings {
 			t.Fatalf("exit %d, want %d:\n%s", r.code, exitFindings, r.log)
 		}
-		for _, want := range []string{"queuecap v" + version, "8 issue(s) found"} {
+		for _, want := range []string{"queuecap v" + version, "9 issue(s) found"} {
 			if !strings.Contains(r.log, want) {
 				t.Errorf("no %q in the job's log:\n%s", want, r.log)
 			}
@@ -216,16 +216,16 @@ func TestGitLabCIExample(t *testing.T) {
 			t.Errorf("the Code Quality report does not validate: %v\n%s", err, r.codeQuality)
 		}
 		var entries []struct{ Location struct{ Path string } }
-		if err := json.Unmarshal([]byte(r.codeQuality), &entries); err != nil || len(entries) != 8 {
-			t.Errorf("%d Code Quality entries (%v), want 8", len(entries), err)
+		if err := json.Unmarshal([]byte(r.codeQuality), &entries); err != nil || len(entries) != 9 {
+			t.Errorf("%d Code Quality entries (%v), want 9", len(entries), err)
 		}
 		for _, e := range entries {
 			if !strings.HasPrefix(e.Location.Path, "bad/") {
 				t.Errorf("entry at %q, want a path under bad/, relative to the project", e.Location.Path)
 			}
 		}
-		if s := r.junit.Suites; len(s) != 1 || s[0].Failures != 8 {
-			t.Errorf("JUnit suites %+v, want one with 8 failures", s)
+		if s := r.junit.Suites; len(s) != 1 || s[0].Failures != 9 {
+			t.Errorf("JUnit suites %+v, want one with 9 failures", s)
 		}
 	})
 	t.Run("clean", func(t *testing.T) {

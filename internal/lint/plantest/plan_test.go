@@ -166,6 +166,8 @@ func TestPlanModules(t *testing.T) {
 		want := []string{
 			"queuecap_zero_surplus module.batch[0].aws_autoscaling_group.workers",
 			"queuecap_zero_surplus module.batch[1].aws_autoscaling_group.workers",
+			`queuecap_batch_retry_amplification module.consumer["a"].aws_lambda_event_source_mapping.m`,
+			`queuecap_batch_retry_amplification module.consumer["b"].aws_lambda_event_source_mapping.m`,
 			`queuecap_zero_surplus module.pipeline["orders"].aws_autoscaling_group.workers`,
 			`queuecap_visibility_timeout_too_short module.queues["a"].aws_sqs_queue.q`,
 			`queuecap_visibility_timeout_too_short module.queues["b"].aws_sqs_queue.q`,
@@ -176,6 +178,9 @@ func TestPlanModules(t *testing.T) {
 		for _, is := range res.Issues {
 			if is.Rule == "queuecap_visibility_timeout_too_short" && !strings.Contains(is.Message, strings.Replace(is.Address, "queues", "consumer", 1)[:len(`module.consumer["a"]`)]) {
 				t.Errorf("%s links to the wrong consumer: %s", is.Address, is.Message)
+			}
+			if is.Rule == "queuecap_batch_retry_amplification" && !strings.Contains(is.Message, strings.Replace(is.Address, "consumer", "queues", 1)[:len(`module.queues["a"]`)]) {
+				t.Errorf("%s links to the wrong queue: %s", is.Address, is.Message)
 			}
 		}
 

@@ -84,8 +84,9 @@ type adviceProperty struct {
 // drain or of six timeouts, the SLA depth rounded once to 15 digits, then
 // down to hundredths). queuecap_depth_only_scaling advises a signal (its
 // ladder's "up to max_size N" is the fleet's own size, not a value to
-// set) and queuecap_missing_dead_letter_queue a redrive policy, so
-// neither has a value to check.
+// set), queuecap_missing_dead_letter_queue a redrive policy and
+// queuecap_batch_retry_amplification a response type, so none has a value
+// to check.
 func TestAdviceClearsTheFindingProperty(t *testing.T) {
 	for i, p := range adviceProperties() {
 		t.Run(p.name, func(t *testing.T) { checkAdvice(t, p, uint64(i)+1) })
