@@ -437,3 +437,32 @@ func TestPlanLinks(t *testing.T) {
 		})
 	}
 }
+
+// TestPlanBatching: the batching window, batch size and response types
+// are read from the plan's planned values alone (no configuration
+// directory), where the variables that set them are known: the window
+// adds to six function timeouts, and of the two mappings only the one
+// without ReportBatchItemFailures re-drives its batches.
+func TestPlanBatching(t *testing.T) {
+	dir := "testdata/batch"
+	forEachCLI(t, func(t *testing.T, cli testaws.CLI) {
+		res := lintPlan(t, testaws.Plan(t, cli.Path, dir), t.TempDir())
+		var got []string
+		for _, is := range res.Issues {
+			got = append(got, is.Rule+" "+is.Address)
+		}
+		want := []string{
+			"queuecap_batch_retry_amplification aws_lambda_event_source_mapping.invoices",
+			"queuecap_visibility_timeout_too_short aws_sqs_queue.invoices",
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("findings\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+		if f := res.Issues[1].FactMap(); f["maximum_batching_window_in_seconds"] != 20 || f["required_visibility_timeout_seconds"] != 200 {
+			t.Errorf("visibility facts %v, want a window of 20 s and 6 × 30 + 20 = 200 s", f)
+		}
+		if f := res.Issues[0].FactMap(); f["batch_size"] != 10 || f["retry_rate"] != 0.05 || f["receives_per_message"] != 1.67018257011509 {
+			t.Errorf("batch facts %v, want batch_size 10, retry_rate 0.05, 1.67018257011509 receives per message", f)
+		}
+	})
+}
