@@ -16,7 +16,7 @@ import (
 
 // TestGitHubAction runs the step of action.yml, tools/github-action.sh, as
 // the runner would, with GitHub's files in temporary folders, on a
-// workspace holding examples/lint: bad/ fails with its eight findings in
+// workspace holding examples/lint: bad/ fails with its nine findings in
 // SARIF, annotations and the log, good/ passes. queuecap comes from a
 // release served on loopback, as GitHub serves release downloads, built
 // from this tree and checked against its SHA256SUMS, with no Go on PATH;
@@ -117,7 +117,7 @@ func TestGitHubAction(t *testing.T) {
 		s.sarif = read(sarifPath)
 		return s
 	}
-	// checkFindings checks what a run on bad/ leaves: exit 2, eight
+	// checkFindings checks what a run on bad/ leaves: exit 2, nine
 	// annotations, the log, SARIF linking to v9.8.7's docs, outputs,
 	// queuecap on PATH and the job summary.
 	checkFindings := func(t *testing.T, s step, version *regexp.Regexp) {

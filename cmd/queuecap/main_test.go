@@ -69,8 +69,9 @@ resource "aws_lambda_function" "worker" {
 }
 
 resource "aws_lambda_event_source_mapping" "orders" {
-  event_source_arn = aws_sqs_queue.orders.arn
-  function_name    = aws_lambda_function.worker.arn
+  event_source_arn        = aws_sqs_queue.orders.arn
+  function_name           = aws_lambda_function.worker.arn
+  function_response_types = ["ReportBatchItemFailures"]
 }
 `
 	// errorTF has one queuecap_zero_surplus error, the worked example,

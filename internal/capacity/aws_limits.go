@@ -213,7 +213,7 @@ var publishedAWSLimits = []AWSLimitEntry{
 	},
 	// Lambda with SQS, batching and visibility.
 	{
-		Name: "lambda_sqs_batch_size_default", Value: 10, Unit: "messages",
+		Name: "lambda_sqs_batch_size_default", Value: DefaultSQSBatchSize, Unit: "messages",
 		Meaning: "batch_size of an SQS event source mapping when unset.",
 		Source:  srcSQSParameters,
 		Quote:   "BatchSize | N | 10 | For standard queues, the maximum is 10,000. For FIFO queues, the maximum is 10.",
@@ -250,7 +250,7 @@ var publishedAWSLimits = []AWSLimitEntry{
 		Range:   AboveZero,
 	},
 	{
-		Name: "lambda_sqs_batching_window_default_seconds", Value: 0, Unit: "seconds",
+		Name: "lambda_sqs_batching_window_default_seconds", Value: DefaultSQSBatchingWindowSeconds, Unit: "seconds",
 		Meaning: "maximum_batching_window_in_seconds of an SQS event source mapping when unset.",
 		Source:  srcSQSParameters,
 		Quote:   "MaximumBatchingWindowInSeconds | N | 0 | Batching window is not supported for FIFO queues",

@@ -20,7 +20,12 @@ const (
 	// LambdaVisibilityFactor is AWS's guidance for SQS event sources: a
 	// queue's visibility timeout at least six times the function's timeout.
 	LambdaVisibilityFactor = 6
-	SecondsPerDay          = 86400
+	// DefaultSQSBatchSize and DefaultSQSBatchingWindowSeconds are an SQS
+	// event source mapping's batch_size and
+	// maximum_batching_window_in_seconds when unset.
+	DefaultSQSBatchSize             = 10
+	DefaultSQSBatchingWindowSeconds = 0
+	SecondsPerDay                   = 86400
 	// MaxRetentionSeconds is the longest message_retention_seconds SQS
 	// accepts: 14 days.
 	MaxRetentionSeconds = 14 * SecondsPerDay
@@ -131,16 +136,21 @@ func RequiredSurplus(backlog, rtoSeconds float64) (float64, error) {
 }
 
 // MinVisibilityTimeout is the visibility timeout a Lambda-consumed queue
-// needs: LambdaVisibilityFactor × the function's timeout (product, rounded
-// once), and that in whole seconds as SQS takes it, the exact ceiling
-// (seconds): six timeouts of 4.2123 s are 25.2738 s, 26 s; of
-// 166.666666666667 s they are 1,000.000000000002 s, 1,001 s, as
-// queue_settings sets it, though the product reads 1,000 to 15 digits.
-func MinVisibilityTimeout(functionTimeoutSeconds float64) (seconds, product float64, err error) {
+// needs: LambdaVisibilityFactor × the function's timeout plus the
+// mapping's batching window, during which the messages already received
+// wait for the batch to fill (product, rounded once), and that in whole
+// seconds as SQS takes it, the exact ceiling (seconds): six timeouts of
+// 4.2123 s are 25.2738 s, 26 s; of 166.666666666667 s they are
+// 1,000.000000000002 s, 1,001 s, as queue_settings sets it, though the
+// product reads 1,000 to 15 digits.
+func MinVisibilityTimeout(functionTimeoutSeconds, batchingWindowSeconds float64) (seconds, product float64, err error) {
 	if err := checkPositive("timeout", functionTimeoutSeconds); err != nil {
 		return 0, 0, err
 	}
-	exact := mul(ratInt(LambdaVisibilityFactor), dec(functionTimeoutSeconds))
+	if err := checkNonNegative("maximum_batching_window_in_seconds", batchingWindowSeconds); err != nil {
+		return 0, 0, err
+	}
+	exact := add(mul(ratInt(LambdaVisibilityFactor), dec(functionTimeoutSeconds)), dec(batchingWindowSeconds))
 	product = float(exact)
 	if err := checkResult("timeout", "six function timeouts", product); err != nil {
 		return 0, 0, err

@@ -52,14 +52,27 @@ func TestFindingFormulas(t *testing.T) {
 	_, err = capacity.RequiredSurplus(5e6, 0)
 	assertInputError(t, err, "rto_seconds")
 
-	for timeout, want := range map[float64][2]float64{30: {180, 180}, 4.2123: {26, 25.2738}, 166.666666666667: {1001, 1000}} {
-		v, p, err := capacity.MinVisibilityTimeout(timeout)
-		if err != nil || v != want[0] || p != want[1] {
-			t.Errorf("MinVisibilityTimeout(%v) = %v, %v, %v; want %v s in whole seconds, six timeouts %v s", timeout, v, p, err, want[0], want[1])
+	for _, tc := range []struct {
+		timeout, window float64
+		want            [2]float64 // whole seconds, the exact sum
+	}{
+		{30, 0, [2]float64{180, 180}},
+		{4.2123, 0, [2]float64{26, 25.2738}},
+		{166.666666666667, 0, [2]float64{1001, 1000}},
+		// AWS's guidance adds the batching window: 6 × 30 + 20 s.
+		{30, 20, [2]float64{200, 200}},
+		// 25.2738 + 0.7262 is exactly 26 s, not 27.
+		{4.2123, 0.7262, [2]float64{26, 26}},
+	} {
+		v, p, err := capacity.MinVisibilityTimeout(tc.timeout, tc.window)
+		if err != nil || v != tc.want[0] || p != tc.want[1] {
+			t.Errorf("MinVisibilityTimeout(%v, %v) = %v, %v, %v; want %v s in whole seconds, six timeouts and the window %v s", tc.timeout, tc.window, v, p, err, tc.want[0], tc.want[1])
 		}
 	}
-	_, _, err = capacity.MinVisibilityTimeout(1e308)
+	_, _, err = capacity.MinVisibilityTimeout(1e308, 0)
 	assertInputError(t, err, "timeout")
+	_, _, err = capacity.MinVisibilityTimeout(30, -1)
+	assertInputError(t, err, "maximum_batching_window_in_seconds")
 
 	r, err := capacity.ReceivesPerDay(30)
 	if err != nil {

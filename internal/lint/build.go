@@ -222,7 +222,11 @@ func (b *builder) modelResource(res *resourceInstance) {
 			// position; AWS refuses one on an SQS mapping.
 			return
 		}
-		m := &EventSourceMapping{Addr: addr, DefRange: res.defRange}
+		m := &EventSourceMapping{Addr: addr, DefRange: res.defRange,
+			BatchSize:      withDefault(n.num("batch_size"), capacity.DefaultSQSBatchSize, res.defRange, "batch_size"),
+			BatchingWindow: withDefault(n.num("maximum_batching_window_in_seconds"), capacity.DefaultSQSBatchingWindowSeconds, res.defRange, "maximum_batching_window_in_seconds"),
+			ResponseTypes:  n.responseTypes(res.defRange),
+		}
 		if sc := n.first("scaling_config"); sc != nil {
 			m.MaximumConcurrency = sc.num("maximum_concurrency")
 		}
@@ -274,6 +278,36 @@ func setting[T string | bool](n *block, name string, typ cty.Type, get func(cty.
 		s.Why = a.whyUnknown()
 	}
 	return s
+}
+
+// responseTypes reads function_response_types: absent or null is none.
+func (n *block) responseTypes(defRange hcl.Range) model.ResponseTypes {
+	rt := model.ResponseTypes{Known: true, Range: defRange}
+	a := n.arg("function_response_types")
+	if a == nil {
+		return rt
+	}
+	rt.Range = a.rng
+	v, _ := a.value().UnmarkDeep()
+	if !v.IsKnown() {
+		rt.Known, rt.Why = false, a.whyUnknown()
+		return rt
+	}
+	if v.IsNull() || !v.CanIterateElements() {
+		return rt
+	}
+	for it := v.ElementIterator(); it.Next(); {
+		_, e := it.Element()
+		switch {
+		case !e.IsKnown():
+			// One unknown element may be ReportBatchItemFailures.
+			rt.Known, rt.Why = false, a.whyUnknown()
+		case !e.IsNull() && e.Type() == cty.String && e.AsString() == model.ReportBatchItemFailures:
+			rt.ReportBatchItemFailures, rt.Known, rt.Why = true, true, ""
+			return rt
+		}
+	}
+	return rt
 }
 
 // withDefault is a numeric attribute, or AWS's default when it is absent.

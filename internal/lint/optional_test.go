@@ -54,8 +54,9 @@ resource "aws_lambda_function" "f" {
 }
 
 resource "aws_lambda_event_source_mapping" "m" {
-  event_source_arn = aws_sqs_queue.q.arn
-  function_name    = aws_lambda_function.f.arn
+  event_source_arn        = aws_sqs_queue.q.arn
+  function_name           = aws_lambda_function.f.arn
+  function_response_types = ["ReportBatchItemFailures"]
 }
 `,
 		"extra/main.tf": "resource \"aws_sqs_queue\" \"extra\" {\n  name = \"extra\"\n}\n",

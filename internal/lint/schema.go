@@ -125,7 +125,8 @@ var resourceSchemas = map[string]*blockSchema{
 	"aws_lambda_function": withBlocks(attrs("function_name", "timeout", "reserved_concurrent_executions", "tags", "role"), map[string]*blockSchema{
 		"dead_letter_config": attrs("target_arn"),
 	}),
-	"aws_lambda_event_source_mapping": withBlocks(attrs("event_source_arn", "function_name", "batch_size", "enabled", "starting_position"), map[string]*blockSchema{
+	"aws_lambda_event_source_mapping": withBlocks(attrs("event_source_arn", "function_name", "batch_size", "enabled", "starting_position",
+		"maximum_batching_window_in_seconds", "function_response_types"), map[string]*blockSchema{
 		"scaling_config":     attrs("maximum_concurrency"),
 		"destination_config": withBlocks(attrs(), map[string]*blockSchema{"on_failure": attrs("destination_arn")}),
 	}),

@@ -145,8 +145,13 @@ func TestRunTask(t *testing.T) {
 			name: "passed with warnings below the failure severity", outcomes: true, opts: Options{FailAt: lint.Error},
 			plan:    func(hcp *standin.Server) string { return hcp.Plan("arn", readPlan(t, "unknown_arn.json")) },
 			status:  tfe.TaskPassed,
-			message: "0 errors, 2 warnings, 0 notices; 1 queue checked, 1 check skipped; failing at error or above",
+			message: "0 errors, 3 warnings, 0 notices; 1 queue checked, 1 check skipped; failing at error or above",
 			want: []outcomeWant{{
+				id:          "queuecap_batch_retry_amplification:aws_lambda_event_source_mapping.jobs",
+				description: "aws_lambda_event_source_mapping.jobs: batch_size 10: one failing message re-drives the whole batch; add ReportBatchItemFailures or set batch_size = 1",
+				severity:    "warning", level: "warning", rule: "queuecap_batch_retry_amplification",
+				body: []string{"| `batch_size` | 10 |"},
+			}, {
 				id:          "queuecap_missing_dead_letter_queue:aws_sqs_queue.jobs",
 				description: "aws_sqs_queue.jobs: no redrive_policy: a message that always fails is received 2,880 times a day; add a dead-letter queue",
 				severity:    "warning", level: "warning", rule: "queuecap_missing_dead_letter_queue",
@@ -162,8 +167,12 @@ func TestRunTask(t *testing.T) {
 			name: "failed with warnings at the failure severity", outcomes: true,
 			plan:    func(hcp *standin.Server) string { return hcp.Plan("arn", readPlan(t, "unknown_arn.json")) },
 			status:  tfe.TaskFailed,
-			message: "0 errors, 2 warnings, 0 notices; 1 queue checked, 1 check skipped; failing at warning or above",
+			message: "0 errors, 3 warnings, 0 notices; 1 queue checked, 1 check skipped; failing at warning or above",
 			want: []outcomeWant{{
+				id:          "queuecap_batch_retry_amplification:aws_lambda_event_source_mapping.jobs",
+				description: "aws_lambda_event_source_mapping.jobs: batch_size 10: one failing message re-drives the whole batch; add ReportBatchItemFailures or set batch_size = 1",
+				severity:    "warning", level: "warning", rule: "queuecap_batch_retry_amplification",
+			}, {
 				id:          "queuecap_missing_dead_letter_queue:aws_sqs_queue.jobs",
 				description: "aws_sqs_queue.jobs: no redrive_policy: a message that always fails is received 2,880 times a day; add a dead-letter queue",
 				severity:    "warning", level: "warning", rule: "queuecap_missing_dead_letter_queue",

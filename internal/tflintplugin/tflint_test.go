@@ -449,6 +449,8 @@ var e2eDifferences = map[string][]difference{
 		{"queuecap", "queuecap_not_checked main.tofu:4:1", "the same skip at main.tofu, where tflint reads main.tf"},
 		{"tflint", "queuecap_not_checked main.tf:4:1", "the same skip at main.tf, where queuecap lint reads main.tofu"},
 		{"tflint", "queuecap_not_checked mapping.tf.json:6:", "mapping.tf.json names no function; queuecap lint reads mapping.tofu.json, which does"},
+		{"queuecap", "queuecap_batch_retry_amplification mapping.tofu.json:4:", "tflint reads mapping.tf.json, not its OpenTofu twin mapping.tofu.json"},
+		{"tflint", "queuecap_batch_retry_amplification mapping.tf.json:4:", "the same finding at mapping.tf.json, where queuecap lint reads mapping.tofu.json"},
 	},
 }
 

@@ -9,7 +9,7 @@ resource "aws_sqs_queue" "ledger_dlq" {
 }
 
 resource "aws_sqs_queue" "ledger" {
-  name       = "ledger.fifo"
+  name = "ledger.fifo"
   # BAD (queuecap_fifo_throughput_ceiling): without high throughput a FIFO
   # queue takes 300 calls/s per API action, 3,000 msg/s with full batches
   # of 10, under the 4,000 msg/s that arrive.
@@ -55,9 +55,10 @@ resource "aws_lambda_function" "write_ledger" {
 }
 
 resource "aws_lambda_event_source_mapping" "ledger" {
-  event_source_arn = aws_sqs_queue.ledger.arn
-  function_name    = aws_lambda_function.write_ledger.arn
-  batch_size       = 10
+  event_source_arn        = aws_sqs_queue.ledger.arn
+  function_name           = aws_lambda_function.write_ledger.arn
+  batch_size              = 10
+  function_response_types = ["ReportBatchItemFailures"] # a failed message returns alone
 
   scaling_config {
     maximum_concurrency = 50 # 5,000 msg/s, if as many message groups are active

@@ -56,9 +56,10 @@ resource "aws_lambda_function" "write_ledger" {
 }
 
 resource "aws_lambda_event_source_mapping" "ledger" {
-  event_source_arn = aws_sqs_queue.ledger.arn
-  function_name    = aws_lambda_function.write_ledger.arn
-  batch_size       = 10
+  event_source_arn        = aws_sqs_queue.ledger.arn
+  function_name           = aws_lambda_function.write_ledger.arn
+  batch_size              = 10
+  function_response_types = ["ReportBatchItemFailures"] # a failed message returns alone
 
   scaling_config {
     maximum_concurrency = 50 # 5,000 msg/s, if as many message groups are active

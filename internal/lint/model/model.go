@@ -372,7 +372,29 @@ type EventSourceMapping struct {
 	Queue              *Queue
 	Function           *Fleet
 	MaximumConcurrency Num
+	// BatchSize and BatchingWindow are batch_size and
+	// maximum_batching_window_in_seconds, or AWS's defaults for an SQS
+	// mapping (10 and 0) when absent.
+	BatchSize      Num
+	BatchingWindow Num
+	// ResponseTypes is function_response_types.
+	ResponseTypes ResponseTypes
 }
+
+// ResponseTypes is an event source mapping's function_response_types:
+// whether it holds ReportBatchItemFailures, so that a function returns
+// only the messages of a batch that failed.
+type ResponseTypes struct {
+	ReportBatchItemFailures bool
+	// Known is false when the set is not known before apply, for Why.
+	Known bool
+	Why   string
+	// Range is the attribute, or the mapping when it is absent.
+	Range hcl.Range
+}
+
+// ReportBatchItemFailures is the response type of partial batch responses.
+const ReportBatchItemFailures = "ReportBatchItemFailures"
 
 // Model is every linked resource of one root module and its modules.
 type Model struct {

@@ -166,6 +166,8 @@ func TestPlanModules(t *testing.T) {
 		want := []string{
 			"queuecap_zero_surplus module.batch[0].aws_autoscaling_group.workers",
 			"queuecap_zero_surplus module.batch[1].aws_autoscaling_group.workers",
+			`queuecap_batch_retry_amplification module.consumer["a"].aws_lambda_event_source_mapping.m`,
+			`queuecap_batch_retry_amplification module.consumer["b"].aws_lambda_event_source_mapping.m`,
 			`queuecap_zero_surplus module.pipeline["orders"].aws_autoscaling_group.workers`,
 			`queuecap_visibility_timeout_too_short module.queues["a"].aws_sqs_queue.q`,
 			`queuecap_visibility_timeout_too_short module.queues["b"].aws_sqs_queue.q`,
@@ -176,6 +178,9 @@ func TestPlanModules(t *testing.T) {
 		for _, is := range res.Issues {
 			if is.Rule == "queuecap_visibility_timeout_too_short" && !strings.Contains(is.Message, strings.Replace(is.Address, "queues", "consumer", 1)[:len(`module.consumer["a"]`)]) {
 				t.Errorf("%s links to the wrong consumer: %s", is.Address, is.Message)
+			}
+			if is.Rule == "queuecap_batch_retry_amplification" && !strings.Contains(is.Message, strings.Replace(is.Address, "consumer", "queues", 1)[:len(`module.queues["a"]`)]) {
+				t.Errorf("%s links to the wrong queue: %s", is.Address, is.Message)
 			}
 		}
 
@@ -431,4 +436,33 @@ func TestPlanLinks(t *testing.T) {
 			})
 		})
 	}
+}
+
+// TestPlanBatching: the batching window, batch size and response types
+// are read from the plan's planned values alone (no configuration
+// directory), where the variables that set them are known: the window
+// adds to six function timeouts, and of the two mappings only the one
+// without ReportBatchItemFailures re-drives its batches.
+func TestPlanBatching(t *testing.T) {
+	dir := "testdata/batch"
+	forEachCLI(t, func(t *testing.T, cli testaws.CLI) {
+		res := lintPlan(t, testaws.Plan(t, cli.Path, dir), t.TempDir())
+		var got []string
+		for _, is := range res.Issues {
+			got = append(got, is.Rule+" "+is.Address)
+		}
+		want := []string{
+			"queuecap_batch_retry_amplification aws_lambda_event_source_mapping.invoices",
+			"queuecap_visibility_timeout_too_short aws_sqs_queue.invoices",
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("findings\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+		if f := res.Issues[1].FactMap(); f["maximum_batching_window_in_seconds"] != 20 || f["required_visibility_timeout_seconds"] != 200 {
+			t.Errorf("visibility facts %v, want a window of 20 s and 6 × 30 + 20 = 200 s", f)
+		}
+		if f := res.Issues[0].FactMap(); f["batch_size"] != 10 || f["retry_rate"] != 0.05 || f["receives_per_message"] != 1.67018257011509 {
+			t.Errorf("batch facts %v, want batch_size 10, retry_rate 0.05, 1.67018257011509 receives per message", f)
+		}
+	})
 }

@@ -84,8 +84,9 @@ type adviceProperty struct {
 // drain or of six timeouts, the SLA depth rounded once to 15 digits, then
 // down to hundredths). queuecap_depth_only_scaling advises a signal (its
 // ladder's "up to max_size N" is the fleet's own size, not a value to
-// set) and queuecap_missing_dead_letter_queue a redrive policy, so
-// neither has a value to check.
+// set), queuecap_missing_dead_letter_queue a redrive policy and
+// queuecap_batch_retry_amplification a response type, so none has a value
+// to check.
 func TestAdviceClearsTheFindingProperty(t *testing.T) {
 	for i, p := range adviceProperties() {
 		t.Run(p.name, func(t *testing.T) { checkAdvice(t, p, uint64(i)+1) })
@@ -576,7 +577,8 @@ func genRetention(rng *rand.Rand, i int) (adviceCase, bool) {
 	}, true
 }
 
-// genVisibility is a visibility timeout under six function timeouts.
+// genVisibility is a visibility timeout under six function timeouts plus
+// the mapping's batching window.
 // Boundaries: a whole timeout, one of tenths, one with more decimals than
 // the advice prints once multiplied by six, and one a 15th digit above a
 // whole second.
@@ -599,12 +601,20 @@ func genVisibility(rng *rand.Rand, i int) (adviceCase, bool) {
 	if timeout.Sign() <= 0 || timeout.Cmp(rInt(900)) > 0 || !allDecimals(timeout) {
 		return adviceCase{}, false
 	}
-	need := rMul(rInt(6), timeout)
+	// Half the cases batch for a window of whole seconds (0 to 300, as
+	// Lambda takes it), which the advice adds to six timeouts.
+	need, mapping := rMul(rInt(6), timeout), "aws_lambda_function.worker.function_name"
+	if rng.IntN(2) == 0 {
+		window := rInt(int64(rng.IntN(301)))
+		need = rAdd(need, window)
+		mapping += "\n  maximum_batching_window_in_seconds = " + decText(window)
+		what += ", batching window " + decText(window)
+	}
 	flagged, _ := between(rng, rInt(0), rSub(rCeil(need), rInt(1)))
 	fn := "timeout = " + decText(timeout)
 	return adviceCase{
 		config: func(v string) string {
-			return lambdaConsumer("visibility_timeout_seconds = "+v, fn, "aws_lambda_function.worker.function_name")
+			return lambdaConsumer("visibility_timeout_seconds = "+v, fn, mapping)
 		},
 		flagged: big.NewRat(flagged, 1),
 		want:    rCeil(need),

@@ -56,6 +56,29 @@ func TestVisibilityTimeoutTooShort(t *testing.T) {
 			}},
 		},
 		{
+			// AWS's guidance adds the batching window: 6 × 30 + 20 s.
+			name:  "six function timeouts but not the batching window",
+			files: map[string]string{"main.tf": lambdaConsumer("visibility_timeout_seconds = 180", "timeout = 30", ref+"\n  maximum_batching_window_in_seconds = 20")},
+			issues: []issue{{Summary: "visibility_timeout_seconds 180 is under 6 × the function's 30 s timeout + the 20 s batching window: raise it to 200",
+				Message: "visibility_timeout_seconds 180 is under 6 × the timeout 30 s of aws_lambda_function.worker + maximum_batching_window_in_seconds 20 s of aws_lambda_event_source_mapping.orders = 200 s" + redelivery,
+				Start:   at(3, 3), End: at(3, 35),
+				Facts: facts("visibility_timeout_seconds", 180, "function_timeout_seconds", 30, "maximum_batching_window_in_seconds", 20, "required_visibility_timeout_seconds", 200),
+			}},
+		},
+		{
+			name:  "six function timeouts and the batching window",
+			files: map[string]string{"main.tf": lambdaConsumer("visibility_timeout_seconds = 200", "timeout = 30", ref+"\n  maximum_batching_window_in_seconds = 20")},
+		},
+		{
+			name:  "a batching window of 0 is no window",
+			files: map[string]string{"main.tf": lambdaConsumer("visibility_timeout_seconds = 180", "timeout = 30", ref+"\n  maximum_batching_window_in_seconds = 0")},
+		},
+		{
+			name:  "batching window unknown before apply",
+			files: map[string]string{"main.tf": lambdaConsumer("visibility_timeout_seconds = 180", "timeout = 30", ref+"\n  maximum_batching_window_in_seconds = var.window") + "variable \"window\" {\n  type = number\n}\n"},
+			skips: []skip{{Reason: "maximum_batching_window_in_seconds of aws_lambda_event_source_mapping.orders comes from var.window, which has no value here (set it with --var, a tfvars file or TF_VAR_window)", Line: 14}},
+		},
+		{
 			name:  "six function timeouts",
 			files: map[string]string{"main.tf": lambdaConsumer("visibility_timeout_seconds = 180", "timeout = 30", ref)},
 		},

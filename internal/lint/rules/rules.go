@@ -34,6 +34,7 @@ func All() []model.Rule {
 		newDepthOnlyScaling(),
 		newRetentionShorterThanDrain(),
 		newVisibilityTimeoutTooShort(),
+		newBatchRetryAmplification(),
 		newMissingDeadLetterQueue(),
 		newDepthAlarmAfterSLA(),
 		newMetastableRetryStorm(),

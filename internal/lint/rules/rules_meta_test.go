@@ -27,6 +27,7 @@ func TestAll(t *testing.T) {
 		"queuecap_depth_only_scaling":           lint.Warning,
 		"queuecap_retention_shorter_than_drain": lint.Warning,
 		"queuecap_visibility_timeout_too_short": lint.Warning,
+		"queuecap_batch_retry_amplification":    lint.Warning,
 		"queuecap_missing_dead_letter_queue":    lint.Warning,
 		"queuecap_depth_alarm_after_sla":        lint.Warning,
 		"queuecap_metastable_retry_storm":       lint.Warning,

@@ -31,6 +31,7 @@ resource "aws_lambda_function" "ingest" {
 }
 
 resource "aws_lambda_event_source_mapping" "ingest" {
-  event_source_arn = aws_sqs_queue.ingest.arn
-  function_name    = aws_lambda_function.ingest.function_name
+  event_source_arn        = aws_sqs_queue.ingest.arn
+  function_name           = aws_lambda_function.ingest.function_name
+  function_response_types = ["ReportBatchItemFailures"]
 }

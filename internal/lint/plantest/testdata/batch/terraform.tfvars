@@ -1,0 +1,2 @@
+window_seconds = 20
+response_types = ["ReportBatchItemFailures"]
