@@ -470,7 +470,7 @@ func tagNumber(name string, val cty.Value) (float64, bool, string) {
 
 func (b *builder) addQueue(res *resourceInstance) {
 	n, addr := res.body, res.addr
-	q := &Queue{Addr: addr, DefRange: res.defRange}
+	q := &Queue{Addr: addr, DefRange: res.defRange, Limits: b.config.Limits()}
 	q.Name, q.NameWhy = n.name("name")
 	q.Declared.Add(model.SourceTags, b.tagRates(res.module, n.arg("tags")).rates)
 	q.Retention = withDefault(n.num("message_retention_seconds"), defaultRetentionSeconds, res.defRange, "message_retention_seconds")

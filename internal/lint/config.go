@@ -51,6 +51,9 @@ type Config struct {
 	// measured longer ago is a notice. Nil for the default
 	// (DefaultMaxRateAge).
 	MaxRateAge *float64
+	// AWSLimits are AWS's published limits with the aws_limits block's
+	// overrides; nil for none (capacity.DefaultAWSLimits).
+	AWSLimits *capacity.AWSLimits
 	// Sources are the top-level `rates "SOURCE" {}` blocks: how `queuecap
 	// rates` queries a source for every queue, by source.
 	Sources map[string]*RatesSource
@@ -123,6 +126,7 @@ var configSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
 	{Type: "queue", LabelNames: []string{"address"}},
 	{Type: "ignore"},
 	{Type: "rates", LabelNames: []string{"source"}},
+	{Type: "aws_limits"},
 }}
 
 var configBlockSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
@@ -223,6 +227,15 @@ func loadConfig(read func(path string, limit int64, what string) ([]byte, error)
 					Detail: fmt.Sprintf("rates %q is also at %s", b.Labels[0], prev.Range), Subject: b.DefRange.Ptr()})
 			}
 			maps.Copy(cfg.Sources, sources)
+		case "aws_limits":
+			if cfg.AWSLimits != nil {
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Duplicate aws_limits block",
+					Detail: "a configuration file has one aws_limits block", Subject: b.DefRange.Ptr()})
+				continue
+			}
+			limits, d := decodeAWSLimits(b)
+			diags = append(diags, d...)
+			cfg.AWSLimits = limits
 		case "ignore":
 			ic, d := decodeIgnore(path, b)
 			diags = append(diags, d...)
@@ -303,6 +316,74 @@ func (rs *RatesSource) check(inQueue bool) hcl.Diagnostics {
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: fmt.Sprintf("Invalid rates %q block", rs.Source), Detail: e.Error(), Subject: subject.Ptr()})
 	}
 	return diags
+}
+
+// defaultAWSLimits is the table without overrides, made once: the
+// queues share it, read-only.
+var defaultAWSLimits = capacity.DefaultAWSLimits()
+
+// Limits are AWS's published limits as the aws_limits block overrides
+// them.
+func (cfg *Config) Limits() capacity.AWSLimits {
+	if cfg == nil || cfg.AWSLimits == nil {
+		return defaultAWSLimits
+	}
+	return *cfg.AWSLimits
+}
+
+// decodeAWSLimits reads an aws_limits block: each attribute a limit's
+// name (docs/aws-limits.md) and a number, or, for a limit that differs by
+// Region, a map of Regions to numbers. AWS changes them; the block follows
+// without a release.
+func decodeAWSLimits(b *hcl.Block) (*capacity.AWSLimits, hcl.Diagnostics) {
+	attrs, diags := b.Body.JustAttributes()
+	overrides := map[string]float64{}
+	ranges := map[string]hcl.Range{}
+	for name, a := range attrs {
+		v, d := a.Expr.Value(nil)
+		diags = append(diags, d...)
+		if d.HasErrors() {
+			continue
+		}
+		bad := &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid value for " + name,
+			Detail: name + " must be a number, or a map of Regions to numbers", Subject: a.Expr.Range().Ptr()}
+		ranges[name] = a.Expr.Range()
+		switch {
+		case !v.IsWhollyKnown() || v.IsNull():
+			diags = append(diags, bad)
+		case v.Type() == cty.Number:
+			f, _ := v.AsBigFloat().Float64()
+			overrides[name] = f
+		case v.Type().IsObjectType() || v.Type().IsMapType():
+			for region, rv := range v.AsValueMap() {
+				n, err := convert.Convert(rv, cty.Number)
+				if err != nil || n.IsNull() {
+					diags = append(diags, bad)
+					break
+				}
+				f, _ := n.AsBigFloat().Float64()
+				overrides[name+"["+region+"]"] = f
+			}
+		default:
+			diags = append(diags, bad)
+		}
+	}
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	limits, err := capacity.DefaultAWSLimits().WithOverrides(overrides)
+	if err != nil {
+		subject := b.DefRange
+		var ie *capacity.InputError
+		if errors.As(err, &ie) {
+			name, _, _ := strings.Cut(ie.Field, "[")
+			if r, ok := ranges[name]; ok {
+				subject = r
+			}
+		}
+		return nil, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid aws_limits block", Detail: err.Error(), Subject: subject.Ptr()})
+	}
+	return &limits, diags
 }
 
 // cloudWatchSettings are what a top-level `rates "cloudwatch"` block

@@ -171,6 +171,9 @@ type Queue struct {
 	// MaxMessageBytes is max_message_size, or the AWS provider's default
 	// (262,144 bytes) when absent; SQS takes up to 1 MiB.
 	MaxMessageBytes Num
+	// Limits are AWS's published limits (capacity.AWSLimits) as the
+	// configuration's aws_limits block overrides them.
+	Limits capacity.AWSLimits
 	// Region is the queue's own region argument (AWS provider v6): unset
 	// in a configuration that leaves it to the provider block, which the
 	// linter does not read; in a plan the provider has filled it in.

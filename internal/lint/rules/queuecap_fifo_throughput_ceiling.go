@@ -54,7 +54,7 @@ func (fifoThroughputCeiling) CheckQueue(q *model.Queue, r model.Reporter) {
 	if !ok {
 		return
 	}
-	limits := capacity.DefaultAWSLimits()
+	limits := q.Limits
 	floor, err := limits.FIFOCeiling(false, "")
 	if err != nil || eff <= floor.MessagesPerSecond {
 		return // within what a FIFO queue takes in any mode and Region
