@@ -204,7 +204,7 @@ func targetOf(root, path string, cfg *lint.Config, q model.QueueExplanation) rat
 	rq := rateQueue{root: root, config: path, cfg: cfg}
 	block := cfg.Queues[q.Address]
 	c := q.Consumers[chosenConsumer(q, block.Consumer)]
-	t := rates.Target{Root: root, Queue: q.Address, QueueName: q.Name,
+	t := rates.Target{Queue: q.Address, QueueName: q.Name,
 		Consumer: rates.Consumer{Addr: c.Address, Kind: string(c.Kind), Name: c.Name, Cluster: c.Cluster}}
 	var missing []string
 	switch {

@@ -302,7 +302,7 @@ func (rs *RatesSource) check(inQueue bool) hcl.Diagnostics {
 	case rs.Source == "prometheus":
 		err = rates.ValidatePrometheusSettings(rs.Attrs)
 	case rs.Source == "cloudwatch":
-		err = checkCloudWatchSettings(rs, inQueue)
+		return checkCloudWatchSettings(rs, inQueue)
 	}
 	var diags hcl.Diagnostics
 	for _, e := range unjoin(err) {
@@ -392,17 +392,22 @@ func decodeAWSLimits(b *hcl.Block) (*capacity.AWSLimits, hcl.Diagnostics) {
 // takes none.
 var cloudWatchSettings = []string{"region", "endpoint"}
 
-func checkCloudWatchSettings(rs *RatesSource, inQueue bool) error {
-	var errs []error
+func checkCloudWatchSettings(rs *RatesSource, inQueue bool) hcl.Diagnostics {
+	var diags hcl.Diagnostics
 	for _, name := range sortedKeys(rs.Attrs) {
+		var why string
 		switch {
 		case inQueue:
-			errs = append(errs, fmt.Errorf("rates \"cloudwatch\" %s: a queue's block takes no CloudWatch setting; set region and endpoint in the top-level rates \"cloudwatch\" block", name))
+			why = fmt.Sprintf("rates \"cloudwatch\" %s: a queue's block takes no CloudWatch setting; set region and endpoint in the top-level rates \"cloudwatch\" block", name)
 		case !slices.Contains(cloudWatchSettings, name):
-			errs = append(errs, fmt.Errorf("rates \"cloudwatch\" %s: unknown attribute; accepted: %s", name, strings.Join(cloudWatchSettings, ", ")))
+			why = fmt.Sprintf("rates \"cloudwatch\" %s: unknown attribute; accepted: %s", name, strings.Join(cloudWatchSettings, ", "))
+		default:
+			continue
 		}
+		at := rs.Ranges[name]
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: `Invalid rates "cloudwatch" block`, Detail: why, Subject: at.Ptr()})
 	}
-	return errors.Join(errs...)
+	return diags
 }
 
 // unjoin are the errors errors.Join joined, or err alone.

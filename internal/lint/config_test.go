@@ -231,6 +231,7 @@ queue "aws_sqs_queue.jobs" {
 		{"a setting in a queue block", "queue \"aws_sqs_queue.q\" {\n  rates \"prometheus\" {\n    period_seconds = \"60\"\n  }\n}\n", `:3,5-26: Invalid rates "prometheus" block`},
 		{"an unknown placeholder", "rates \"prometheus\" {\n  sent = \"sum(x{q=\\\"$queue\\\"})\"\n}\n", `:2,3-`},
 		{"twice", "rates \"prometheus\" {}\nrates \"prometheus\" {}\n", `Duplicate rates block`},
+		{"an unknown CloudWatch setting", "rates \"cloudwatch\" {\n  region = \"eu-west-1\"\n  regoin = \"x\"\n}\n", `:3,3-15: Invalid rates "cloudwatch" block; rates "cloudwatch" regoin: unknown attribute; accepted: region, endpoint`},
 		{"a name that is no string", "queue \"aws_sqs_queue.q\" {\n  queue_name = 3\n}\n", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -94,8 +94,6 @@ type Measurement struct {
 	// Information: neither is written.
 	MaxBacklog   float64
 	MaxOldestAge float64
-	// Steps is the number of steps with an arrival sample.
-	Steps int
 }
 
 // Value is the measured rate of that name, or nil.
@@ -144,7 +142,6 @@ func Measure(s QueueSeries, opts Options) (*Measurement, error) {
 			sent = append(sent, v)
 		}
 	}
-	out.Steps = len(sent)
 	out.Values = append(out.Values, Value{Name: "arrival_rate", V: percentile(sent, opts.Percentile), Steps: len(sent),
 		How: fmt.Sprintf("p%s of the per-step arrival rates", FormatValue(opts.Percentile))})
 

@@ -111,9 +111,7 @@ type Consumer struct {
 
 // Target is a queue to measure.
 type Target struct {
-	// Root is the root module's directory, Queue the queue's address in
-	// it.
-	Root  string
+	// Queue is the queue's address in its root module.
 	Queue string
 	// QueueName is the queue's name as the metrics know it.
 	QueueName string
