@@ -48,7 +48,7 @@ type Provenance struct {
 func (p Provenance) Lines() []string {
 	lines := []string{fmt.Sprintf("%s%s: %s, %s", ProvenancePrefix, p.Date.UTC().Format(time.DateOnly), p.Source, p.How)}
 	for _, q := range p.Queries {
-		lines = append(lines, "#   "+strings.Join(strings.Fields(q), " "))
+		lines = append(lines, "#   "+oneLine(q))
 	}
 	return lines
 }
