@@ -6,6 +6,7 @@ package ratesfile
 import (
 	"bytes"
 	"fmt"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -72,4 +73,23 @@ func indentOf(src []byte, start int) string {
 		end++
 	}
 	return string(src[start:end])
+}
+
+// newline is the line ending src is written with: "\r\n" when its first
+// line ends so (a file saved on Windows), else "\n". What Write and Init
+// add to src is written with it, so that a CRLF file does not come back
+// with mixed line endings.
+func newline(src []byte) string {
+	if i := bytes.IndexByte(src, '\n'); i > 0 && src[i-1] == '\r' {
+		return "\r\n"
+	}
+	return "\n"
+}
+
+// withNewline is text, written with "\n", with nl ending its lines.
+func withNewline(text, nl string) string {
+	if nl == "\n" {
+		return text
+	}
+	return strings.ReplaceAll(text, "\n", nl)
 }

@@ -103,13 +103,14 @@ func Init(src []byte, filename string, queues []InitQueue) (out []byte, added []
 	if len(added) == 0 {
 		return src, nil, nil
 	}
+	nl := newline(src)
 	out = bytes.Clone(src)
 	if len(bytes.TrimSpace(out)) == 0 {
-		out = []byte(fileHeader)
+		out = []byte(withNewline(fileHeader, nl))
 	} else if out[len(out)-1] != '\n' {
-		out = append(out, '\n')
+		out = append(out, nl...)
 	}
-	return append(out, blocks.Bytes()...), added, nil
+	return append(out, withNewline(blocks.String(), nl)...), added, nil
 }
 
 // fileHeader starts a .queuecap.hcl Init creates, for a reader who has

@@ -200,14 +200,16 @@ func placeholdersIn(src []byte, filename string, block *hclsyntax.Block) map[str
 	return out
 }
 
-// applyEdits applies non-overlapping edits to a copy of src.
+// applyEdits applies non-overlapping edits to a copy of src, their text
+// written with src's line ending.
 func applyEdits(src []byte, edits []edit) []byte {
 	slices.SortStableFunc(edits, func(a, b edit) int { return a.from - b.from })
+	nl := newline(src)
 	var out bytes.Buffer
 	at := 0
 	for _, e := range edits {
 		out.Write(src[at:e.from])
-		out.WriteString(e.text)
+		out.WriteString(withNewline(e.text, nl))
 		at = e.to
 	}
 	out.Write(src[at:])
@@ -224,12 +226,13 @@ func appendBlock(src []byte, queue string, values []Measured) ([]byte, []Change,
 		changes = append(changes, Change{Queue: queue, Name: v.Name, New: v.Text, Action: Added, Why: "no block for the queue: added one"})
 	}
 	b.WriteString("}\n")
+	nl := newline(src)
 	out := bytes.Clone(src)
 	if len(out) > 0 && out[len(out)-1] != '\n' {
-		out = append(out, '\n')
+		out = append(out, nl...)
 	}
 	if len(bytes.TrimSpace(out)) > 0 {
-		out = append(out, '\n')
+		out = append(out, nl...)
 	}
-	return append(out, b.String()...), changes, nil
+	return append(out, withNewline(b.String(), nl)...), changes, nil
 }

@@ -145,3 +145,40 @@ func TestWriteRefuses(t *testing.T) {
 		})
 	}
 }
+
+// TestLineEndings: a .queuecap.hcl saved with CRLF stays CRLF throughout,
+// whatever Write and Init add or replace; an LF one gains no CR.
+func TestLineEndings(t *testing.T) {
+	values := []Measured{{Name: "arrival_rate", Text: "118.5", Provenance: measuredOn}, {Name: "per_consumer_rate", Text: "6.25", Provenance: measuredOn}}
+	crlf := func(s string) []byte { return []byte(strings.ReplaceAll(s, "\n", "\r\n")) }
+	placeholders, _, err := Init(crlf("# mine\n"), ".queuecap.hcl", []InitQueue{orders})
+	if err != nil {
+		t.Fatal(err)
+	}
+	measured := crlf("queue \"aws_sqs_queue.orders\" {\n  " + strings.Join(measuredOn.Lines(), "\n  ") + "\n  arrival_rate = 90\n}\n")
+	for name, src := range map[string][]byte{
+		"placeholders": placeholders, "measured": measured,
+		"new block":        crlf("queue \"aws_sqs_queue.other\" {\n  arrival_rate = 1\n}"),
+		"before the brace": crlf("queue \"aws_sqs_queue.orders\" {\n  consumer = \"x\"\n}\n"),
+	} {
+		t.Run(name, func(t *testing.T) {
+			if n := strings.Count(string(src), "\n"); n != strings.Count(string(src), "\r\n") || n == 0 {
+				t.Fatalf("the input is not CRLF throughout:\n%q", src)
+			}
+			out, _, err := Write(src, ".queuecap.hcl", "aws_sqs_queue.orders", values, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if lf, crlf := strings.Count(string(out), "\n"), strings.Count(string(out), "\r\n"); lf != crlf || !strings.Contains(string(out), "arrival_rate = 118.5\r\n") {
+				t.Errorf("%d of %d line endings are CRLF:\n%q", crlf, lf, out)
+			}
+		})
+	}
+	out, _, err := Init(nil, ".queuecap.hcl", []InitQueue{orders})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(out), "\r") {
+		t.Errorf("Init wrote a CR into a new file:\n%q", out)
+	}
+}
