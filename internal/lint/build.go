@@ -108,6 +108,7 @@ type unexpandedAt struct {
 type redriveRef struct {
 	queue, policy cty.Value // queue_url (or the queue itself) and redrive_policy
 	inline        string    // the queue's address for an inline policy
+	maxReceive    Num       // the policy's maxReceiveCount
 }
 
 // newBuilder is the builder of a root module whose evaluation records the
@@ -183,7 +184,7 @@ func (b *builder) modelResource(res *resourceInstance) {
 	case "aws_ecs_cluster":
 		b.ecsClusters[addr] = knownString(n.val("name"))
 	case "aws_sqs_queue_redrive_policy":
-		b.redrives = append(b.redrives, redriveRef{queue: n.val("queue_url"), policy: n.val("redrive_policy")})
+		b.redrives = append(b.redrives, redriveRef{queue: n.val("queue_url"), policy: n.val("redrive_policy"), maxReceive: maxReceiveCount(n.arg("redrive_policy"))})
 	case "aws_autoscaling_group", "aws_ecs_service", "aws_lambda_function":
 		b.addFleet(res)
 		b.addFleetRole(res)
@@ -488,6 +489,7 @@ func (b *builder) addQueue(res *resourceInstance) {
 			plain, _ := v.UnmarkDeep()
 			q.HasRedrive = plain.IsKnown() || !plain.Range().CouldBeNull()
 			q.RedriveUnknown, q.RedriveRange = !q.HasRedrive, a.rng
+			q.MaxReceiveCount = maxReceiveCount(a)
 			b.redrives = append(b.redrives, redriveRef{policy: v, inline: addr})
 		}
 	}

@@ -81,6 +81,7 @@ func (l *linker) linkRedrives() {
 		if rd.inline == "" {
 			for _, q := range l.queuesOf(rd.queue) {
 				q.HasRedrive, q.RedriveUnknown = true, false
+				q.MaxReceiveCount = rd.maxReceive
 			}
 		}
 	}

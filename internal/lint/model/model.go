@@ -159,6 +159,10 @@ type Queue struct {
 	// one (at RedriveRange) whose value is not known before apply.
 	RedriveUnknown bool
 	RedriveRange   hcl.Range
+	// MaxReceiveCount is the redrive policy's maxReceiveCount: the
+	// receives of a message before SQS moves it to the dead-letter queue.
+	// Unset without a redrive policy, or one whose count cannot be read.
+	MaxReceiveCount Num
 	// FIFO is fifo_queue; FIFOThroughputLimit (perQueue, or
 	// perMessageGroupId for high throughput) and DeduplicationScope
 	// (queue or messageGroup) are fifo_throughput_limit and

@@ -5,6 +5,7 @@ package rules
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint/model"
@@ -63,20 +64,35 @@ func (batchRetryAmplification) CheckMapping(esm *model.EventSourceMapping, r mod
 	lead := fmt.Sprintf("%s takes batches of %s messages (%s) from %s without ReportBatchItemFailures in function_response_types, so a message is received again whenever any message of its batch fails",
 		esm.Addr, num(b.V), batchText, q.Addr)
 	// A queue without a redrive policy receives a message until it
-	// succeeds; the linker does not read a redrive policy's
-	// maxReceiveCount, so no limit is the most any gives.
-	limit := "no maxReceiveCount: " + q.Addr + " has no redrive policy"
-	if q.HasRedrive || q.RedriveUnknown {
-		limit = "no maxReceiveCount assumed (the redrive policy's is not read), the most any gives"
+	// succeeds, and one whose maxReceiveCount cannot be read is taken
+	// so: no limit is the most any gives.
+	limit, m := "no maxReceiveCount: "+q.Addr+" has no redrive policy", q.MaxReceiveCount
+	switch {
+	case m.Set && m.Known && m.V >= 1 && m.V == math.Trunc(m.V):
+		limit = "at most maxReceiveCount " + num(m.V) + " receives, from the redrive policy of " + q.Addr
+	case q.HasRedrive || q.RedriveUnknown:
+		why := "cannot be read"
+		if m.Set {
+			why = m.Unknown()
+		}
+		limit = "no maxReceiveCount assumed (the redrive policy's " + why + "), the most any gives"
+		m = model.Num{}
+	default:
+		m = model.Num{}
 	}
 	if f.Set && f.V > 0 {
-		amp, err := capacity.BatchRetryAmplification(capacity.BatchRetryInput{BatchSize: b.V, FailureRate: f.V})
+		amp, err := capacity.BatchRetryAmplification(capacity.BatchRetryInput{BatchSize: b.V, FailureRate: f.V, MaxReceiveCount: m.V})
 		if err == nil {
-			r.Report(rt.Range, summary, fmt.Sprintf("%s: with retry_rate %s per message, a batch fails with p_b = 1 − (1 − %s)^%s = %s, so a message is received %s times instead of %s (1 / (1 − p), %s): the consumers see %s × the arrival rate instead of %s ×; %s",
-				lead, num(f.V), num(f.V), num(b.V), percent(amp.BatchFailureProbability), num(amp.ReceivesPerMessage), num(amp.ReceivesPerMessageReported), limit,
+			formula := "1 / (1 − p)"
+			if m.V > 0 {
+				formula = fmt.Sprintf("(1 − p^%s) / (1 − p)", num(m.V))
+			}
+			facts := append([]model.Fact{fact("batch_size", b.V), fact("retry_rate", f.V), fact("batch_failure_probability", amp.BatchFailureProbability),
+				fact("receives_per_message", amp.ReceivesPerMessage), fact("receives_per_message_reported", amp.ReceivesPerMessageReported)}, maxReceiveFact(m)...)
+			r.Report(rt.Range, summary, fmt.Sprintf("%s: with retry_rate %s per message, a batch fails with p_b = 1 − (1 − %s)^%s = %s, so a message is received %s times instead of %s (%s, %s): the consumers see %s × the arrival rate instead of %s ×; %s",
+				lead, num(f.V), num(f.V), num(b.V), percent(amp.BatchFailureProbability), num(amp.ReceivesPerMessage), num(amp.ReceivesPerMessageReported), formula, limit,
 				num(amp.ReceivesPerMessage), num(amp.ReceivesPerMessageReported), batchFix),
-				fact("batch_size", b.V), fact("retry_rate", f.V), fact("batch_failure_probability", amp.BatchFailureProbability),
-				fact("receives_per_message", amp.ReceivesPerMessage), fact("receives_per_message_reported", amp.ReceivesPerMessageReported))
+				facts...)
 			return
 		}
 	}
@@ -90,4 +106,13 @@ func (batchRetryAmplification) CheckMapping(esm *model.EventSourceMapping, r mod
 	r.Report(rt.Range, summary, fmt.Sprintf("%s: a poison message takes the %s other messages of its batch back to the queue every time it is received, and they are processed again%s; %s",
 		lead, num(b.V-1), declare, batchFix),
 		fact("batch_size", b.V))
+}
+
+// maxReceiveFact is the maxReceiveCount a finding's arithmetic used, none
+// when it assumed no limit.
+func maxReceiveFact(m model.Num) []model.Fact {
+	if m.V <= 0 {
+		return nil
+	}
+	return []model.Fact{fact("max_receive_count", m.V)}
 }

@@ -46,6 +46,11 @@ func TestBatchRetryAmplification(t *testing.T) {
 	arithmetic := "with retry_rate 0.05 per message, a batch fails with p_b = 1 − (1 − 0.05)^10 = 40.13 %, so a message is received 1.67 times instead of 1.05 (1 / (1 − p), LIMIT): the consumers see 1.67 × the arrival rate instead of 1.05 ×; " + batchFix
 	amplified := facts("batch_size", 10, "retry_rate", 0.05, "batch_failure_probability", 0.401263060761621,
 		"receives_per_message", 1.67018257011509, "receives_per_message_reported", 1.05263157894737)
+	// And with the redrive policy's maxReceiveCount of 5, MATH.md's
+	// worked number: (1 − 0.401^5) / (1 − 0.401) = 1.65 receives.
+	limited := "with retry_rate 0.05 per message, a batch fails with p_b = 1 − (1 − 0.05)^10 = 40.13 %, so a message is received 1.65 times instead of 1.05 ((1 − p^5) / (1 − p), at most maxReceiveCount 5 receives, from the redrive policy of aws_sqs_queue.orders): the consumers see 1.65 × the arrival rate instead of 1.05 ×; " + batchFix
+	limitedFacts := facts("batch_size", 10, "retry_rate", 0.05, "batch_failure_probability", 0.401263060761621,
+		"receives_per_message", 1.65280816855205, "receives_per_message_reported", 1.05263125, "max_receive_count", 5)
 	runRuleCases(t, "queuecap_batch_retry_amplification", []ruleCase{
 		{
 			name:  "the default batch size, no declared failure rate",
@@ -70,10 +75,40 @@ func TestBatchRetryAmplification(t *testing.T) {
 			files: map[string]string{"main.tf": batchConsumer(retryTag+"\n  "+redrive,
 				"batch_size = 10\n  function_response_types = []")},
 			issues: []issue{{Summary: batchOne,
-				Message: fmt.Sprintf(batchLead, "10") + strings.Replace(arithmetic, "LIMIT", "no maxReceiveCount assumed (the redrive policy's is not read), the most any gives", 1),
+				Message: fmt.Sprintf(batchLead, "10") + limited,
 				Start:   at(16, 3), End: at(16, 31),
-				Facts: amplified,
+				Facts: limitedFacts,
 			}},
+		},
+		{
+			name: "maxReceiveCount of an aws_sqs_queue_redrive_policy, written as a string",
+			files: map[string]string{"main.tf": batchConsumer(retryTag, "batch_size = 10") + `
+resource "aws_sqs_queue" "dlq" {
+  name = "orders-dlq"
+}
+
+resource "aws_sqs_queue_redrive_policy" "orders" {
+  queue_url      = aws_sqs_queue.orders.id
+  redrive_policy = jsonencode({ deadLetterTargetArn = aws_sqs_queue.dlq.arn, maxReceiveCount = "5" })
+}
+`},
+			issues: []issue{{Summary: batchOne, Message: fmt.Sprintf(batchLead, "10") + limited,
+				Start: at(11, 1), End: at(11, 52), Facts: limitedFacts}},
+		},
+		{
+			name: "maxReceiveCount not known before apply",
+			files: map[string]string{"main.tf": batchConsumer(retryTag+"\n  "+`redrive_policy = jsonencode({ deadLetterTargetArn = "arn:aws:sqs:eu-west-1:123456789012:orders-dlq", maxReceiveCount = var.receives })`,
+				"batch_size = 10") + "variable \"receives\" {\n  type = number\n}\n"},
+			issues: []issue{{Summary: batchOne,
+				Message: fmt.Sprintf(batchLead, "10") + strings.Replace(arithmetic, "LIMIT", "no maxReceiveCount assumed (the redrive policy's is not known before apply), the most any gives", 1),
+				Start:   at(12, 1), End: at(12, 52), Facts: amplified}},
+		},
+		{
+			name:  "a redrive policy that cannot be read",
+			files: map[string]string{"main.tf": batchConsumer(retryTag+"\n  redrive_policy = var.redrive", "batch_size = 10") + "variable \"redrive\" {\n  type = string\n}\n"},
+			issues: []issue{{Summary: batchOne,
+				Message: fmt.Sprintf(batchLead, "10") + strings.Replace(arithmetic, "LIMIT", "no maxReceiveCount assumed (the redrive policy's cannot be read), the most any gives", 1),
+				Start:   at(12, 1), End: at(12, 52), Facts: amplified}},
 		},
 		{
 			name: "a declared failure rate of 0",
