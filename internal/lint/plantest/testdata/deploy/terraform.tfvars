@@ -1,0 +1,1 @@
+min_healthy = 80
