@@ -699,6 +699,14 @@ func (b *builder) addPolicy(res *resourceInstance) {
 		}
 		if cm := tt.first("customized_metric_specification"); cm != nil {
 			p.Metrics, b.policyDims[p] = readCustomMetric(cm)
+			if period := cm.num("period"); period.Set {
+				p.MetricPeriods = append(p.MetricPeriods, period)
+			}
+			for _, m := range cm.blocks["metrics"] {
+				if period := m.first("metric_stat").num("period"); period.Set {
+					p.MetricPeriods = append(p.MetricPeriods, period)
+				}
+			}
 		}
 	}
 	pc := n.first("predictive_scaling_configuration")

@@ -73,12 +73,12 @@ func linkOnly(s *blockSchema) *blockSchema {
 
 var (
 	dimensionSchema  = attrs("name", "value")
-	metricStatSchema = withBlocks(attrs("stat", "unit"), map[string]*blockSchema{
+	metricStatSchema = withBlocks(attrs("stat", "unit", "period"), map[string]*blockSchema{
 		"metric": withBlocks(attrs("metric_name", "namespace"), map[string]*blockSchema{"dimensions": dimensionSchema}),
 	})
 	// The customized metric of target tracking, in both the EC2 Auto
 	// Scaling and Application Auto Scaling spellings.
-	customizedMetricSchema = withBlocks(attrs("metric_name", "namespace", "statistic"), map[string]*blockSchema{
+	customizedMetricSchema = withBlocks(attrs("metric_name", "namespace", "statistic", "period"), map[string]*blockSchema{
 		"metric_dimension": dimensionSchema,
 		"dimensions":       dimensionSchema,
 		"metrics": withBlocks(attrs("id", "expression", "return_data", "label"), map[string]*blockSchema{

@@ -350,6 +350,10 @@ type Policy struct {
 	// Predictive is a predictive scaling policy's configuration, nil for
 	// any other policy.
 	Predictive *Predictive
+	// MetricPeriods are the periods a target tracking policy's customized
+	// metric sets (its period, its metric_stat periods); none when it
+	// sets none and AWS's default applies.
+	MetricPeriods []Num
 }
 
 // Predictive is a predictive scaling policy's configuration: Mode
