@@ -3,7 +3,8 @@
 # refresh keeps 80 % healthy, from a variable known only through
 # terraform.tfvars; an ECS service whose rolling deployment keeps 50 %, and
 # its blue/green twin, which keeps every task; a group with a predictive
-# policy that may raise it past max_size, whose supply is skipped.
+# policy that may raise it past max_size, whose supply is skipped; and a
+# group whose target tracking period bounds its provisioning lag.
 
 variable "min_healthy" {
   type = number
@@ -124,6 +125,59 @@ resource "aws_autoscaling_policy" "reports_forecast" {
       target_value = 50
       predefined_metric_pair_specification {
         predefined_metric_type = "ASGCPUUtilization"
+      }
+    }
+  }
+}
+
+# The provisioning lag target tracking implies (queuecap_insufficient_headroom):
+# a 30 s metric period, from a variable known only through terraform.tfvars,
+# before which min_size 20 drains alone: 30 + 1,800,000 / 250 = 7,230 s.
+variable "period" {
+  type = number
+}
+
+resource "aws_sqs_queue" "invoices" {
+  name           = "invoices"
+  redrive_policy = jsonencode({ deadLetterTargetArn = aws_sqs_queue.dlq.arn, maxReceiveCount = 5 })
+  tags = {
+    "queuecap:arrival_rate" = "500"
+    "queuecap:max_backlog"  = "1800000"
+    "queuecap:rto_seconds"  = "7200"
+  }
+}
+
+resource "aws_autoscaling_group" "invoices" {
+  name     = "invoices"
+  min_size = 20
+  max_size = 30
+
+  tag {
+    key                 = "queuecap:per_consumer_rate"
+    value               = "25"
+    propagate_at_launch = false
+  }
+  tag {
+    key                 = "queuecap:queue"
+    value               = "aws_sqs_queue.invoices"
+    propagate_at_launch = false
+  }
+}
+
+resource "aws_autoscaling_policy" "invoices_backlog" {
+  name                   = "invoices-backlog"
+  autoscaling_group_name = aws_autoscaling_group.invoices.name
+  policy_type            = "TargetTrackingScaling"
+  target_tracking_configuration {
+    target_value = 1500
+    customized_metric_specification {
+      metric_name = "ApproximateNumberOfMessagesVisible"
+      namespace   = "AWS/SQS"
+      statistic   = "Sum"
+      period      = var.period
+      metric_dimension {
+        name  = "QueueName"
+        value = aws_sqs_queue.invoices.name
       }
     }
   }
