@@ -122,8 +122,12 @@ func checkDeploy(s *supply, i int, r model.Reporter) {
 		if surplus < 0 {
 			short = "a deficit of " + num(-surplus) + " msg/s"
 		}
-		r.Report(at, fmt.Sprintf("during %s %s of %s consumers take %s msg/s of %s arriving: %s",
-			summaryKind(rep.Kind), n(float64(left)), n(fs.Size), n(capDuring), n(s.Effective), fix),
+		kept := n(float64(left)) + " of " + n(fs.Size) + " consumers take"
+		if len(s.Fleets) > 1 {
+			kept = "the consumers take" // the others run at their size
+		}
+		r.Report(at, fmt.Sprintf("during %s %s %s msg/s of %s arriving: %s",
+			summaryKind(rep.Kind), kept, n(capDuring), n(s.Effective), fix),
 			fmt.Sprintf("%s (%s): %s leaves %s over %s, so a backlog grows during every %s instead of draining",
 				keeps, minPct.From, terms, short, s.arrivalTerms(), shortKind(rep.Kind)), facts...)
 		return
