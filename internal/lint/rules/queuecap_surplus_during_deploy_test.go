@@ -121,7 +121,7 @@ resource "aws_ecs_service" "helpers" {
 `},
 			issues: []issue{{Summary: "during a refresh the consumers take 8,500 msg/s of 9,000 arriving: set max_healthy_percentage over 100",
 				Message: "an instance refresh of aws_autoscaling_group.workers keeps ceil(25 × 80 %) = 20 of its 25 consumers in service (instance_refresh.preferences.min_healthy_percentage 80 %): aws_autoscaling_group.workers 20 × 400 msg/s + aws_ecs_service.helpers 10 × 50 msg/s = 8,500 msg/s leaves a deficit of 500 msg/s over the declared arrival rate 9,000 msg/s, so a backlog grows during every instance refresh instead of draining",
-				Start: at(22, 7), End: at(22, 34),
+				Start:   at(22, 7), End: at(22, 34),
 				Facts: facts("arrival_rate", 9000, "effective_arrival_rate", 9000, "max_consumers", 35, "capacity", 10500, "surplus", 1500,
 					"min_healthy_percent", 80, "deploy_consumers", 20, "deploy_capacity", 8500, "deploy_surplus", -500)}},
 		},
