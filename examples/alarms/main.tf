@@ -57,6 +57,9 @@ data "queuecap_consumers" "workers" {
   per_consumer_rate = local.per_consumer_rate
   max_backlog       = data.queuecap_ttl_backlog.outage.ttl_bounded_backlog
   rto_seconds       = local.rto_seconds
+  # The group scales by target tracking, which acts only once its metric
+  # has a datapoint: one 60 s period into a backlog at the earliest.
+  provisioning_lag_seconds = 60
 }
 
 # queue_name from a local, not from aws_sqs_queue.orders.name: a data source

@@ -90,12 +90,18 @@ func newInstanceIndex(m *Model) *instanceIndex {
 	for _, f := range m.Fleets {
 		own(f.Addr, f.DefRange, f.MaxSize.Range, f.MinSize.Range, f.TimeoutSeconds.Range, f.QueueTagRange)
 		own(f.Addr, rates(&f.Declared)...)
+		if r := f.Replacement; r != nil {
+			own(f.Addr, r.Range, r.MinHealthy.Range, r.MaxHealthy.Range, r.Strategy.Range)
+		}
 		for _, p := range f.Policies {
 			link(f.Addr, p.Addr)
 		}
 	}
 	for _, p := range m.Policies {
 		own(p.Addr, p.DefRange)
+		if pr := p.Predictive; pr != nil {
+			own(p.Addr, pr.Range, pr.Mode.Range, pr.MaxCapacityBreachBehavior.Range, pr.MaxCapacityBuffer.Range)
+		}
 		for _, s := range p.Steps {
 			own(p.Addr, s.Lower.Range, s.Upper.Range, s.Adjustment.Range)
 		}

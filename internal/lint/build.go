@@ -513,6 +513,7 @@ func (b *builder) addFleet(res *resourceInstance) {
 			}
 			b.addTag(res.module, &tags, knownString(tag.val("key")), tag.val("value"), tag.rng, at)
 		}
+		f.Replacement = asgReplacement(n)
 	case FleetECS:
 		f.Name, f.NameWhy = n.name("name")
 		f.Cluster, f.ClusterWhy = n.name("cluster")
@@ -524,6 +525,7 @@ func (b *builder) addFleet(res *resourceInstance) {
 			f.Cluster = f.Cluster[i+len(":cluster/"):]
 		}
 		f.MaxSize, f.SizeAttr = n.num("desired_count"), "desired_count"
+		f.Replacement = ecsReplacement(n, res.defRange)
 		tags = b.tagRates(res.module, n.arg("tags"))
 	case FleetLambda:
 		f.Name, f.NameWhy = n.name("function_name")
@@ -544,6 +546,72 @@ func (b *builder) addFleet(res *resourceInstance) {
 	f.Declared.Add(model.SourceDataSource, b.dataSourceRates(f.MaxSize))
 	b.fleets[addr] = f
 	b.model.Fleets = append(b.model.Fleets, f)
+}
+
+// asgReplacement is what an auto scaling group keeps in service while an
+// instance refresh or its instance maintenance policy replaces instances:
+// an instance refresh's preferences, else the policy's percentages, else
+// AWS's defaults; nil when it has neither block.
+func asgReplacement(n *block) *model.Replacement {
+	refresh, policy := n.first("instance_refresh"), n.first("instance_maintenance_policy")
+	switch {
+	case refresh != nil:
+		r := &model.Replacement{Kind: model.ReplaceInstanceRefresh, Range: refresh.rng}
+		if prefs := refresh.first("preferences"); prefs != nil {
+			r.MinHealthy, r.MaxHealthy = prefs.num("min_healthy_percentage"), prefs.num("max_healthy_percentage")
+			r.MinAttr, r.MaxAttr = "instance_refresh.preferences.min_healthy_percentage", "instance_refresh.preferences.max_healthy_percentage"
+		}
+		// AWS takes a percentage the refresh leaves unset from the
+		// maintenance policy.
+		if policy != nil && !r.MinHealthy.Set {
+			r.MinHealthy, r.MinAttr = policy.num("min_healthy_percentage"), "instance_maintenance_policy.min_healthy_percentage"
+		}
+		if policy != nil && !r.MaxHealthy.Set {
+			r.MaxHealthy, r.MaxAttr = policy.num("max_healthy_percentage"), "instance_maintenance_policy.max_healthy_percentage"
+		}
+		return defaultAttrs(r, "instance_refresh.preferences.min_healthy_percentage", "instance_refresh.preferences.max_healthy_percentage")
+	case policy != nil:
+		r := &model.Replacement{Kind: model.ReplaceInstanceMaintenance, Range: policy.rng,
+			MinHealthy: policy.num("min_healthy_percentage"), MaxHealthy: policy.num("max_healthy_percentage")}
+		return defaultAttrs(r, "instance_maintenance_policy.min_healthy_percentage", "instance_maintenance_policy.max_healthy_percentage")
+	}
+	return nil
+}
+
+// defaultAttrs names the percentages a replacement leaves unset, or not
+// yet named.
+func defaultAttrs(r *model.Replacement, minAttr, maxAttr string) *model.Replacement {
+	if r.MinAttr == "" || !r.MinHealthy.Set {
+		r.MinAttr = minAttr
+	}
+	if r.MaxAttr == "" || !r.MaxHealthy.Set {
+		r.MaxAttr = maxAttr
+	}
+	return r
+}
+
+// ecsReplacement is what an ECS service keeps running during a
+// deployment: a rolling update (ECS's default controller and strategy)
+// keeps deployment_minimum_healthy_percent; any other controller or
+// strategy starts the new tasks beside the old.
+func ecsReplacement(n *block, defRange hcl.Range) *model.Replacement {
+	r := &model.Replacement{Kind: model.ReplaceECSRolling, Range: defRange,
+		MinHealthy: n.num("deployment_minimum_healthy_percent"), MaxHealthy: n.num("deployment_maximum_percent"),
+		MinAttr: "deployment_minimum_healthy_percent", MaxAttr: "deployment_maximum_percent"}
+	for _, c := range []struct{ block, attr, rolling string }{
+		{"deployment_controller", "type", "ECS"},
+		{"deployment_configuration", "strategy", "ROLLING"},
+	} {
+		st := setting(n.first(c.block), c.attr, cty.String, cty.Value.AsString)
+		switch {
+		case !st.Set || (st.Known && st.V == c.rolling):
+		case st.Known:
+			return &model.Replacement{Kind: model.ReplaceECSBlueGreen, Range: st.Range}
+		case !r.Strategy.Set:
+			r.Strategy, r.StrategyAttr = st, c.block+"."+c.attr
+		}
+	}
+	return r
 }
 
 // resolveAddr makes an address written inside a module absolute: a tag on
@@ -633,7 +701,28 @@ func (b *builder) addPolicy(res *resourceInstance) {
 		}
 		if cm := tt.first("customized_metric_specification"); cm != nil {
 			p.Metrics, b.policyDims[p] = readCustomMetric(cm)
+			if period := cm.num("period"); period.Set {
+				p.MetricPeriods = append(p.MetricPeriods, period)
+			}
+			for _, m := range cm.blocks["metrics"] {
+				if period := m.first("metric_stat").num("period"); period.Set {
+					p.MetricPeriods = append(p.MetricPeriods, period)
+				}
+			}
 		}
+	}
+	pc := n.first("predictive_scaling_configuration")
+	if pc == nil {
+		pc = n.first("predictive_scaling_policy_configuration")
+	}
+	if pc != nil {
+		p.Predictive = &model.Predictive{Range: pc.rng,
+			Mode:                      setting(pc, "mode", cty.String, cty.Value.AsString),
+			MaxCapacityBreachBehavior: setting(pc, "max_capacity_breach_behavior", cty.String, cty.Value.AsString),
+			MaxCapacityBuffer:         pc.num("max_capacity_buffer")}
+		// A forecast alone (ForecastOnly, AWS's default mode) scales
+		// nothing.
+		p.ScaleOut = p.Predictive.Mode.Set && (!p.Predictive.Mode.Known || p.Predictive.Mode.V != model.PredictiveForecastOnly)
 	}
 	b.policies[addr] = p
 	b.model.Policies = append(b.model.Policies, p)

@@ -73,12 +73,12 @@ func linkOnly(s *blockSchema) *blockSchema {
 
 var (
 	dimensionSchema  = attrs("name", "value")
-	metricStatSchema = withBlocks(attrs("stat", "unit"), map[string]*blockSchema{
+	metricStatSchema = withBlocks(attrs("stat", "unit", "period"), map[string]*blockSchema{
 		"metric": withBlocks(attrs("metric_name", "namespace"), map[string]*blockSchema{"dimensions": dimensionSchema}),
 	})
 	// The customized metric of target tracking, in both the EC2 Auto
 	// Scaling and Application Auto Scaling spellings.
-	customizedMetricSchema = withBlocks(attrs("metric_name", "namespace", "statistic"), map[string]*blockSchema{
+	customizedMetricSchema = withBlocks(attrs("metric_name", "namespace", "statistic", "period"), map[string]*blockSchema{
 		"metric_dimension": dimensionSchema,
 		"dimensions":       dimensionSchema,
 		"metrics": withBlocks(attrs("id", "expression", "return_data", "label"), map[string]*blockSchema{
@@ -97,7 +97,13 @@ var (
 			"launch_template_specification": attrs("launch_template_id", "launch_template_name"),
 		}),
 	})
-	stepSchema = withBlocks(attrs("adjustment_type"), map[string]*blockSchema{
+	// What an auto scaling group keeps in service while it replaces
+	// instances.
+	healthyPercentagesSchema = attrs("min_healthy_percentage", "max_healthy_percentage")
+	// Predictive scaling, in both the EC2 Auto Scaling and Application
+	// Auto Scaling spellings.
+	predictiveSchema = attrs("mode", "max_capacity_breach_behavior", "max_capacity_buffer")
+	stepSchema       = withBlocks(attrs("adjustment_type"), map[string]*blockSchema{
 		"step_adjustment": attrs("scaling_adjustment", "metric_interval_lower_bound", "metric_interval_upper_bound"),
 	})
 )
@@ -111,17 +117,27 @@ var resourceSchemas = map[string]*blockSchema{
 		"tag":                    attrs("key", "value", "propagate_at_launch"),
 		"launch_template":        launchTemplateRefSchema,
 		"mixed_instances_policy": mixedInstancesSchema,
+		"instance_refresh": withBlocks(attrs("strategy"), map[string]*blockSchema{
+			"preferences": attrs("min_healthy_percentage", "max_healthy_percentage"),
+		}),
+		"instance_maintenance_policy": healthyPercentagesSchema,
 	}),
 	"aws_autoscaling_policy": withBlocks(attrs("name", "autoscaling_group_name", "policy_type", "adjustment_type", "scaling_adjustment"), map[string]*blockSchema{
-		"target_tracking_configuration": targetTrackingSchema,
-		"step_adjustment":               attrs("scaling_adjustment", "metric_interval_lower_bound", "metric_interval_upper_bound"),
+		"target_tracking_configuration":    targetTrackingSchema,
+		"step_adjustment":                  attrs("scaling_adjustment", "metric_interval_lower_bound", "metric_interval_upper_bound"),
+		"predictive_scaling_configuration": predictiveSchema,
 	}),
 	"aws_appautoscaling_target": attrs("resource_id", "max_capacity", "min_capacity", "scalable_dimension", "service_namespace", "tags"),
 	"aws_appautoscaling_policy": withBlocks(attrs("name", "resource_id", "policy_type", "scalable_dimension", "service_namespace"), map[string]*blockSchema{
 		"step_scaling_policy_configuration":            stepSchema,
 		"target_tracking_scaling_policy_configuration": targetTrackingSchema,
+		"predictive_scaling_policy_configuration":      predictiveSchema,
 	}),
-	"aws_ecs_service": attrs("name", "desired_count", "cluster", "tags", "task_definition"),
+	"aws_ecs_service": withBlocks(attrs("name", "desired_count", "cluster", "tags", "task_definition",
+		"deployment_minimum_healthy_percent", "deployment_maximum_percent"), map[string]*blockSchema{
+		"deployment_controller":    attrs("type"),
+		"deployment_configuration": attrs("strategy"),
+	}),
 	"aws_lambda_function": withBlocks(attrs("function_name", "timeout", "reserved_concurrent_executions", "tags", "role"), map[string]*blockSchema{
 		"dead_letter_config": attrs("target_arn"),
 	}),

@@ -265,6 +265,50 @@ type Fleet struct {
 	Policies      []*Policy
 	// TimeoutSeconds is a Lambda function's timeout (default 3 s).
 	TimeoutSeconds Num
+	// Replacement is how deployments or maintenance replace the fleet's
+	// consumers, nil when the configuration says nothing does: an auto
+	// scaling group without instance_refresh or
+	// instance_maintenance_policy, a Lambda function, a pipe.
+	Replacement *Replacement
+}
+
+// ReplacementKind names what replaces a fleet's consumers.
+type ReplacementKind string
+
+const (
+	ReplaceInstanceRefresh     ReplacementKind = "instance refresh"
+	ReplaceInstanceMaintenance ReplacementKind = "instance maintenance"
+	ReplaceECSRolling          ReplacementKind = "ECS rolling deployment"
+	// ReplaceECSBlueGreen is a deployment that starts the new tasks beside
+	// the old (deployment_controller CODE_DEPLOY or EXTERNAL, or a
+	// deployment_configuration strategy other than ROLLING): the fleet
+	// keeps its size.
+	ReplaceECSBlueGreen ReplacementKind = "ECS blue/green deployment"
+)
+
+// Replacement is what a fleet keeps in service while its consumers are
+// replaced: percentages of its size, unset where AWS's default applies
+// (the AWS limits table holds the defaults).
+type Replacement struct {
+	Kind ReplacementKind
+	// MinHealthy and MaxHealthy are the percentages: an instance
+	// refresh's preferences, else the instance maintenance policy's;
+	// deployment_minimum_healthy_percent and deployment_maximum_percent
+	// of an ECS service.
+	MinHealthy, MaxHealthy Num
+	// MinAttr and MaxAttr name them as the configuration does
+	// ("instance_refresh.preferences.min_healthy_percentage").
+	MinAttr, MaxAttr string
+	// Range is the block that asks for the replacement (instance_refresh,
+	// instance_maintenance_policy, the ECS service), where a finding on
+	// a default lies.
+	Range hcl.Range
+	// Strategy is what decides the kind when it is not known before
+	// apply (an ECS service's deployment_controller type or
+	// deployment_configuration strategy): Set and not Known.
+	Strategy Setting[string]
+	// StrategyAttr names it.
+	StrategyAttr string
 }
 
 // Unreserved reports a Lambda function whose size is its
@@ -307,6 +351,49 @@ type Policy struct {
 	// predefined metric type (CPU, request count...) if it uses one.
 	Metrics    MetricSet
 	Predefined string
+	// Predictive is a predictive scaling policy's configuration, nil for
+	// any other policy.
+	Predictive *Predictive
+	// MetricPeriods are the periods a target tracking policy's customized
+	// metric sets (its period, its metric_stat periods); none when it
+	// sets none and AWS's default applies.
+	MetricPeriods []Num
+}
+
+// Predictive is a predictive scaling policy's configuration: Mode
+// (ForecastOnly, AWS's default, scales nothing; ForecastAndScale) and
+// what it does when the forecast exceeds the maximum size
+// (MaxCapacityBreachBehavior, HonorMaxCapacity by default; with
+// IncreaseMaxCapacity the maximum rises up to the forecast plus
+// MaxCapacityBuffer percent).
+type Predictive struct {
+	Mode                      Setting[string]
+	MaxCapacityBreachBehavior Setting[string]
+	MaxCapacityBuffer         Num
+	Range                     hcl.Range
+}
+
+// The predictive scaling values the rules compare, and AWS's defaults.
+const (
+	PredictiveForecastOnly        = "ForecastOnly"
+	PredictiveForecastAndScale    = "ForecastAndScale"
+	PredictiveHonorMaxCapacity    = "HonorMaxCapacity"
+	PredictiveIncreaseMaxCapacity = "IncreaseMaxCapacity"
+)
+
+// MayExceedMax reports whether the predictive policy may raise its fleet
+// past the maximum size: it forecasts and scales with
+// IncreaseMaxCapacity, or a setting deciding it is not known before
+// apply (Unknown says which, where).
+func (p *Predictive) MayExceedMax() bool {
+	if p == nil {
+		return false
+	}
+	// Unset, the mode is ForecastOnly and the behavior HonorMaxCapacity.
+	scales := p.Mode.Set && (!p.Mode.Known || p.Mode.V == PredictiveForecastAndScale)
+	breach := p.MaxCapacityBreachBehavior
+	increases := breach.Set && (!breach.Known || breach.V == PredictiveIncreaseMaxCapacity)
+	return scales && increases
 }
 
 // Step is a step adjustment: while the alarm's metric lies between

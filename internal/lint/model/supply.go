@@ -149,6 +149,32 @@ func fleetGap(q *Queue, f *Fleet, mu Num, configFile string) *Unchecked {
 	case !f.MaxSize.Known:
 		return &Unchecked{f.MaxSize.Range, f.SizeAttr + " of " + f.Addr + " " + f.MaxSize.Unknown()}
 	}
+	return predictiveGap(f)
+}
+
+// predictiveGap is why f's maximum size does not bound it: a predictive
+// scaling policy may raise it past that (IncreaseMaxCapacity), or nil.
+func predictiveGap(f *Fleet) *Unchecked {
+	for _, p := range f.Policies {
+		pr := p.Predictive
+		if !pr.MayExceedMax() {
+			continue
+		}
+		switch mode, breach := pr.Mode, pr.MaxCapacityBreachBehavior; {
+		case !mode.Known:
+			return &Unchecked{mode.Range, "mode of predictive scaling policy " + p.Addr + " " + mode.Unknown() +
+				": as ForecastAndScale with max_capacity_breach_behavior IncreaseMaxCapacity it may raise " + f.Addr + " past " + f.SizeAttr + " " + textfmt.Number(f.MaxSize.V)}
+		case !breach.Known:
+			return &Unchecked{breach.Range, "max_capacity_breach_behavior of predictive scaling policy " + p.Addr + " " + breach.Unknown() +
+				": as IncreaseMaxCapacity it may raise " + f.Addr + " past " + f.SizeAttr + " " + textfmt.Number(f.MaxSize.V)}
+		}
+		buffer := "max_capacity_buffer"
+		if b := pr.MaxCapacityBuffer; b.Set && b.Known {
+			buffer += " " + textfmt.Number(b.V) + " %"
+		}
+		return &Unchecked{pr.MaxCapacityBreachBehavior.Range, "predictive scaling policy " + p.Addr + " forecasts and scales with max_capacity_breach_behavior IncreaseMaxCapacity: it may raise " +
+			f.Addr + " past " + f.SizeAttr + " " + textfmt.Number(f.MaxSize.V) + " (up to the forecast plus " + buffer + "), so the fleet's largest size is not known; with HonorMaxCapacity it is " + f.SizeAttr}
+	}
 	return nil
 }
 

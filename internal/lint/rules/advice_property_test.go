@@ -230,6 +230,8 @@ func adviceProperties() []adviceProperty {
 			clears: []string{"queuecap_depth_alarm_after_sla"}, short: []string{"queuecap_depth_alarm_after_sla"}, gen: genSLADepth},
 		{name: "a fleet for its backlog", rule: headroom, step: whole,
 			clears: []string{headroom}, short: []string{headroom}, gen: genBacklogFleet},
+		{name: "a fleet with a provisioning lag", rule: headroom, step: whole,
+			clears: []string{headroom}, short: []string{headroom}, gen: genLaggedFleet},
 		{name: "a fleet for its min_headroom", rule: headroom, step: whole,
 			clears: []string{headroom}, short: []string{headroom}, gen: genHeadroomFleet},
 		{name: "a fleet with no surplus", rule: zero, step: whole,

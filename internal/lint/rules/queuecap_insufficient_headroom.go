@@ -56,14 +56,49 @@ func checkBacklogWithinRTO(s *supply, r model.Reporter) bool {
 		r.Skip(rto.Range, "declared rates of "+s.queue.Addr+" are invalid: "+err.Error())
 		return false
 	}
-	if s.Drain == nil || s.Drain.Seconds <= rto.V {
+	if s.Drain == nil {
 		return false
 	}
-	drain := s.Drain.Seconds
+	drain, lag, lagTerms := s.Drain.Seconds, model.Lag{}, ""
+	if len(s.Fleets) == 1 {
+		drain, lag, lagTerms = laggedDrain(s, b.V, drain)
+	}
+	if drain <= rto.V {
+		return false
+	}
 	needed := fmt.Sprintf("it needs a surplus of %s / %s = %s msg/s", num(b.V), num(rto.V), num(required))
 	late := " max_backlog " + n(b.V) + " in " + n(drain) + " s, over rto_seconds " + n(rto.V)
 	summary := "the consumers clear" + late + ": raise the surplus to " + n(required) + " msg/s"
 	facts := []model.Fact{fact("max_backlog", b.V), fact("rto_seconds", rto.V), fact("drain_seconds", drain)}
+	if lag.Seconds > 0 {
+		facts = append(facts, fact("provisioning_lag_seconds", lag.Seconds), fact("min_consumers", lag.MinSize))
+	}
+	if len(s.Fleets) == 1 && lag.Seconds > 0 {
+		mu := s.Fleets[0].Rate
+		minC := int64(lag.MinSize)
+		in := capacity.SizingInput{ArrivalRate: s.Arrival, PerConsumerRate: mu, MaxBacklog: b.V, RTOSeconds: rto.V, Retries: s.Retries,
+			ProvisioningLagSeconds: lag.Seconds, MinConsumers: &minC}
+		if h := s.queue.Rates.MinHeadroom; h.Set && h.Known && h.V > 0 {
+			in.MinHeadroom = h.V
+		}
+		at := s.At
+		if sized, err := capacity.Size(in); err == nil {
+			needed = fmt.Sprintf("with the lag, ceil(%s / %s + max(0, %s − %s × %s) / (%s × (%s − %s))) needs %s consumers",
+				num(s.Effective), num(mu), num(b.V), num(capacity.Clean(max(0, lag.MinSize*mu-s.Effective))), num(lag.Seconds), num(mu), num(rto.V), num(lag.Seconds), num(float64(sized.RequiredConsumers)))
+			if in.MinHeadroom > 0 {
+				needed += fmt.Sprintf(" (min_headroom %s included)", percent(in.MinHeadroom))
+			}
+			summary = s.size() + " clears" + late + " after a " + n(lag.Seconds) + " s lag: raise it to " + n(float64(sized.RequiredConsumers))
+			facts = append(facts, fact("required_consumers", float64(sized.RequiredConsumers)))
+		} else {
+			needed = fmt.Sprintf("rto_seconds %s is within the %s s lag, so no max_size meets it: min_size must clear the backlog alone", num(rto.V), num(lag.Seconds))
+			summary = "the backlog is due within the " + n(lag.Seconds) + " s lag before scale-out: raise min_size"
+			at = s.Fleets[0].Fleet.MinSize.Range
+		}
+		r.Report(at, summary, fmt.Sprintf("%s leaves a surplus of %s msg/s over %s, which clears max_backlog %s in %s s%s, more than rto_seconds %s: %s",
+			s.capacityTerms(), num(s.Surplus), s.arrivalTerms(), num(b.V), num(drain), lagTerms, num(rto.V), needed), s.facts(facts...)...)
+		return true
+	}
 	if len(s.Fleets) == 1 {
 		mu := s.Fleets[0].Rate
 		in := capacity.SizingInput{ArrivalRate: s.Arrival, PerConsumerRate: mu, MaxBacklog: b.V, RTOSeconds: rto.V, Retries: s.Retries}
@@ -92,6 +127,22 @@ func checkBacklogWithinRTO(s *supply, r model.Reporter) bool {
 	r.Report(s.At, summary, fmt.Sprintf("%s leaves a surplus of %s msg/s over %s, which clears max_backlog %s in %s s, more than rto_seconds %s: %s",
 		s.capacityTerms(), num(s.Surplus), s.arrivalTerms(), num(b.V), num(drain), num(rto.V), needed), s.facts(facts...)...)
 	return true
+}
+
+// laggedDrain is the one fleet's drain time with the provisioning lag its
+// configuration bounds from below (model.Fleet.ProvisioningLag), the lag,
+// and the words that say it; drain itself without one.
+func laggedDrain(s *supply, backlog, drain float64) (float64, model.Lag, string) {
+	fs := s.Fleets[0]
+	lag := fs.Fleet.ProvisioningLag(s.queue.Limits)
+	if lag.Seconds <= 0 {
+		return drain, model.Lag{}, ""
+	}
+	t, drains, err := capacity.LaggedDrain(int64(lag.MinSize), int64(fs.Size), fs.Rate, s.Arrival, s.Retries, backlog, lag.Seconds)
+	if err != nil || !drains {
+		return drain, model.Lag{}, ""
+	}
+	return capacity.Clean(t), lag, fmt.Sprintf(" (min_size %s drains alone for the first %s s, the provisioning lag: %s)", num(lag.MinSize), num(lag.Seconds), lag.Why)
 }
 
 // checkMinHeadroom reports spare capacity below min_headroom. Undeclared, it

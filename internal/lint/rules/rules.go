@@ -31,6 +31,7 @@ func All() []model.Rule {
 	return []model.Rule{
 		newZeroSurplus(),
 		newInsufficientHeadroom(),
+		newSurplusDuringDeploy(),
 		newDepthOnlyScaling(),
 		newRetentionShorterThanDrain(),
 		newVisibilityTimeoutTooShort(),

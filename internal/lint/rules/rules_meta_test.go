@@ -24,6 +24,7 @@ func TestAll(t *testing.T) {
 	want := map[string]lint.Severity{
 		"queuecap_zero_surplus":                 lint.Error,
 		"queuecap_insufficient_headroom":        lint.Warning,
+		"queuecap_surplus_during_deploy":        lint.Warning,
 		"queuecap_depth_only_scaling":           lint.Warning,
 		"queuecap_retention_shorter_than_drain": lint.Warning,
 		"queuecap_visibility_timeout_too_short": lint.Warning,

@@ -1,0 +1,2 @@
+min_healthy = 80
+period      = 30
