@@ -253,7 +253,7 @@ resource "aws_cloudwatch_metric_alarm" "cpu" {
 	}
 	want := map[string]queue{
 		"aws_sqs_queue.inline_dlq":   {redrive: "none", isDLQ: true},
-		"aws_sqs_queue.inline":       {redrive: "set", dlq: "aws_sqs_queue.inline_dlq", consumers: "aws_lambda_function.unset_size reserved_concurrent_executions set=false value=<nil>"},
+		"aws_sqs_queue.inline":       {redrive: "set", dlq: "aws_sqs_queue.inline_dlq", consumers: "aws_lambda_function.unset_size lambda_sqs_standard_max_concurrency set=true value=1250"},
 		"aws_sqs_queue.separate_dlq": {redrive: "none", isDLQ: true},
 		"aws_sqs_queue.separate":     {redrive: "set", dlq: "aws_sqs_queue.separate_dlq", consumers: "aws_autoscaling_group.unknown_size max_size set=true value=<nil>"},
 		"aws_sqs_queue.unknown":      {redrive: "set"},
@@ -264,7 +264,11 @@ resource "aws_cloudwatch_metric_alarm" "cpu" {
 	for _, q := range root.Queues {
 		var consumers []string
 		for _, c := range q.Consumers {
-			consumers = append(consumers, fmt.Sprintf("%s %s set=%t value=%v", c.Address, c.MaxSize.Attribute, c.MaxSize.Set, c.MaxSize.Value))
+			value := "<nil>"
+			if v := c.MaxSize.Value; v != nil {
+				value = fmt.Sprint(*v)
+			}
+			consumers = append(consumers, fmt.Sprintf("%s %s set=%t value=%s", c.Address, c.MaxSize.Attribute, c.MaxSize.Set, value))
 		}
 		got := queue{redrive: q.Redrive, dlq: q.DeadLetterQueue, isDLQ: q.IsDeadLetter, consumers: strings.Join(consumers, "; ")}
 		if got != want[q.Address] {
