@@ -46,7 +46,7 @@ func TestLambdaCeiling(t *testing.T) {
 			issues: []issue{{Summary: "the consumers' 12,500 msg/s cannot drain any backlog: raise their capacity above 12,500 msg/s",
 				Message: "(at most 1,250 concurrent invokes, standard mode's cap per mapping (lambda_sqs_standard_max_concurrency)) × 10 msg/s = 12,500 msg/s does not exceed the declared arrival rate 12,500 msg/s" + never,
 				Start:   at(10, 1), End: at(10, 52),
-				Facts:   facts("arrival_rate", 12500, "effective_arrival_rate", 12500, "per_consumer_rate", 10, "max_consumers", 1250, "capacity", 12500, "surplus", 0)}},
+				Facts: facts("arrival_rate", 12500, "effective_arrival_rate", 12500, "per_consumer_rate", 10, "max_consumers", 1250, "capacity", 12500, "surplus", 0)}},
 		},
 		{
 			name:  "standard mode's cap with room",
@@ -58,7 +58,7 @@ func TestLambdaCeiling(t *testing.T) {
 			issues: []issue{{Summary: "the consumers' 12,500 msg/s cannot drain any backlog: raise their capacity above 12,500 msg/s",
 				Message: "(at most 1,250 concurrent invokes, standard mode's cap per mapping (lambda_sqs_standard_max_concurrency)) × 10 msg/s = 12,500 msg/s does not exceed the declared arrival rate 12,500 msg/s" + never,
 				Start:   at(11, 1), End: at(11, 52),
-				Facts:   facts("arrival_rate", 12500, "effective_arrival_rate", 12500, "per_consumer_rate", 10, "max_consumers", 1250, "capacity", 12500, "surplus", 0)}},
+				Facts: facts("arrival_rate", 12500, "effective_arrival_rate", 12500, "per_consumer_rate", 10, "max_consumers", 1250, "capacity", 12500, "surplus", 0)}},
 		},
 		{
 			name:  "reserved concurrency under maximum_concurrency",
@@ -66,7 +66,7 @@ func TestLambdaCeiling(t *testing.T) {
 			issues: []issue{{Summary: "reserved_concurrent_executions 30 cannot drain any backlog: raise it to 31",
 				Message: "reserved_concurrent_executions 30 × 10 msg/s = 300 msg/s does not exceed the declared arrival rate 300 msg/s" + never,
 				Start:   at(8, 3), End: at(8, 38),
-				Facts:   facts("arrival_rate", 300, "effective_arrival_rate", 300, "per_consumer_rate", 10, "max_consumers", 30, "capacity", 300, "surplus", 0)}},
+				Facts: facts("arrival_rate", 300, "effective_arrival_rate", 300, "per_consumer_rate", 10, "max_consumers", 30, "capacity", 300, "surplus", 0)}},
 		},
 		{
 			name:  "maximum_pollers binds",
@@ -74,7 +74,7 @@ func TestLambdaCeiling(t *testing.T) {
 			issues: []issue{{Summary: "the consumers' 2,000 msg/s cannot drain any backlog: raise their capacity above 2,000 msg/s",
 				Message: "(maximum_pollers 20 × 10 = 200 concurrent invokes) × 10 msg/s = 2,000 msg/s does not exceed the declared arrival rate 2,000 msg/s" + never,
 				Start:   at(14, 5), End: at(14, 25),
-				Facts:   facts("arrival_rate", 2000, "effective_arrival_rate", 2000, "per_consumer_rate", 10, "max_consumers", 200, "capacity", 2000, "surplus", 0)}},
+				Facts: facts("arrival_rate", 2000, "effective_arrival_rate", 2000, "per_consumer_rate", 10, "max_consumers", 200, "capacity", 2000, "surplus", 0)}},
 		},
 		{
 			name:  "maximum_pollers' default",
@@ -82,7 +82,7 @@ func TestLambdaCeiling(t *testing.T) {
 			issues: []issue{{Summary: "the consumers' 20,000 msg/s cannot drain any backlog: raise their capacity above 20,000 msg/s",
 				Message: "(maximum_pollers 200 (the default) × 10 = 2,000 concurrent invokes) × 10 msg/s = 20,000 msg/s does not exceed the declared arrival rate 20,000 msg/s" + never,
 				Start:   at(13, 3), End: at(13, 28),
-				Facts:   facts("arrival_rate", 20000, "effective_arrival_rate", 20000, "per_consumer_rate", 10, "max_consumers", 2000, "capacity", 20000, "surplus", 0)}},
+				Facts: facts("arrival_rate", 20000, "effective_arrival_rate", 20000, "per_consumer_rate", 10, "max_consumers", 2000, "capacity", 20000, "surplus", 0)}},
 		},
 		{
 			name:  "provisioned mode's most binds",
@@ -90,7 +90,7 @@ func TestLambdaCeiling(t *testing.T) {
 			issues: []issue{{Summary: "the consumers' 200,000 msg/s cannot drain any backlog: raise their capacity above 200,000 msg/s",
 				Message: "(at most 20,000 concurrent invokes, provisioned mode's most per mapping (lambda_sqs_provisioned_max_concurrency), under maximum_pollers 5,000 × 10 = 50,000 concurrent invokes) × 10 msg/s = 200,000 msg/s does not exceed the declared arrival rate 200,000 msg/s" + never,
 				Start:   at(14, 5), End: at(14, 27),
-				Facts:   facts("arrival_rate", 200000, "effective_arrival_rate", 200000, "per_consumer_rate", 10, "max_consumers", 20000, "capacity", 200000, "surplus", 0)}},
+				Facts: facts("arrival_rate", 200000, "effective_arrival_rate", 200000, "per_consumer_rate", 10, "max_consumers", 20000, "capacity", 200000, "surplus", 0)}},
 		},
 		{
 			name:  "reserved concurrency under the pollers",
@@ -98,7 +98,7 @@ func TestLambdaCeiling(t *testing.T) {
 			issues: []issue{{Summary: "reserved_concurrent_executions 30 cannot drain any backlog: raise it to 31",
 				Message: "reserved_concurrent_executions 30 × 10 msg/s = 300 msg/s does not exceed the declared arrival rate 300 msg/s" + never,
 				Start:   at(8, 3), End: at(8, 38),
-				Facts:   facts("arrival_rate", 300, "effective_arrival_rate", 300, "per_consumer_rate", 10, "max_consumers", 30, "capacity", 300, "surplus", 0)}},
+				Facts: facts("arrival_rate", 300, "effective_arrival_rate", 300, "per_consumer_rate", 10, "max_consumers", 30, "capacity", 300, "surplus", 0)}},
 		},
 		{
 			name:  "maximum_pollers not known before apply",
