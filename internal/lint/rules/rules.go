@@ -31,6 +31,7 @@ func All() []model.Rule {
 	return []model.Rule{
 		newZeroSurplus(),
 		newInsufficientHeadroom(),
+		newUnreachableWithinRTO(),
 		newDepthOnlyScaling(),
 		newRetentionShorterThanDrain(),
 		newVisibilityTimeoutTooShort(),
@@ -39,6 +40,7 @@ func All() []model.Rule {
 		newDepthAlarmAfterSLA(),
 		newMetastableRetryStorm(),
 		newFIFOThroughputCeiling(),
+		newConflictingConcurrency(),
 	}
 }
 
