@@ -366,3 +366,59 @@ module "cluster" {
 		t.Errorf("%d consumers, want %d", len(q.Consumers), len(want))
 	}
 }
+
+// TestExplainLambdaCeiling: a Lambda consumer's size is the cap that binds,
+// with how it is made; a function with two mappings takes the larger
+// ceiling, a bound for each of its queues.
+func TestExplainLambdaCeiling(t *testing.T) {
+	res, _ := explain(t, map[string]string{"main.tf": `
+resource "aws_sqs_queue" "a" {}
+resource "aws_sqs_queue" "b" {}
+resource "aws_sqs_queue" "c" {}
+
+resource "aws_lambda_function" "polled" {
+  function_name = "polled"
+}
+resource "aws_lambda_event_source_mapping" "a" {
+  event_source_arn = aws_sqs_queue.a.arn
+  function_name    = aws_lambda_function.polled.arn
+  provisioned_poller_config {
+    maximum_pollers = 20
+  }
+}
+
+resource "aws_lambda_function" "both" {
+  function_name                  = "both"
+  reserved_concurrent_executions = 500
+}
+resource "aws_lambda_event_source_mapping" "b" {
+  event_source_arn = aws_sqs_queue.b.arn
+  function_name    = aws_lambda_function.both.arn
+  scaling_config {
+    maximum_concurrency = 50
+  }
+}
+resource "aws_lambda_event_source_mapping" "c" {
+  event_source_arn = aws_sqs_queue.c.arn
+  function_name    = aws_lambda_function.both.arn
+}
+`})
+	want := map[string]string{
+		"aws_sqs_queue.a": "maximum_pollers 200 maximum_pollers 20 × 10 = 200 concurrent invokes",
+		"aws_sqs_queue.b": "reserved_concurrent_executions 500 ",
+		"aws_sqs_queue.c": "reserved_concurrent_executions 500 ",
+	}
+	for _, q := range res.Explanation.Roots[0].Queues {
+		if len(q.Consumers) != 1 {
+			t.Fatalf("%s: consumers %+v", q.Address, q.Consumers)
+		}
+		s := q.Consumers[0].MaxSize
+		got := s.Attribute + " "
+		if s.Value != nil {
+			got += fmt.Sprint(*s.Value)
+		}
+		if got += " " + s.Terms; got != want[q.Address] {
+			t.Errorf("%s: %q, want %q", q.Address, got, want[q.Address])
+		}
+	}
+}

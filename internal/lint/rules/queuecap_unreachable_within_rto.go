@@ -38,6 +38,11 @@ func (unreachableWithinRTO) CheckMapping(m *model.EventSourceMapping, r model.Re
 		return
 	}
 	switch {
+	case !q.FIFO.Is(false, false):
+		// AWS publishes the ramp for standard queues; a FIFO queue's
+		// mapping scales with its active message groups.
+		r.Skip(q.DefRange, q.Addr+" is a FIFO queue (or may be): its mapping scales with the active message groups, not on the ramp AWS publishes for standard queues")
+		return
 	case !b.Known:
 		r.Skip(b.Range, "max_backlog of "+q.Addr+" "+b.Unknown())
 		return

@@ -5,6 +5,7 @@ package rules_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -76,6 +77,11 @@ func TestUnreachableWithinRTO(t *testing.T) {
 			name:  "minimum_pollers not known before apply",
 			files: map[string]string{"main.tf": "variable \"pollers\" {}\n\n" + rampQueue("340", "", provisioned("var.pollers"))},
 			skips: []skip{{Reason: "minimum_pollers of aws_lambda_event_source_mapping.orders comes from var.pollers, which has no value here (set it with --var, a tfvars file or TF_VAR_pollers)", Line: 16}},
+		},
+		{
+			name:  "a FIFO queue",
+			files: map[string]string{"main.tf": strings.Replace(rampQueue("400", "", ""), "resource \"aws_sqs_queue\" \"orders\" {\n", "resource \"aws_sqs_queue\" \"orders\" {\n  fifo_queue = true\n", 1)},
+			skips: []skip{{Reason: "aws_sqs_queue.orders is a FIFO queue (or may be): its mapping scales with the active message groups, not on the ramp AWS publishes for standard queues", Line: 1}},
 		},
 		{
 			name:  "rto_seconds not known before apply",
