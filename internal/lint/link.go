@@ -149,7 +149,7 @@ func (l *linker) linkEventSourceMappings() {
 	ceilings := map[*Fleet]model.ConcurrencyCap{}
 	defer func() {
 		for f, c := range ceilings {
-			f.MaxSize, f.SizeAttr, f.SizeTerms = c.Size, c.Attr, c.Terms
+			f.MaxSize, f.SizeAttr, f.SizeTerms, f.SizeOf = c.Size, c.Attr, c.Terms, c.Of
 		}
 	}()
 	for _, m := range l.model.Mappings {

@@ -22,6 +22,9 @@ type ConcurrencyCap struct {
 	// Terms says how Size is made when it is not Attr's own value
 	// ("maximum_pollers 20 × 10 = 200 concurrent invokes"), else "".
 	Terms string
+	// Of is the address Attr is an argument of: the mapping's, or "" for
+	// the function's own.
+	Of string
 }
 
 // Limit is the value of a published limit in m's table.
@@ -75,6 +78,11 @@ func (m *EventSourceMapping) Ceiling(reserved Num) ConcurrencyCap {
 	caps := m.Caps()
 	if reserved.Set && (reserved.Known || reserved.V >= 0) {
 		caps = append(caps, ConcurrencyCap{Size: reserved, Attr: "reserved_concurrent_executions"})
+	}
+	for i := range caps {
+		if caps[i].Attr != "reserved_concurrent_executions" {
+			caps[i].Of = m.Addr
+		}
 	}
 	best := caps[0]
 	for _, c := range caps {

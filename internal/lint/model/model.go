@@ -268,6 +268,9 @@ type Fleet struct {
 	// SizeAttr's own value: a Lambda function bounded by its mapping's
 	// pollers or by a cap AWS publishes (Fleet.SizeText).
 	SizeTerms string
+	// SizeOf is the address SizeAttr is an argument of when it is not the
+	// fleet's own (an event source mapping's), for messages.
+	SizeOf string
 }
 
 // Unreserved reports a Lambda function whose size is its

@@ -103,7 +103,7 @@ func TestLambdaCeiling(t *testing.T) {
 		{
 			name:  "maximum_pollers not known before apply",
 			files: map[string]string{"main.tf": "variable \"pollers\" {}\n\n" + lambdaMapped("2000", "", pollers("    maximum_pollers = var.pollers\n"))},
-			skips: []skip{{Reason: "maximum_pollers of aws_lambda_function.worker comes from var.pollers, which has no value here (set it with --var, a tfvars file or TF_VAR_pollers)", Line: 16}},
+			skips: []skip{{Reason: "maximum_pollers of aws_lambda_event_source_mapping.orders comes from var.pollers, which has no value here (set it with --var, a tfvars file or TF_VAR_pollers)", Line: 16}},
 		},
 		{
 			// Without a mapping nothing bounds it but the account.
