@@ -495,7 +495,7 @@ func lintWith(t *testing.T, src string, names ...string) *lint.Result {
 // of the way: the properties hold the provider's arithmetic to the
 // linter's, and fleet_plan sizes a Lambda function's concurrency past the
 // 1,250 a standard-mode mapping reaches (which the linter rightly flags:
-// TestZeroSurplus's "standard mode's cap binds").
+// TestLambdaCeiling's "standard mode's cap binds").
 var uncappedLambda = func() capacity.AWSLimits {
 	l, err := capacity.DefaultAWSLimits().WithOverrides(map[string]float64{"lambda_sqs_standard_max_concurrency": 1e15})
 	if err != nil {
