@@ -271,7 +271,7 @@ func TestDemoPiped(t *testing.T) {
 	for _, want := range []string{
 		"==> terraform apply examples/sizing",
 		`"max_size" = 32`,
-		"==> queuecap lint examples/lint/good (the fixed twin: no findings)\nChecked 4 of 4 queues with a consumer\nno findings\n",
+		"==> queuecap lint examples/lint/good (the fixed twin: no findings)\nChecked 6 of 6 queues with a consumer\nno findings\n",
 	} {
 		if !strings.Contains(stdout.String(), want) {
 			t.Errorf("stdout does not have %q:\n%s", want, stdout.String())

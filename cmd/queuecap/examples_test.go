@@ -62,8 +62,8 @@ func TestExamplesLint(t *testing.T) {
 			rules = append(rules, is.Rule)
 		}
 		slices.Sort(rules)
-		want := []string{"queuecap_batch_retry_amplification", "queuecap_depth_alarm_after_sla", "queuecap_depth_only_scaling", "queuecap_fifo_throughput_ceiling", "queuecap_insufficient_headroom",
-			"queuecap_metastable_retry_storm", "queuecap_missing_dead_letter_queue", "queuecap_retention_shorter_than_drain", "queuecap_surplus_during_deploy", "queuecap_visibility_timeout_too_short", "queuecap_zero_surplus"}
+		want := []string{"queuecap_batch_retry_amplification", "queuecap_conflicting_concurrency", "queuecap_depth_alarm_after_sla", "queuecap_depth_only_scaling", "queuecap_fifo_throughput_ceiling", "queuecap_insufficient_headroom",
+			"queuecap_metastable_retry_storm", "queuecap_missing_dead_letter_queue", "queuecap_retention_shorter_than_drain", "queuecap_surplus_during_deploy", "queuecap_unreachable_within_rto", "queuecap_visibility_timeout_too_short", "queuecap_zero_surplus"}
 		if !slices.Equal(rules, want) {
 			t.Errorf("findings by rule %v, want one each of %v", rules, want)
 		}

@@ -231,7 +231,7 @@ func TestInitExamples(t *testing.T) {
 	}
 	before, _, _ := cli(t, "", "lint", "bad")
 	code, stdout, stderr := cli(t, "", "init", "bad")
-	want := "added 4 queue blocks to " + filepath.Join("bad", ".queuecap.hcl") + ": aws_sqs_queue.ledger, aws_sqs_queue.notifications, aws_sqs_queue.orders, aws_sqs_queue.payments\n"
+	want := "added 6 queue blocks to " + filepath.Join("bad", ".queuecap.hcl") + ": aws_sqs_queue.exports, aws_sqs_queue.ledger, aws_sqs_queue.notifications, aws_sqs_queue.orders, aws_sqs_queue.payments, aws_sqs_queue.thumbnails\n"
 	if code != exitOK || !strings.HasPrefix(stdout, want) {
 		t.Fatalf("exit %d, stderr %q, stdout:\n%s\nwant %q", code, stderr, stdout, want)
 	}

@@ -223,13 +223,18 @@ func (b *builder) modelResource(res *resourceInstance) {
 			// position; AWS refuses one on an SQS mapping.
 			return
 		}
-		m := &EventSourceMapping{Addr: addr, DefRange: res.defRange,
+		m := &EventSourceMapping{Addr: addr, DefRange: res.defRange, Limits: b.config.Limits(),
 			BatchSize:      withDefault(n.num("batch_size"), capacity.DefaultSQSBatchSize, res.defRange, "batch_size"),
 			BatchingWindow: withDefault(n.num("maximum_batching_window_in_seconds"), capacity.DefaultSQSBatchingWindowSeconds, res.defRange, "maximum_batching_window_in_seconds"),
 			ResponseTypes:  n.responseTypes(res.defRange),
 		}
 		if sc := n.first("scaling_config"); sc != nil {
 			m.MaximumConcurrency = sc.num("maximum_concurrency")
+		}
+		if pc := n.first("provisioned_poller_config"); pc != nil {
+			m.Provisioned, m.PollersRange = true, pc.rng
+			m.MinimumPollers = withDefault(pc.num("minimum_pollers"), m.Limit("lambda_sqs_minimum_pollers_default"), pc.rng, "minimum_pollers")
+			m.MaximumPollers = withDefault(pc.num("maximum_pollers"), m.Limit("lambda_sqs_maximum_pollers_default"), pc.rng, "maximum_pollers")
 		}
 		src, fn := n.ref("event_source_arn"), n.ref("function_name")
 		b.mappingRefs[m] = [2]cty.Value{src.val, fn.val}
@@ -533,6 +538,7 @@ func (b *builder) addFleet(res *resourceInstance) {
 		if f.MaxSize.Known && f.MaxSize.V < 0 {
 			f.MaxSize.Known = false // -1: unreserved, bounded only by the account (Fleet.Unreserved)
 		}
+		f.Reserved = f.MaxSize
 		f.TimeoutSeconds = withDefault(n.num("timeout"), defaultLambdaTimeout, res.defRange, "timeout")
 		if dl := n.first("dead_letter_config"); dl != nil {
 			b.failureDestinations = append(b.failureDestinations, dl.val("target_arn"))

@@ -130,7 +130,7 @@ func TestUnknownRuleIDs(t *testing.T) {
 		opts lint.Options
 		want []string
 	}{
-		{"in the config file", lint.Options{Config: cfg}, []string{`unknown rule ID "queuecap_zero_surpluss"`, ".queuecap.hcl:1", ": did you mean queuecap_zero_surplus? Known rules: queuecap_batch_retry_amplification, queuecap_depth_alarm_after_sla, "}},
+		{"in the config file", lint.Options{Config: cfg}, []string{`unknown rule ID "queuecap_zero_surpluss"`, ".queuecap.hcl:1", ": did you mean queuecap_zero_surplus? Known rules: queuecap_batch_retry_amplification, queuecap_conflicting_concurrency, queuecap_depth_alarm_after_sla, "}},
 		{"in --enable-rule", lint.Options{Enable: []string{"zero_surplus"}}, []string{`unknown rule ID "zero_surplus" in --enable-rule`}},
 		{"in --disable-rule", lint.Options{Disable: []string{"queuecap_all"}}, []string{`unknown rule ID "queuecap_all" in --disable-rule`}},
 		{"a malformed --var", lint.Options{Vars: []lint.VarFlag{{Value: "rate"}}}, []string{`invalid --var "rate": want NAME=VALUE`}},

@@ -140,7 +140,7 @@ func explainRate(name string, n *Num, source string) RateExplanation {
 }
 
 func explainSize(f *Fleet) SizeExplanation {
-	s := SizeExplanation{Attribute: f.SizeAttr, Set: f.MaxSize.Set}
+	s := SizeExplanation{Attribute: f.SizeAttr, Set: f.MaxSize.Set, Terms: f.SizeTerms}
 	if s.Set {
 		s.Range = new(toRange(f.MaxSize.Range))
 		if f.MaxSize.Known {

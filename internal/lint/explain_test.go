@@ -253,7 +253,7 @@ resource "aws_cloudwatch_metric_alarm" "cpu" {
 	}
 	want := map[string]queue{
 		"aws_sqs_queue.inline_dlq":   {redrive: "none", isDLQ: true},
-		"aws_sqs_queue.inline":       {redrive: "set", dlq: "aws_sqs_queue.inline_dlq", consumers: "aws_lambda_function.unset_size reserved_concurrent_executions set=false value=<nil>"},
+		"aws_sqs_queue.inline":       {redrive: "set", dlq: "aws_sqs_queue.inline_dlq", consumers: "aws_lambda_function.unset_size lambda_sqs_standard_max_concurrency set=true value=1250"},
 		"aws_sqs_queue.separate_dlq": {redrive: "none", isDLQ: true},
 		"aws_sqs_queue.separate":     {redrive: "set", dlq: "aws_sqs_queue.separate_dlq", consumers: "aws_autoscaling_group.unknown_size max_size set=true value=<nil>"},
 		"aws_sqs_queue.unknown":      {redrive: "set"},
@@ -264,7 +264,11 @@ resource "aws_cloudwatch_metric_alarm" "cpu" {
 	for _, q := range root.Queues {
 		var consumers []string
 		for _, c := range q.Consumers {
-			consumers = append(consumers, fmt.Sprintf("%s %s set=%t value=%v", c.Address, c.MaxSize.Attribute, c.MaxSize.Set, c.MaxSize.Value))
+			value := "<nil>"
+			if v := c.MaxSize.Value; v != nil {
+				value = fmt.Sprint(*v)
+			}
+			consumers = append(consumers, fmt.Sprintf("%s %s set=%t value=%s", c.Address, c.MaxSize.Attribute, c.MaxSize.Set, value))
 		}
 		got := queue{redrive: q.Redrive, dlq: q.DeadLetterQueue, isDLQ: q.IsDeadLetter, consumers: strings.Join(consumers, "; ")}
 		if got != want[q.Address] {
@@ -360,5 +364,61 @@ module "cluster" {
 	}
 	if len(q.Consumers) != len(want) {
 		t.Errorf("%d consumers, want %d", len(q.Consumers), len(want))
+	}
+}
+
+// TestExplainLambdaCeiling: a Lambda consumer's size is the cap that binds,
+// with how it is made; a function with two mappings takes the larger
+// ceiling, a bound for each of its queues.
+func TestExplainLambdaCeiling(t *testing.T) {
+	res, _ := explain(t, map[string]string{"main.tf": `
+resource "aws_sqs_queue" "a" {}
+resource "aws_sqs_queue" "b" {}
+resource "aws_sqs_queue" "c" {}
+
+resource "aws_lambda_function" "polled" {
+  function_name = "polled"
+}
+resource "aws_lambda_event_source_mapping" "a" {
+  event_source_arn = aws_sqs_queue.a.arn
+  function_name    = aws_lambda_function.polled.arn
+  provisioned_poller_config {
+    maximum_pollers = 20
+  }
+}
+
+resource "aws_lambda_function" "both" {
+  function_name                  = "both"
+  reserved_concurrent_executions = 500
+}
+resource "aws_lambda_event_source_mapping" "b" {
+  event_source_arn = aws_sqs_queue.b.arn
+  function_name    = aws_lambda_function.both.arn
+  scaling_config {
+    maximum_concurrency = 50
+  }
+}
+resource "aws_lambda_event_source_mapping" "c" {
+  event_source_arn = aws_sqs_queue.c.arn
+  function_name    = aws_lambda_function.both.arn
+}
+`})
+	want := map[string]string{
+		"aws_sqs_queue.a": "maximum_pollers 200 maximum_pollers 20 × 10 = 200 concurrent invokes",
+		"aws_sqs_queue.b": "reserved_concurrent_executions 500 ",
+		"aws_sqs_queue.c": "reserved_concurrent_executions 500 ",
+	}
+	for _, q := range res.Explanation.Roots[0].Queues {
+		if len(q.Consumers) != 1 {
+			t.Fatalf("%s: consumers %+v", q.Address, q.Consumers)
+		}
+		s := q.Consumers[0].MaxSize
+		got := s.Attribute + " "
+		if s.Value != nil {
+			got += fmt.Sprint(*s.Value)
+		}
+		if got += " " + s.Terms; got != want[q.Address] {
+			t.Errorf("%s: %q, want %q", q.Address, got, want[q.Address])
+		}
 	}
 }

@@ -141,9 +141,18 @@ func (l *linker) linkAlarms() {
 }
 
 // linkEventSourceMappings links each mapping to its queue and function; the
-// function consumes the queue, and a maximum_concurrency is its maximum
-// size.
+// function consumes the queue, and its maximum size is the mapping's
+// ceiling (model.EventSourceMapping.Ceiling): the smallest of
+// maximum_concurrency, the pollers or standard mode's cap, and the
+// function's reserved concurrency. A function with several mappings takes
+// the largest of their ceilings, a bound on each.
 func (l *linker) linkEventSourceMappings() {
+	ceilings := map[*Fleet]model.ConcurrencyCap{}
+	defer func() {
+		for f, c := range ceilings {
+			f.MaxSize, f.SizeAttr, f.SizeTerms, f.SizeOf = c.Size, c.Attr, c.Terms, c.Of
+		}
+	}()
 	for _, m := range l.model.Mappings {
 		refs := l.mappingRefs[m]
 		if qs := l.queuesOf(refs[0]); len(qs) == 1 {
@@ -153,10 +162,13 @@ func (l *linker) linkEventSourceMappings() {
 		if m.Function == nil {
 			m.Function = l.fleetsByName[string(FleetLambda)+"/"+lambdaFunctionName(knownString(refs[1]))]
 		}
-		if m.Function != nil && m.Function.Kind == FleetLambda {
+		if f := m.Function; f != nil && f.Kind == FleetLambda {
 			if m.MaximumConcurrency.Set {
-				m.Function.MaxSize, m.Function.SizeAttr = m.MaximumConcurrency, "maximum_concurrency"
-				m.Function.Declared.Add(model.SourceDataSource, l.dataSourceRates(m.MaximumConcurrency))
+				f.Declared.Add(model.SourceDataSource, l.dataSourceRates(m.MaximumConcurrency))
+			}
+			c := m.Ceiling(f.Reserved)
+			if prev, ok := ceilings[f]; !ok || (prev.Size.Known && (!c.Size.Known || c.Size.V > prev.Size.V)) {
+				ceilings[f] = c
 			}
 			l.consume(m.Queue, m.Function)
 		}

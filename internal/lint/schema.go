@@ -143,8 +143,9 @@ var resourceSchemas = map[string]*blockSchema{
 	}),
 	"aws_lambda_event_source_mapping": withBlocks(attrs("event_source_arn", "function_name", "batch_size", "enabled", "starting_position",
 		"maximum_batching_window_in_seconds", "function_response_types"), map[string]*blockSchema{
-		"scaling_config":     attrs("maximum_concurrency"),
-		"destination_config": withBlocks(attrs(), map[string]*blockSchema{"on_failure": attrs("destination_arn")}),
+		"scaling_config":            attrs("maximum_concurrency"),
+		"provisioned_poller_config": attrs("minimum_pollers", "maximum_pollers"),
+		"destination_config":        withBlocks(attrs(), map[string]*blockSchema{"on_failure": attrs("destination_arn")}),
 	}),
 	"aws_cloudwatch_metric_alarm": withBlocks(attrs("alarm_name", "metric_name", "namespace", "statistic", "extended_statistic", "dimensions",
 		"threshold", "comparison_operator", "evaluation_periods", "period", "alarm_actions"), map[string]*blockSchema{

@@ -42,16 +42,16 @@ resource "aws_lambda_event_source_mapping" "m" {
 }
 `})
 	res := lintDir(t, lint.Options{Dirs: []string{dir}, Config: &lint.Config{}})
-	want := []string{"queuecap_insufficient_headroom", "queuecap_retention_shorter_than_drain", "queuecap_zero_surplus"}
+	want := []string{"queuecap_insufficient_headroom", "queuecap_retention_shorter_than_drain", "queuecap_unreachable_within_rto", "queuecap_zero_surplus"}
 	if len(res.Skipped) != 1 || !strings.HasPrefix(res.Skipped[0].Reason, "per_consumer_rate is not declared for aws_lambda_function.f") ||
 		res.Skipped[0].Rule != want[0] || !slices.Equal(res.Skipped[0].Rules, want) {
-		t.Fatalf("skips %+v, want one for the three rules", res.Skipped)
+		t.Fatalf("skips %+v, want one for the four rules", res.Skipped)
 	}
 	var b strings.Builder
 	if err := formatter.Write(&b, "default", res, formatter.Options{ShowSkipped: true}); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(b.String(), "(queuecap_insufficient_headroom, queuecap_retention_shorter_than_drain, queuecap_zero_surplus)\n") || !strings.Contains(b.String(), "1 check skipped") {
+	if !strings.Contains(b.String(), "(queuecap_insufficient_headroom, queuecap_retention_shorter_than_drain, queuecap_unreachable_within_rto, queuecap_zero_surplus)\n") || !strings.Contains(b.String(), "1 check skipped") {
 		t.Errorf("default output:\n%s", b.String())
 	}
 }

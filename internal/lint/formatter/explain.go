@@ -56,8 +56,11 @@ func decimal(v *float64) string {
 
 // sizeText is "max_size 12", "max_size unknown" or "max_size not set".
 func sizeText(s model.SizeExplanation) string {
-	if !s.Set {
+	switch {
+	case !s.Set:
 		return s.Attribute + " not set"
+	case s.Terms != "":
+		return s.Terms
 	}
 	return s.Attribute + " " + decimal(s.Value)
 }

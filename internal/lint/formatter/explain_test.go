@@ -17,6 +17,7 @@ import (
 // scale-in policy tracking a metric, a quote in an address, an error.
 func explained() *lint.Result {
 	r := rng("main.tf", 1, 1, 1, 10)
+	twoHundred := 200.0
 	return &lint.Result{
 		Errors: []lint.ErrorEntry{{Message: "Unclosed <block>", Severity: lint.Error, Range: &r}},
 		Explanation: &lint.Explanation{Roots: []lint.RootExplanation{{
@@ -31,6 +32,8 @@ func explained() *lint.Result {
 							Metrics: []string{"ECSServiceAverageCPUUtilization"}}}},
 					{Kind: lint.FleetLambda, Address: "aws_lambda_function.f", Range: r,
 						MaxSize: lint.SizeExplanation{Attribute: "reserved_concurrent_executions"}},
+					{Kind: lint.FleetLambda, Address: "aws_lambda_function.p", Range: r,
+						MaxSize: lint.SizeExplanation{Attribute: "maximum_pollers", Set: true, Value: &twoHundred, Range: &r, Terms: "maximum_pollers 20 × 10 = 200 concurrent invokes"}},
 				},
 			}},
 		}}},
@@ -46,6 +49,7 @@ func TestExplainFormatsEdgeCases(t *testing.T) {
 			"      linked through: IAM role aws_iam_role.s\n      max size: max_capacity unknown at main.tf:1\n      per_consumer_rate: not declared\n",
 			"      policy aws_appautoscaling_policy.in TargetTrackingScaling tracking ECSServiceAverageCPUUtilization, scale-in only (main.tf:1)\n",
 			"      max size: reserved_concurrent_executions not set\n",
+			"      max size: maximum_pollers 20 × 10 = 200 concurrent invokes at main.tf:1\n",
 			"Error: main.tf:1:1: Unclosed <block>\n",
 		},
 		"mermaid": {
@@ -61,6 +65,8 @@ func TestExplainFormatsEdgeCases(t *testing.T) {
 			`"redrive":"unknown"`,
 			`"max_size":{"attribute":"max_capacity","set":true,"value":null,`,
 			`"max_size":{"attribute":"reserved_concurrent_executions","set":false,"value":null,"range":null}`,
+			`"max_size":{"attribute":"maximum_pollers","set":true,"value":200,`,
+			`"terms":"maximum_pollers 20 × 10 = 200 concurrent invokes"}`,
 			`"per_consumer_rate":null`,
 			`"errors":[{"message":"Unclosed <block>","severity":"error"`,
 		},

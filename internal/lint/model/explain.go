@@ -113,6 +113,10 @@ type SizeExplanation struct {
 	Set   bool     `json:"set"`
 	Value *float64 `json:"value"`
 	Range *Range   `json:"range"`
+	// Terms says how Value is made when it is not the attribute's own
+	// value: a Lambda function bounded by its mapping's pollers or by a
+	// cap AWS publishes.
+	Terms string `json:"terms,omitempty"`
 }
 
 // PolicyExplanation is a scaling policy of a consumer.

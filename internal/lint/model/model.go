@@ -270,6 +270,16 @@ type Fleet struct {
 	// scaling group without instance_refresh or
 	// instance_maintenance_policy, a Lambda function, a pipe.
 	Replacement *Replacement
+	// Reserved is a Lambda function's reserved_concurrent_executions, one
+	// of the caps its event source mappings take the smallest of.
+	Reserved Num
+	// SizeTerms, when not "", says how MaxSize is made because it is not
+	// SizeAttr's own value: a Lambda function bounded by its mapping's
+	// pollers or by a cap AWS publishes (Fleet.SizeText).
+	SizeTerms string
+	// SizeOf is the address SizeAttr is an argument of when it is not the
+	// fleet's own (an event source mapping's), for messages.
+	SizeOf string
 }
 
 // ReplacementKind names what replaces a fleet's consumers.
@@ -473,6 +483,16 @@ type EventSourceMapping struct {
 	BatchingWindow Num
 	// ResponseTypes is function_response_types.
 	ResponseTypes ResponseTypes
+	// Provisioned is true when provisioned_poller_config is written
+	// (provisioned mode, at PollersRange); MinimumPollers and
+	// MaximumPollers are its arguments, or AWS's defaults when absent.
+	Provisioned    bool
+	PollersRange   hcl.Range
+	MinimumPollers Num
+	MaximumPollers Num
+	// Limits are AWS's published limits as the configuration's aws_limits
+	// block overrides them.
+	Limits capacity.AWSLimits
 }
 
 // ResponseTypes is an event source mapping's function_response_types:

@@ -4,6 +4,7 @@
 package model
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 
@@ -147,7 +148,7 @@ func fleetGap(q *Queue, f *Fleet, mu Num, configFile string) *Unchecked {
 	case !f.MaxSize.Set:
 		return &Unchecked{f.DefRange, "the maximum size of " + f.Addr + " is not set (" + f.SizeAttr + ")"}
 	case !f.MaxSize.Known:
-		return &Unchecked{f.MaxSize.Range, f.SizeAttr + " of " + f.Addr + " " + f.MaxSize.Unknown()}
+		return &Unchecked{f.MaxSize.Range, f.SizeAttr + " of " + cmp.Or(f.SizeOf, f.Addr) + " " + f.MaxSize.Unknown()}
 	}
 	return predictiveGap(f)
 }

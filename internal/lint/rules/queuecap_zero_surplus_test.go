@@ -218,17 +218,14 @@ resource "aws_lambda_event_source_mapping" "orders" {
 			issues: []issue{{Message: "maximum_concurrency 50 × 10 msg/s = 500 msg/s does not exceed the declared arrival rate 500 msg/s: surplus 0 msg/s, any backlog never drains", Start: at(15, 5), End: at(15, 29), Facts: facts("arrival_rate", 500, "effective_arrival_rate", 500, "per_consumer_rate", 10, "max_consumers", 50, "capacity", 500, "surplus", 0)}},
 		},
 		{
-			// ben-kahl/govgraph: the lambda module's default of -1.
+			// ben-kahl/govgraph: the lambda module's default of -1. The
+			// mapping's standard mode bounds it: at most 1,250 × 10 msg/s.
 			name:  "lambda with unreserved concurrency",
 			files: map[string]string{"main.tf": lambdaWorker("\n  reserved_concurrent_executions = -1")},
-			skips: []skip{{Reason: "aws_lambda_function.worker has reserved_concurrent_executions = -1 (unreserved): its concurrency is bounded only by the account's, so its capacity is not known; " +
-				"set maximum_concurrency in the scaling_config of its event source mapping, or reserved_concurrent_executions", Line: 8}},
 		},
 		{
 			name:  "lambda without reserved concurrency",
 			files: map[string]string{"main.tf": lambdaWorker("")},
-			skips: []skip{{Reason: "aws_lambda_function.worker sets no reserved_concurrent_executions: its concurrency is bounded only by the account's, so its capacity is not known; " +
-				"set maximum_concurrency in the scaling_config of its event source mapping, or reserved_concurrent_executions", Line: 5}},
 		},
 		{
 			name:   "ecs service through an appautoscaling target's tags",

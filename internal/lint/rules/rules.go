@@ -31,6 +31,7 @@ func All() []model.Rule {
 	return []model.Rule{
 		newZeroSurplus(),
 		newInsufficientHeadroom(),
+		newUnreachableWithinRTO(),
 		newSurplusDuringDeploy(),
 		newDepthOnlyScaling(),
 		newRetentionShorterThanDrain(),
@@ -40,6 +41,7 @@ func All() []model.Rule {
 		newDepthAlarmAfterSLA(),
 		newMetastableRetryStorm(),
 		newFIFOThroughputCeiling(),
+		newConflictingConcurrency(),
 	}
 }
 
@@ -127,7 +129,11 @@ func effectiveArrival(q *model.Queue, lambda float64, retries capacity.Retries, 
 func (s *supply) capacityTerms() string {
 	terms := make([]string, len(s.Fleets))
 	for i, f := range s.Fleets {
-		terms[i] = fmt.Sprintf("%s %s × %s msg/s", f.Fleet.SizeAttr, num(f.Size), num(f.Rate))
+		size := f.Fleet.SizeText()
+		if f.Fleet.SizeTerms != "" {
+			size = "(" + size + ")"
+		}
+		terms[i] = fmt.Sprintf("%s × %s msg/s", size, num(f.Rate))
 		if len(s.Fleets) > 1 || s.queue.ConsumedThrough[f.Fleet] != "" {
 			terms[i] = s.queue.ConsumerName(f.Fleet) + " " + terms[i]
 		}
@@ -155,9 +161,10 @@ func arrivalTerms(q *model.Queue, lambda float64, retries capacity.Retries, eff 
 
 // resizable reports whether one attribute sizes the queue's consumers, so
 // that a first line can name it and its fix: not for several fleets, nor
-// for a pipe, one poller that no attribute scales.
+// for a pipe, one poller that no attribute scales, nor for a size made
+// from an attribute (pollers) or bounded by a cap AWS publishes.
 func (s *supply) resizable() bool {
-	return len(s.Fleets) == 1 && s.Fleets[0].Fleet.Kind != model.FleetPipe
+	return len(s.Fleets) == 1 && s.Fleets[0].Fleet.Kind != model.FleetPipe && s.Fleets[0].Fleet.SizeTerms == ""
 }
 
 // size is the one fleet's maximum size as a first line names it,

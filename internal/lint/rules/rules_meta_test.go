@@ -33,6 +33,8 @@ func TestAll(t *testing.T) {
 		"queuecap_depth_alarm_after_sla":        lint.Warning,
 		"queuecap_metastable_retry_storm":       lint.Warning,
 		"queuecap_fifo_throughput_ceiling":      lint.Error,
+		"queuecap_unreachable_within_rto":       lint.Warning,
+		"queuecap_conflicting_concurrency":      lint.Error,
 	}
 	all := rules.All()
 	if len(all) != len(want) {

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint"
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint/rules"
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint/runner"
@@ -483,12 +484,25 @@ func lintWith(t *testing.T, src string, names ...string) *lint.Result {
 	for _, n := range names {
 		rs = append(rs, ruleNamed(t, n))
 	}
-	res, err := runner.Run(lint.Options{Dirs: []string{dir}, Config: &lint.Config{}, Rules: rs})
+	res, err := runner.Run(lint.Options{Dirs: []string{dir}, Config: &lint.Config{AWSLimits: &uncappedLambda}, Rules: rs})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return res
 }
+
+// uncappedLambda is AWS's table with standard mode's per-mapping cap out
+// of the way: the properties hold the provider's arithmetic to the
+// linter's, and fleet_plan sizes a Lambda function's concurrency past the
+// 1,250 a standard-mode mapping reaches (which the linter rightly flags:
+// TestLambdaCeiling's "standard mode's cap binds").
+var uncappedLambda = func() capacity.AWSLimits {
+	l, err := capacity.DefaultAWSLimits().WithOverrides(map[string]float64{"lambda_sqs_standard_max_concurrency": 1e15})
+	if err != nil {
+		panic(err)
+	}
+	return l
+}()
 
 // checkClean fails on any finding, skip or error of a run.
 func checkClean(t *testing.T, res *lint.Result, what string, s sizing, src string) {
