@@ -244,6 +244,9 @@ type Fleet struct {
 	// maximum_concurrency, reserved_concurrent_executions).
 	MaxSize  Num
 	SizeAttr string
+	// SizeTerms states how MaxSize is made when no one attribute holds
+	// it (a Lambda Managed Instances bound), ending "= MaxSize"; "" else.
+	SizeTerms string
 	// MinSize is the fleet's smallest size: an auto scaling group's
 	// min_size, an ECS service's scaling target min_capacity; unset for a
 	// Lambda function.

@@ -127,6 +127,9 @@ func (s *supply) capacityTerms() string {
 	terms := make([]string, len(s.Fleets))
 	for i, f := range s.Fleets {
 		terms[i] = fmt.Sprintf("%s %s × %s msg/s", f.Fleet.SizeAttr, num(f.Size), num(f.Rate))
+		if t := f.Fleet.SizeTerms; t != "" {
+			terms[i] = fmt.Sprintf("%s (%s) × %s msg/s", f.Fleet.SizeAttr, t, num(f.Rate))
+		}
 		if len(s.Fleets) > 1 || s.queue.ConsumedThrough[f.Fleet] != "" {
 			terms[i] = s.queue.ConsumerName(f.Fleet) + " " + terms[i]
 		}
