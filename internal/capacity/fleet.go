@@ -399,7 +399,8 @@ var fleetPlanFunction = &Function{
 		"(`arrival_rate`, `per_consumer_rate` and `sla_seconds` required; the others optional with the same defaults and rules; " +
 		"numbers may be given as strings) and returns its whole result as one object: the inputs with defaults filled in, " +
 		"`min_size`, `desired_capacity`, `max_size`, `surplus`, `drain_seconds`, `overhead`, `backlog_per_consumer_target`, " +
+		"`healthy_during_deploy`, the pollers of `lambda_concurrency_mode = \"provisioned\"` (`minimum_pollers`, `maximum_pollers`, `lambda_provisioned_poller_config`), " +
 		"and the target tracking specifications `ec2_scaling_policy`, `ecs_scaling_policy` and `lambda_scaling_config`, each exactly as the data source computes it. " +
-		"A function cannot warn: the data source's warnings (zero surplus, a `max_size` beyond one Lambda event source mapping) are not shown.",
+		"A function cannot warn: the data source's warnings (zero surplus, a `max_size` beyond one Lambda event source mapping, a warm floor above `minimum_pollers`' range) are not shown.",
 	Object: FleetFormula,
 }
