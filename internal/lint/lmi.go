@@ -137,11 +137,18 @@ func (l *linker) managedBound(m *managedFunction) (Num, string, *Num) {
 		return Num{}, "", &Num{Set: true, Range: rng, From: from, Why: why}
 	}
 	p := l.capacityProviderOf(arn.val)
-	if p == nil {
-		rng := f.DefRange
-		if arn.arg != nil {
-			rng = arn.arg.rng
+	rng := f.DefRange
+	if arn.arg != nil {
+		rng = arn.arg.rng
+	}
+	if plain, _ := arn.val.UnmarkDeep(); p == nil && !plain.IsWhollyKnown() {
+		why := "is not known before apply"
+		if arn.arg != nil && arn.arg.whyUnknown() != "" {
+			why = arn.arg.whyUnknown()
 		}
+		return notKnown(rng, "capacity_provider_arn", why+", so its concurrency on Lambda Managed Instances is not known")
+	}
+	if p == nil {
 		return notKnown(rng, "capacity_provider_arn", "names no aws_lambda_capacity_provider of this configuration, "+
 			"so its concurrency on Lambda Managed Instances is not known; set reserved_concurrent_executions")
 	}

@@ -104,6 +104,26 @@ func TestLambdaManagedInstancesBound(t *testing.T) {
 				"so its concurrency on Lambda Managed Instances is not known; set reserved_concurrent_executions", Line: 11}},
 		},
 		{
+			name: "capacity_provider_arn unknown before apply",
+			files: map[string]string{"main.tf": strings.Replace(lmiWorker(vcpus20, "", ""), "aws_lambda_capacity_provider.workers.arn", "var.provider_arn", 1) +
+				"variable \"provider_arn\" {\n  type = string\n}\n"},
+			skips: []skip{{Reason: "capacity_provider_arn of aws_lambda_function.worker comes from var.provider_arn, which has no value here " +
+				"(set it with --var, a tfvars file or TF_VAR_provider_arn), so its concurrency on Lambda Managed Instances is not known", Line: 11}},
+		},
+		{
+			// The provider in a module, its ARN an output of it.
+			name: "a capacity provider in a module",
+			files: map[string]string{
+				"main.tf": strings.Replace(strings.Replace(lmiWorker("", "\n  memory_size   = 4096", settings("4")), "aws_lambda_capacity_provider.workers.arn", "module.capacity.arn", 1),
+					"resource \"aws_lambda_capacity_provider\" \"workers\" {\n  name = \"workers\"\n  \n}\n", "module \"capacity\" {\n  source = \"./capacity\"\n}\n", 1),
+				"capacity/main.tf": "resource \"aws_lambda_capacity_provider\" \"this\" {\n  name = \"workers\"\n  " + vcpus20 + "\n}\n\noutput \"arn\" {\n  value = aws_lambda_capacity_provider.this.arn\n}\n",
+			},
+			issues: []issue{{Message: "the Lambda Managed Instances concurrency (max_vcpu_count 20 of module.capacity.aws_lambda_capacity_provider.this ÷ 2 vCPUs per execution environment " +
+				"(memory_size 4,096 MB ÷ 1,024 ÷ execution_environment_memory_gib_per_vcpu 2) = 10 execution environments × per_execution_environment_max_concurrency 4 = 40) " +
+				"× 10 msg/s = 400 msg/s does not exceed the declared arrival rate 500 msg/s: surplus -100 msg/s, any backlog never drains",
+				File: "capacity/main.tf", Start: at(3, 3), End: at(3, 111), Facts: facts("arrival_rate", 500, "effective_arrival_rate", 500, "per_consumer_rate", 10, "max_consumers", 40, "capacity", 400, "surplus", -100)}},
+		},
+		{
 			// Its name at the end of a written ARN finds it.
 			name: "a capacity provider by its ARN",
 			files: map[string]string{"main.tf": strings.Replace(lmiWorker(vcpus20, "\n  memory_size   = 4096", settings("4")), "aws_lambda_capacity_provider.workers.arn",
