@@ -85,6 +85,7 @@ const (
 	srcECSDeployment     = "https://docs.aws.amazon.com/securityhub/1.0/APIReference/API_AwsEcsServiceDeploymentConfigurationDetails.html"
 	srcManagedInstConfig = "https://docs.aws.amazon.com/lambda/latest/api/API_LambdaManagedInstancesCapacityProviderConfig.html"
 	srcManagedInstScale  = "https://docs.aws.amazon.com/lambda/latest/dg/lambda-managed-instances-scaling.html"
+	srcManagedInstBest   = "https://docs.aws.amazon.com/lambda/latest/dg/lambda-managed-instances-best-practices.html"
 	srcESMBatchSize      = "https://docs.aws.amazon.com/sdk-for-kotlin/api/latest/lambda/aws.sdk.kotlin.services.lambda.model/-get-event-source-mapping-response/batch-size.html"
 	srcESMBatchWindow    = "https://docs.aws.amazon.com/sdk-for-kotlin/api/latest/lambda/aws.sdk.kotlin.services.lambda.model/-get-event-source-mapping-response/maximum-batching-window-in-seconds.html"
 	srcMaintenancePolicy = "https://docs.aws.amazon.com/autoscaling/ec2/APIReference/API_InstanceMaintenancePolicy.html"
@@ -447,6 +448,14 @@ var publishedAWSLimits = []AWSLimitEntry{
 		Source:  srcManagedInstScale,
 		Quote:   "Lambda launches Managed Instances in your account. It launches three by default for AZ resiliency and starts three execution environments",
 		Range:   AtLeastOne,
+	},
+	{
+		Name: "lambda_managed_instances_min_vcpus_per_environment", Value: 1, Unit: "vCPUs",
+		Meaning: "Fewest vCPUs an execution environment of a function on Lambda Managed Instances has: a capacity provider's max_vcpu_count runs at most that many environments per vCPU.",
+		Source:  srcManagedInstBest,
+		Quote:   "Choose appropriate memory and vCPU settings. ... The minimum supported function size is 2GB and 1 vCPU.",
+		Note:    "Read on the English page as mirrored on docs.amazonaws.cn.",
+		Range:   AboveZero,
 	},
 }
 

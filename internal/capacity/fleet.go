@@ -6,6 +6,7 @@ package capacity
 import (
 	"fmt"
 	"math"
+	"math/big"
 )
 
 // Sizing inputs for the provisioning lag, shared by queuecap_consumers and
@@ -14,7 +15,7 @@ var (
 	inProvisioningLag = Input{Name: "provisioning_lag_seconds", Type: Number, Unit: "seconds", Range: AtLeastZero, Default: 0.0,
 		Description: "Time for a new consumer to start taking work once the scale-out starts (instances boot, tasks pull images), in seconds, L.",
 		Note: "While it lasts only `min_consumers` drain the backlog, and the full fleet has `rto_seconds − provisioning_lag_seconds` for the rest; " +
-			"it must be less than `rto_seconds`. `0` is the headroom formula."}
+			"it must be less than `rto_seconds`. `0` is the headroom formula. " + warmupDoc}
 	inMinConsumers = Input{Name: "min_consumers", Type: Whole, Unit: "consumers", Range: AtLeastZero,
 		Description: "Fleet that runs before the scale-out, c_min: it alone drains the backlog during `provisioning_lag_seconds`, at its surplus `max(0, min_consumers × μ − λ_eff)`.",
 		Note: "Defaults to `steady_state_consumers`, whose surplus is at most one consumer's. A smaller fleet is counted as draining nothing " +
@@ -57,14 +58,39 @@ type FleetPlan struct {
 	MinSize, DesiredCapacity, MaxSize int64
 	BacklogPerConsumerTarget          float64
 	// LambdaMaximumConcurrency is max(2, MaxSize); 0 when MaxSize is
-	// beyond what one event source mapping allows.
+	// beyond what one event source mapping allows, or in provisioned
+	// mode, where AWS refuses a maximum_concurrency beside pollers.
 	LambdaMaximumConcurrency int64
+	// Pollers is the provisioned_poller_config in provisioned mode.
+	Pollers *LambdaPollers
+	// HealthyDuringDeploy is the consumers a deployment keeps in service
+	// at MaxSize: ceil(min_healthy_percent / 100 × MaxSize).
+	HealthyDuringDeploy int64
+}
+
+// FleetOptions are a fleet plan's settings beyond the sizing.
+type FleetOptions struct {
+	// MinHealthyPercent is the share of the fleet a deployment keeps in
+	// service; max_size is raised until that share meets the RTO.
+	MinHealthyPercent float64
+	// LambdaMode is "", LambdaModeStandard or LambdaModeProvisioned.
+	LambdaMode string
+	// Limits are AWS's published limits the Lambda modes read.
+	Limits AWSLimits
 }
 
 // PlanFleet sizes an auto-scaled fleet: min_size the steady state (or
 // min_consumers), desired_capacity with the headroom asked for, max_size
 // the headroom formula with the provisioning lag.
 func PlanFleet(in SizingInput, slaSeconds float64) (FleetPlan, error) {
+	return PlanFleetWith(in, slaSeconds, FleetOptions{MinHealthyPercent: 100})
+}
+
+// PlanFleetWith is PlanFleet with a deployment's healthy share and a
+// Lambda concurrency mode: max_size is at least the least fleet whose
+// healthy share still meets the RTO, and a mode's cap on one event source
+// mapping is an error at lambda_concurrency_mode.
+func PlanFleetWith(in SizingInput, slaSeconds float64, opts FleetOptions) (FleetPlan, error) {
 	var p FleetPlan
 	s, err := Size(in)
 	if err != nil {
@@ -78,10 +104,17 @@ func PlanFleet(in SizingInput, slaSeconds float64) (FleetPlan, error) {
 		p.DesiredCapacity, _ = ceilRat("min_headroom", "desired_capacity", mul(quo(in.Retries.effective(in.ArrivalRate), dec(in.PerConsumerRate)), add(ratOne, dec(in.MinHeadroom))))
 	}
 	p.DesiredCapacity = max(p.DesiredCapacity, p.MinSize)
-	p.MaxSize = max(s.RequiredConsumers, p.DesiredCapacity)
+	deploy, err := DeployHealthyMaxSize(s.RequiredConsumers, opts.MinHealthyPercent)
+	if err != nil {
+		return p, err
+	}
+	p.MaxSize = max(s.RequiredConsumers, p.DesiredCapacity, deploy)
+	p.HealthyDuringDeploy = HealthyDuringDeploy(p.MaxSize, opts.MinHealthyPercent)
 	if p.MaxSize > s.RequiredConsumers {
-		// min_consumers above what the recovery needs: the fleet never
-		// scales out, and its own surplus drains the backlog.
+		// min_consumers above what the recovery needs (the fleet never
+		// scales out, and its own surplus drains the backlog), or a
+		// deployment's healthy share that must meet the RTO (the full
+		// fleet, larger than the recovery needs, arrives after the lag).
 		// From the exact c·μ and λ_eff, rounded once: not from the
 		// capacity and λ_eff already written to 15 digits.
 		sup, err := SupplyAgainst([]FleetSize{{Count: p.MaxSize, PerConsumerRate: in.PerConsumerRate}}, in.ArrivalRate, in.Retries, in.MaxBacklog)
@@ -91,12 +124,42 @@ func PlanFleet(in SizingInput, slaSeconds float64) (FleetPlan, error) {
 		p.Capacity, p.Surplus = sup.Capacity, sup.Surplus
 		p.Overhead = overhead(p.MaxSize, s.SteadyStateConsumers)
 		p.DrainSeconds = nil
-		if sup.Drains {
+		switch {
+		case p.MaxSize > p.MinSize && in.ProvisioningLagSeconds > 0:
+			effR := in.Retries.effective(in.ArrivalRate)
+			muR := dec(in.PerConsumerRate)
+			minSurplus := new(big.Rat)
+			if in.RTOSeconds > 0 {
+				minSurplus = atLeast0(sub(mul(ratInt(p.MinSize), muR), effR))
+			}
+			if p.DrainSeconds, err = lagDrainSeconds(dec(in.MaxBacklog), minSurplus, sub(mul(ratInt(p.MaxSize), muR), effR), dec(in.ProvisioningLagSeconds)); err != nil {
+				return p, err
+			}
+		case sup.Drains:
 			p.DrainSeconds = &sup.DrainSeconds
 		}
 	}
 	if p.BacklogPerConsumerTarget, err = BacklogPerConsumerTarget(slaSeconds, in.PerConsumerRate); err != nil {
 		return p, err
+	}
+	if opts.LambdaMode != "" {
+		limit, name, err := opts.Limits.LambdaModeCap(opts.LambdaMode)
+		if err != nil {
+			return p, err
+		}
+		if float64(p.MaxSize) > limit {
+			return p, inputErr("lambda_concurrency_mode", "%s mode reaches at most %s concurrent invocations on one SQS event source mapping (%s), but max_size is %d: "+
+				"spread the queue over several mappings or functions, or give each invocation more work (a larger batch)",
+				opts.LambdaMode, GroupDigits(Decimal(limit)), name, p.MaxSize)
+		}
+	}
+	if opts.LambdaMode == LambdaModeProvisioned {
+		pollers, err := opts.Limits.PlanPollers("lambda_concurrency_mode", p.MinSize, p.MaxSize)
+		if err != nil {
+			return p, err
+		}
+		p.Pollers = &pollers
+		return p, nil
 	}
 	if p.MaxSize <= maxLambdaConcurrency {
 		p.LambdaMaximumConcurrency = max(p.MaxSize, minLambdaConcurrency)
@@ -153,6 +216,24 @@ var (
 	lambdaScalingType = ListOf(ObjectOf(
 		Attr{Name: "maximum_concurrency", Type: Whole, Description: "`maximum_concurrency`: `max_size`, at least 2."},
 	))
+	lambdaPollerType = ListOf(ObjectOf(
+		Attr{Name: "minimum_pollers", Type: Whole, Description: "`minimum_pollers`: the `minimum_pollers` output."},
+		Attr{Name: "maximum_pollers", Type: Whole, Description: "`maximum_pollers`: the `maximum_pollers` output."},
+	))
+)
+
+// Fleet inputs for Lambda's concurrency modes and deployments.
+var (
+	inLambdaMode = Input{Name: "lambda_concurrency_mode", Type: String, OneOf: []string{LambdaModeStandard, LambdaModeProvisioned},
+		Description: "How the fleet's Lambda SQS event source mapping scales: `standard` (AWS adds pollers itself) or `provisioned` (its `provisioned_poller_config` sets them).",
+		Note: "Unset, the plan is not held to either mode's cap and `lambda_scaling_config` is filled as for `standard`. " +
+			"A `max_size` above the mode's cap on one mapping (AWS's `lambda_sqs_standard_max_concurrency`, 1,250, or `lambda_sqs_provisioned_max_concurrency`, 20,000, in [docs/aws-limits.md](https://github.com/queuecap/terraform-provider-queuecap/blob/main/docs/aws-limits.md)) is an error here. " +
+			"`provisioned` fills `minimum_pollers`, `maximum_pollers` and `lambda_provisioned_poller_config` and leaves `lambda_scaling_config` empty, since AWS refuses a `maximum_concurrency` beside pollers."}
+	inMinHealthyPercent = Input{Name: "min_healthy_percent", Type: Number, Unit: "percent", Range: Between(0, 100), Default: 100.0,
+		Description: "Share of the fleet a deployment keeps in service, in percent: an instance refresh's `min_healthy_percentage`, an ECS service's `deployment_minimum_healthy_percent`.",
+		Note: "`max_size` is raised until `ceil(min_healthy_percent / 100 × max_size)` consumers still meet the RTO, so that a deployment during the worst backlog does not stall its recovery. " +
+			"That buys consumers that run only during a deployment; leave it at `100` when a deployment launches before it terminates (`max_healthy_percentage` or `deployment_maximum_percent` above 100), " +
+			"or when deployments are paused during an incident."}
 )
 
 func dimensions(pairs ...string) []any {
@@ -199,7 +280,7 @@ var FleetFormula = &Formula{
 		"give them from the same locals or variables as the resources, since an argument unknown at plan defers the whole read to apply.",
 	Inputs: append(append([]Input{inArrivalRate, inPerConsumerRate, withNote(inSLASeconds, "Sets the target of target tracking, `sla_seconds × per_consumer_rate` messages per consumer."),
 		inMaxBacklog, inRTOSeconds}, retryRules...),
-		inMinHeadroom, inProvisioningLag, inMinConsumers,
+		inMinHeadroom, inProvisioningLag, inMinConsumers, inMinHealthyPercent, inLambdaMode,
 		Input{Name: "queue_name", Type: String, Description: "Name of the SQS queue, the `QueueName` dimension of `ApproximateNumberOfMessagesVisible`."},
 		Input{Name: "autoscaling_group_name", Type: String, Description: "Name of the EC2 Auto Scaling group, the `AutoScalingGroupName` dimension of `GroupInServiceInstances`."},
 		Input{Name: "ecs_cluster_name", Type: String, Description: "Name of the ECS cluster, the `ClusterName` dimension of `RunningTaskCount`."},
@@ -221,7 +302,15 @@ var FleetFormula = &Formula{
 			"`ApproximateNumberOfMessagesVisible` (`AWS/SQS`, `Sum`) over `RunningTaskCount` (`ECS/ContainerInsights`, `Average`; Container Insights must be on): " +
 			"`policy_type`, `service_namespace`, `scalable_dimension` and the `target_tracking_scaling_policy_configuration` block as a list of one."},
 		{Name: "lambda_scaling_config", Type: lambdaScalingType, Description: "The `scaling_config` block of an `aws_lambda_event_source_mapping` as a list of one: " +
-			"`maximum_concurrency = max(2, max_size)` concurrent invocations. Empty (with a warning) when `max_size` is beyond the 1,000 one mapping allows."},
+			"`maximum_concurrency = max(2, max_size)` concurrent invocations. Empty (with a warning) when `max_size` is beyond the 1,000 one mapping allows, " +
+			"and in `provisioned` mode."},
+		{Name: "healthy_during_deploy", Type: Whole, Description: "Consumers a deployment keeps in service at `max_size`, `ceil(min_healthy_percent / 100 × max_size)`: at least the recovery's `required_consumers`."},
+		{Name: "minimum_pollers", Type: Whole, Description: "In `provisioned` mode, `minimum_pollers` of the mapping's `provisioned_poller_config`: " +
+			"`ceil(min_size / lambda_sqs_poller_concurrent_invocations)`, within AWS's range (2 to 200; a warning when `min_size` needs more). Null in other modes."},
+		{Name: "maximum_pollers", Type: Whole, Description: "In `provisioned` mode, `maximum_pollers` of the mapping's `provisioned_poller_config`: " +
+			"`ceil(max_size / lambda_sqs_poller_concurrent_invocations)`, at least `minimum_pollers`. Null in other modes."},
+		{Name: "lambda_provisioned_poller_config", Type: lambdaPollerType, Description: "The `provisioned_poller_config` block of an `aws_lambda_event_source_mapping` as a list of one in `provisioned` mode, " +
+			"`minimum_pollers` and `maximum_pollers`; empty in other modes."},
 	},
 	Rules: []Rule{
 		RequiredWhenPositive{Trigger: "max_backlog", Required: "rto_seconds", Why: "the time allowed to clear that backlog"},
@@ -230,7 +319,8 @@ var FleetFormula = &Formula{
 	},
 	Compute: func(a Args) (Result, error) {
 		in := sizingInput(a)
-		p, err := PlanFleet(in, a.Num("sla_seconds"))
+		p, err := PlanFleetWith(in, a.Num("sla_seconds"),
+			FleetOptions{MinHealthyPercent: a.Num("min_healthy_percent"), LambdaMode: a.Str("lambda_concurrency_mode"), Limits: DefaultAWSLimits()})
 		if err != nil {
 			return Result{}, err
 		}
@@ -242,6 +332,12 @@ var FleetFormula = &Formula{
 		lambda := []any{}
 		if p.LambdaMaximumConcurrency > 0 {
 			lambda = append(lambda, map[string]any{"maximum_concurrency": p.LambdaMaximumConcurrency})
+		}
+		var minPollers, maxPollers any
+		pollers := []any{}
+		if p.Pollers != nil {
+			minPollers, maxPollers = p.Pollers.Minimum, p.Pollers.Maximum
+			pollers = append(pollers, map[string]any{"minimum_pollers": minPollers, "maximum_pollers": maxPollers})
 		}
 		r := Result{Values: Values{
 			"effective_arrival_rate": p.EffectiveArrivalRate, "min_size": p.MinSize, "desired_capacity": p.DesiredCapacity, "max_size": p.MaxSize,
@@ -256,6 +352,8 @@ var FleetFormula = &Formula{
 					metricQuery(idRunning, "Running tasks", "ECS/ContainerInsights", "RunningTaskCount", "Average",
 						dimensions("ClusterName", a.Str("ecs_cluster_name"), "ServiceName", a.Str("ecs_service_name"))), "task")},
 			"lambda_scaling_config": lambda,
+			"healthy_during_deploy": p.HealthyDuringDeploy, "minimum_pollers": minPollers, "maximum_pollers": maxPollers,
+			"lambda_provisioned_poller_config": pollers,
 		}}
 		if w := ZeroSurplusWarning(in, p.Sizing); w != nil {
 			r.Warnings = append(r.Warnings, *w)
@@ -264,7 +362,17 @@ var FleetFormula = &Formula{
 		if w := SLAShorterThanServiceWarning(a.Num("sla_seconds"), in.PerConsumerRate); w != nil {
 			r.Warnings = append(r.Warnings, *w)
 		}
-		if p.LambdaMaximumConcurrency == 0 {
+		switch mode := a.Str("lambda_concurrency_mode"); {
+		case p.Pollers != nil && p.Pollers.MinimumCapped:
+			r.Warnings = append(r.Warnings, Warning{Summary: "min_size needs more warm pollers than minimum_pollers accepts",
+				Detail: fmt.Sprintf("min_size = %d needs ceil(%d / %s) pollers kept warm, but minimum_pollers is at most %d, so minimum_pollers = %d keeps %s concurrent invocations warm.",
+					p.MinSize, p.MinSize, formatNumber(pollerConcurrency()), p.Pollers.Minimum, p.Pollers.Minimum, GroupDigits(Decimal(float64(p.Pollers.Minimum)*pollerConcurrency())))})
+		case mode == LambdaModeStandard && p.LambdaMaximumConcurrency == 0:
+			r.Warnings = append(r.Warnings, Warning{Summary: "max_size is beyond a maximum_concurrency",
+				Detail: fmt.Sprintf("max_size = %d, but an SQS event source mapping's scaling_config allows a maximum_concurrency of at most %d, "+
+					"so lambda_scaling_config is empty: leave maximum_concurrency unset, and a standard-mode mapping scales up to its own cap on its own.",
+					p.MaxSize, maxLambdaConcurrency)})
+		case mode == "" && p.LambdaMaximumConcurrency == 0:
 			r.Warnings = append(r.Warnings, Warning{Summary: "max_size is beyond one Lambda event source mapping",
 				Detail: fmt.Sprintf("max_size = %d, but an SQS event source mapping's scaling_config allows a maximum_concurrency of at most %d, "+
 					"so lambda_scaling_config is empty: spread the queue over several mappings or functions, or give each invocation more work (a larger batch).",
@@ -274,6 +382,16 @@ var FleetFormula = &Formula{
 	},
 }
 
+// warmupDoc says where a fleet's warmup goes.
+const warmupDoc = "A warmup is this lag: an Auto Scaling group's `default_instance_warmup` or `health_check_grace_period` (with a warm pool's start), " +
+	"an ECS service's task start and `health_check_grace_period_seconds`; give their sum from launch to taking work."
+
+// pollerConcurrency is the invocations one provisioned poller drives.
+func pollerConcurrency() float64 {
+	v, _ := DefaultAWSLimits().limit(LimitLambdaPollerConcurrency)
+	return v
+}
+
 // fleetPlanFunction is queuecap_fleet as one call.
 var fleetPlanFunction = &Function{
 	Name: "fleet_plan", Summary: "The whole queuecap_fleet plan as one call",
@@ -281,7 +399,8 @@ var fleetPlanFunction = &Function{
 		"(`arrival_rate`, `per_consumer_rate` and `sla_seconds` required; the others optional with the same defaults and rules; " +
 		"numbers may be given as strings) and returns its whole result as one object: the inputs with defaults filled in, " +
 		"`min_size`, `desired_capacity`, `max_size`, `surplus`, `drain_seconds`, `overhead`, `backlog_per_consumer_target`, " +
+		"`healthy_during_deploy`, the pollers of `lambda_concurrency_mode = \"provisioned\"` (`minimum_pollers`, `maximum_pollers`, `lambda_provisioned_poller_config`), " +
 		"and the target tracking specifications `ec2_scaling_policy`, `ecs_scaling_policy` and `lambda_scaling_config`, each exactly as the data source computes it. " +
-		"A function cannot warn: the data source's warnings (zero surplus, a `max_size` beyond one Lambda event source mapping) are not shown.",
+		"A function cannot warn: the data source's warnings (zero surplus, a `max_size` beyond one Lambda event source mapping, a warm floor above `minimum_pollers`' range) are not shown.",
 	Object: FleetFormula,
 }

@@ -24,6 +24,7 @@ func TestFleetFormula(t *testing.T) {
 		minSize, desired, max int64
 		drain                 float64
 		lambda                []any
+		pollers               []any // lambda_provisioned_poller_config; nil for empty
 		warnings              int
 	}{
 		// MATH.md's worked example: 25 steady, 30 with 20 % headroom, 33
@@ -45,6 +46,29 @@ func TestFleetFormula(t *testing.T) {
 		// The steady state with nothing else has zero surplus: the warning of queuecap_consumers.
 		{name: "zero surplus", raw: map[string]any{"arrival_rate": 10000.0, "per_consumer_rate": 400.0, "sla_seconds": 10.0},
 			minSize: 25, desired: 25, max: 25, drain: 0, lambda: []any{map[string]any{"maximum_concurrency": int64(25)}}, warnings: 1},
+		// A deployment keeping 90 %: 36 keep ceil(32.4) = 33 in service,
+		// 35 only ceil(31.5) = 32. The 36 arrive after the lag: 180 s at
+		// the minimum fleet's 0 surplus, then 5 M at 36 × 400 − 10,000.
+		{name: "deploy health with a lag", raw: base(map[string]any{"min_healthy_percent": 90.0, "provisioning_lag_seconds": 180.0}),
+			minSize: 25, desired: 25, max: 36, drain: 180 + 5e6/4400, lambda: []any{map[string]any{"maximum_concurrency": int64(36)}}},
+		// Provisioned: ceil(25 / 10) = 3 pollers warm, ceil(32 / 10) = 4 at
+		// most, and no maximum_concurrency beside them.
+		{name: "provisioned pollers", raw: base(map[string]any{"lambda_concurrency_mode": "provisioned"}),
+			minSize: 25, desired: 25, max: 32, drain: 5e6 / 2800, lambda: []any{},
+			pollers: []any{map[string]any{"minimum_pollers": int64(3), "maximum_pollers": int64(4)}}},
+		// One consumer still gets AWS's least 2 pollers.
+		{name: "provisioned least pollers", raw: map[string]any{"arrival_rate": 1.0, "per_consumer_rate": 10.0, "sla_seconds": 10.0, "lambda_concurrency_mode": "provisioned"},
+			minSize: 1, desired: 1, max: 1, drain: 0, lambda: []any{},
+			pollers: []any{map[string]any{"minimum_pollers": int64(2), "maximum_pollers": int64(2)}}},
+		// 2,500 warm consumers need 250 pollers, above the 200
+		// minimum_pollers accepts: 200, with a warning.
+		{name: "provisioned warm floor capped", raw: map[string]any{"arrival_rate": 24995.0, "per_consumer_rate": 10.0, "sla_seconds": 10.0, "lambda_concurrency_mode": "provisioned"},
+			minSize: 2500, desired: 2500, max: 2500, drain: 0, lambda: []any{},
+			pollers: []any{map[string]any{"minimum_pollers": int64(200), "maximum_pollers": int64(250)}}, warnings: 1},
+		// Standard mode, 1,100 consumers: within the mapping's 1,250, but
+		// beyond a maximum_concurrency.
+		{name: "standard beyond maximum_concurrency", raw: map[string]any{"arrival_rate": 10995.0, "per_consumer_rate": 10.0, "sla_seconds": 10.0, "lambda_concurrency_mode": "standard"},
+			minSize: 1100, desired: 1100, max: 1100, drain: 0, lambda: []any{}, warnings: 1},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			r, _, err := capacity.FleetFormula.Run(tt.raw)
@@ -59,6 +83,13 @@ func TestFleetFormula(t *testing.T) {
 			assertClose(t, "drain_seconds", drain, tt.drain)
 			if !reflect.DeepEqual(v["lambda_scaling_config"], tt.lambda) {
 				t.Errorf("lambda_scaling_config = %#v, want %#v", v["lambda_scaling_config"], tt.lambda)
+			}
+			wantPollers := tt.pollers
+			if wantPollers == nil {
+				wantPollers = []any{}
+			}
+			if !reflect.DeepEqual(v["lambda_provisioned_poller_config"], wantPollers) {
+				t.Errorf("lambda_provisioned_poller_config = %#v, want %#v", v["lambda_provisioned_poller_config"], wantPollers)
 			}
 			if len(r.Warnings) != tt.warnings {
 				t.Errorf("warnings = %v, want %d", r.Warnings, tt.warnings)
@@ -112,6 +143,13 @@ func TestFleetFormulaInvalid(t *testing.T) {
 		{"cluster without service", map[string]any{"arrival_rate": 1.0, "per_consumer_rate": 1.0, "sla_seconds": 1.0, "ecs_cluster_name": "main"}, "ecs_cluster_name"},
 		{"no sla_seconds", map[string]any{"arrival_rate": 1.0, "per_consumer_rate": 1.0}, "sla_seconds"},
 		{"fractional min_consumers", map[string]any{"arrival_rate": 1.0, "per_consumer_rate": 1.0, "sla_seconds": 1.0, "min_consumers": 1.5}, "min_consumers"},
+		// 2,000 consumers: beyond a standard mapping's 1,250, within a
+		// provisioned one's 20,000; 20,001 beyond that too.
+		{"standard mode's cap", map[string]any{"arrival_rate": 19995.0, "per_consumer_rate": 10.0, "sla_seconds": 10.0, "lambda_concurrency_mode": "standard"}, "lambda_concurrency_mode"},
+		{"provisioned mode's cap", map[string]any{"arrival_rate": 200005.0, "per_consumer_rate": 10.0, "sla_seconds": 10.0, "lambda_concurrency_mode": "provisioned"}, "lambda_concurrency_mode"},
+		{"unknown mode", map[string]any{"arrival_rate": 1.0, "per_consumer_rate": 1.0, "sla_seconds": 1.0, "lambda_concurrency_mode": "fast"}, "lambda_concurrency_mode"},
+		{"no healthy share", map[string]any{"arrival_rate": 1.0, "per_consumer_rate": 1.0, "sla_seconds": 1.0, "min_healthy_percent": 0.0}, "min_healthy_percent"},
+		{"healthy share above 100", map[string]any{"arrival_rate": 1.0, "per_consumer_rate": 1.0, "sla_seconds": 1.0, "min_healthy_percent": 101.0}, "min_healthy_percent"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, _, err := capacity.FleetFormula.Run(tt.raw)

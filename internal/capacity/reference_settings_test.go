@@ -447,7 +447,28 @@ func fleetRef(in map[string]any) map[string]any {
 		backlogTerm = rQuo(backlog, rMul(mu, rto))
 	}
 	required := rMax(rCeil(rAdd(rQuo(eff, mu), backlogTerm)), headroomFleet)
-	maxSize := rMax(required, desired)
+	required = rMax(required, steady)
+	// A deployment keeps ceil(h/100 × M) consumers: the least M ≥
+	// required whose share still is required, by bisection.
+	h := rat(in, "min_healthy_percent", rInt(100))
+	healthy := func(m *big.Rat) *big.Rat { return rCeil(rQuo(rMul(h, m), rInt(100))) }
+	deploy := required
+	if required.Sign() > 0 {
+		lo, hi := required, rCeil(rQuo(rMul(required, rInt(100)), h))
+		for lo.Cmp(hi) < 0 {
+			mid := rCeil(rQuo(rAdd(lo, hi), rInt(2)))
+			if mid.Cmp(hi) == 0 {
+				mid = rSub(hi, rInt(1))
+			}
+			if healthy(mid).Cmp(required) >= 0 {
+				hi = mid
+			} else {
+				lo = rAdd(mid, rInt(1))
+			}
+		}
+		deploy = lo
+	}
+	maxSize := rMax(rMax(required, desired), deploy)
 	surplus := rSub(rMul(maxSize, mu), eff)
 	// drain_seconds: the minimum fleet alone when it clears the backlog
 	// within the lag, else the lag at S_min and the rest at max_size's
@@ -473,8 +494,16 @@ func fleetRef(in map[string]any) map[string]any {
 	if lag.Sign() > 0 {
 		warmup = whole(rCeil(lag))
 	}
-	lambda := []any{}
-	if maxSize.Cmp(rInt(1000)) <= 0 {
+	lambda, pollers := []any{}, []any{}
+	var minPollers, maxPollers any
+	if in["lambda_concurrency_mode"] == "provisioned" {
+		// ceil(concurrency / 10 per poller), minimum_pollers from 2 to
+		// 200, maximum_pollers at least minimum_pollers.
+		lo := rMin(rMax(rCeil(rQuo(minSize, rInt(10))), rInt(2)), rInt(200))
+		hi := rMax(rCeil(rQuo(maxSize, rInt(10))), lo)
+		minPollers, maxPollers = whole(lo), whole(hi)
+		pollers = []any{map[string]any{"minimum_pollers": minPollers, "maximum_pollers": maxPollers}}
+	} else if maxSize.Cmp(rInt(1000)) <= 0 {
 		lambda = []any{map[string]any{"maximum_concurrency": whole(rMax(maxSize, rInt(2)))}}
 	}
 	name := func(key string) string { s, _ := in[key].(string); return s }
@@ -512,6 +541,8 @@ func fleetRef(in map[string]any) map[string]any {
 			"target_tracking_scaling_policy_configuration": tracking("running_tasks", metric("running_tasks", "Running tasks", "ECS/ContainerInsights", "RunningTaskCount", "Average",
 				dims("ClusterName", name("ecs_cluster_name"), "ServiceName", name("ecs_service_name"))), "task")},
 		"lambda_scaling_config": lambda,
+		"healthy_during_deploy": whole(healthy(maxSize)), "minimum_pollers": minPollers, "maximum_pollers": maxPollers,
+		"lambda_provisioned_poller_config": pollers,
 	}
 }
 
@@ -540,6 +571,20 @@ func fleetCase(rng *rand.Rand, i int) map[string]any {
 		in["min_consumers"] = float64(rng.Int64N(2*steady + 3))
 	}
 	fleetBoundary(rng, i, in)
+	if rng.IntN(3) == 0 {
+		// A deployment's healthy share: a whole percent or a decimal one.
+		in["min_healthy_percent"] = rQuo(rInt(1+rng.Int64N(10000)), rInt(100))
+		if rng.IntN(2) == 0 {
+			in["min_healthy_percent"] = rInt(1 + rng.Int64N(100))
+		}
+	}
+	// A Lambda mode only where max_size is within its cap on one mapping.
+	switch maxSize := wholeOut(fleetRef(in), "max_size"); {
+	case rng.IntN(3) == 0 && maxSize <= 1250:
+		in["lambda_concurrency_mode"] = "standard"
+	case rng.IntN(2) == 0 && maxSize <= 20000:
+		in["lambda_concurrency_mode"] = "provisioned"
+	}
 	names := []string{"", "orders", "orders-dlq.fifo", "a b"}
 	if rng.IntN(3) != 0 {
 		in["queue_name"] = names[rng.IntN(len(names))]

@@ -58,6 +58,7 @@ type builder struct {
 	iam                 iamRefs                      // roles and what uses them (iam.go)
 	pipes               []*pipe
 	sns                 snsRefs
+	lmi                 lmiRefs // Lambda Managed Instances (lmi.go)
 	// dataArgs is the root instance's record of evaluated queuecap data
 	// sources' arguments.
 	dataArgs map[string]Rates
@@ -195,6 +196,8 @@ func (b *builder) modelResource(res *resourceInstance) {
 		b.addPipe(res)
 	case "aws_sns_topic", "aws_sns_topic_subscription":
 		b.addSNS(res)
+	case "aws_lambda_capacity_provider":
+		b.addCapacityProvider(res)
 	case "aws_appautoscaling_target":
 		tags := b.tagRates(res.module, n.arg("tags"))
 		t := &scalingTarget{addr: addr, maxCap: n.num("max_capacity"), minCap: n.num("min_capacity"),
@@ -543,6 +546,7 @@ func (b *builder) addFleet(res *resourceInstance) {
 		if dl := n.first("dead_letter_config"); dl != nil {
 			b.failureDestinations = append(b.failureDestinations, dl.val("target_arn"))
 		}
+		b.readManagedInstances(f, n)
 		tags = b.tagRates(res.module, n.arg("tags"))
 	}
 	f.Declared.Add(model.SourceTags, tags.rates)

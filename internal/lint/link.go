@@ -35,6 +35,7 @@ func (b *builder) link() {
 	l.linkConfigQueues()
 	l.linkScaleOutConsumers()
 	l.readLinkOnly()
+	l.linkManagedInstances()
 	l.linkPipes()
 	l.linkIAMConsumers()
 	l.linkSNSProducers()

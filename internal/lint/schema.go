@@ -89,6 +89,11 @@ var (
 		"predefined_metric_specification": attrs("predefined_metric_type", "resource_label"),
 		"customized_metric_specification": customizedMetricSchema,
 	})
+	// A Lambda function's Lambda Managed Instances settings (lmi.go).
+	lmiConfigSchema = withBlocks(attrs(), map[string]*blockSchema{
+		"lambda_managed_instances_capacity_provider_config": attrs("capacity_provider_arn",
+			"per_execution_environment_max_concurrency", "execution_environment_memory_gib_per_vcpu"),
+	})
 	// An auto scaling group's launch template, directly or in a mixed
 	// instances policy.
 	launchTemplateRefSchema = attrs("id", "name")
@@ -138,8 +143,9 @@ var resourceSchemas = map[string]*blockSchema{
 		"deployment_controller":    attrs("type"),
 		"deployment_configuration": attrs("strategy"),
 	}),
-	"aws_lambda_function": withBlocks(attrs("function_name", "timeout", "reserved_concurrent_executions", "tags", "role"), map[string]*blockSchema{
-		"dead_letter_config": attrs("target_arn"),
+	"aws_lambda_function": withBlocks(attrs("function_name", "timeout", "reserved_concurrent_executions", "tags", "role", "memory_size"), map[string]*blockSchema{
+		"dead_letter_config":       attrs("target_arn"),
+		"capacity_provider_config": lmiConfigSchema,
 	}),
 	"aws_lambda_event_source_mapping": withBlocks(attrs("event_source_arn", "function_name", "batch_size", "enabled", "starting_position",
 		"maximum_batching_window_in_seconds", "function_response_types"), map[string]*blockSchema{
@@ -173,6 +179,9 @@ var resourceSchemas = map[string]*blockSchema{
 	"aws_pipes_pipe":             attrs("name", "source", "target", "desired_state", "tags"),
 	"aws_sns_topic":              linkOnly(attrs("name", "tags")),
 	"aws_sns_topic_subscription": linkOnly(attrs("topic_arn", "protocol", "endpoint", "filter_policy")),
+
+	// Bounds the concurrency of the functions it runs (lmi.go).
+	"aws_lambda_capacity_provider": linkOnly(attrs("name", "capacity_provider_scaling_config")),
 }
 
 // dataSchemas are the data sources other than queuecap's whose arguments

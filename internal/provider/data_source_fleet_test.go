@@ -163,6 +163,61 @@ func TestFleetDataSource(t *testing.T) {
 	)
 }
 
+// The settings of issue 27: a deployment keeping 90 % needs 36 (ceil(32.4)
+// = 33 in service) where the recovery needs 33; provisioned mode gives
+// pollers and no maximum_concurrency beside them.
+func TestFleetDataSourceDeployAndPollers(t *testing.T) {
+	pollers := func(lo, hi int64) knownvalue.Check {
+		return knownvalue.ListExact([]knownvalue.Check{knownvalue.ObjectExact(map[string]knownvalue.Check{
+			"minimum_pollers": knownvalue.Int64Exact(lo), "maximum_pollers": knownvalue.Int64Exact(hi),
+		})})
+	}
+	unitTest(t,
+		resource.TestStep{
+			Config: `data "queuecap_fleet" "test" {
+  arrival_rate             = 10000
+  per_consumer_rate        = 400
+  sla_seconds              = 10
+  max_backlog              = 5000000
+  rto_seconds              = 1800
+  provisioning_lag_seconds = 180
+  min_healthy_percent      = 90
+  lambda_concurrency_mode  = "provisioned"
+}`,
+			ConfigStateChecks: expectValues(fleetAddr, map[string]knownvalue.Check{
+				"min_size":              knownvalue.Int64Exact(25),
+				"max_size":              knownvalue.Int64Exact(36),
+				"healthy_during_deploy": knownvalue.Int64Exact(33),
+				// 180 s at the minimum fleet's zero surplus, then 5 M at 36 × 400 − 10,000.
+				"drain_seconds":                    num(180 + 5e6/4400.0),
+				"minimum_pollers":                  knownvalue.Int64Exact(3),
+				"maximum_pollers":                  knownvalue.Int64Exact(4),
+				"lambda_provisioned_poller_config": pollers(3, 4),
+				"lambda_scaling_config":            knownvalue.ListExact([]knownvalue.Check{}),
+			}),
+		},
+		// Unset, a deployment keeps everything and no mode is assumed.
+		resource.TestStep{
+			Config: `data "queuecap_fleet" "test" {
+  arrival_rate      = 10000
+  per_consumer_rate = 400
+  sla_seconds       = 10
+  max_backlog       = 5000000
+  rto_seconds       = 1800
+}`,
+			ConfigStateChecks: expectValues(fleetAddr, map[string]knownvalue.Check{
+				"max_size":                         knownvalue.Int64Exact(32),
+				"min_healthy_percent":              num(100),
+				"healthy_during_deploy":            knownvalue.Int64Exact(32),
+				"lambda_concurrency_mode":          knownvalue.Null(),
+				"minimum_pollers":                  knownvalue.Null(),
+				"maximum_pollers":                  knownvalue.Null(),
+				"lambda_provisioned_poller_config": knownvalue.ListExact([]knownvalue.Check{}),
+			}),
+		},
+	)
+}
+
 func TestFleetDataSourceInvalid(t *testing.T) {
 	for name, tc := range map[string]struct{ config, err string }{
 		"lag at the RTO": {`max_backlog = 5000000
@@ -170,6 +225,9 @@ func TestFleetDataSourceInvalid(t *testing.T) {
   provisioning_lag_seconds = 1800`, `provisioning_lag_seconds must be less than rto_seconds (1800), got 1800`},
 		"fractional min_consumers": {`min_consumers = 2.5`, `Attribute min_consumers must be a whole number, got: 2.5`},
 		"cluster without service":  {`ecs_cluster_name = "main"`, `Attribute ecs_cluster_name requires ecs_service_name`},
+		"no healthy share":         {`min_healthy_percent = 0`, `min_healthy_percent 0 keeps no consumer in service during a deployment, so no max_size meets the RTO during one`},
+		"healthy share above 100":  {`min_healthy_percent = 101`, `Attribute min_healthy_percent value must be between 0 and 100, got: 101`},
+		"unknown mode":             {`lambda_concurrency_mode = "fast"`, `Attribute lambda_concurrency_mode value must be one of: ["standard" "provisioned"], got: "fast"`},
 		"max_backlog without rto_seconds": {`max_backlog = 5000000`,
 			`Attribute rto_seconds is required when max_backlog is greater than 0 (it is 5000000): the time allowed to clear that backlog`},
 	} {
@@ -180,6 +238,28 @@ func TestFleetDataSourceInvalid(t *testing.T) {
 			})
 		})
 	}
+}
+
+// A max_size beyond what one mapping reaches in the mode asked for is an
+// error at lambda_concurrency_mode: 2,000 consumers are beyond standard
+// mode's 1,250 but within provisioned mode's 20,000.
+func TestFleetDataSourceLambdaModeCap(t *testing.T) {
+	config := func(mode string) string {
+		return "data \"queuecap_fleet\" \"test\" {\n  arrival_rate = 19995\n  per_consumer_rate = 10\n  sla_seconds = 10\n  lambda_concurrency_mode = \"" + mode + "\"\n}\n"
+	}
+	unitTest(t,
+		resource.TestStep{
+			Config: config("standard"),
+			ExpectError: errorWords(`lambda_concurrency_mode standard mode reaches at most 1,250 concurrent invocations on one SQS event source mapping ` +
+				`(lambda_sqs_standard_max_concurrency), but max_size is 2000`),
+		},
+		resource.TestStep{
+			Config: config("provisioned"),
+			ConfigStateChecks: expectValues(fleetAddr, map[string]knownvalue.Check{
+				"max_size": knownvalue.Int64Exact(2000), "minimum_pollers": knownvalue.Int64Exact(200), "maximum_pollers": knownvalue.Int64Exact(200),
+			}),
+		},
+	)
 }
 
 // An argument known only after apply defers the read: the sizes are

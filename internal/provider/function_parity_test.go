@@ -82,6 +82,8 @@ func TestFunctionDataSourceParity(t *testing.T) {
 		// fleet_plan against every attribute queuecap_fleet has, nested blocks included.
 		{"queuecap_fleet", "fleet_plan", "arrival_rate = 10000\nper_consumer_rate = 400\nsla_seconds = 10\nmax_backlog = 5000000\nrto_seconds = 1800\nmin_headroom = 0.2\nprovisioning_lag_seconds = 180\nqueue_name = \"orders\"\nautoscaling_group_name = \"workers\""},
 		{"queuecap_fleet", "fleet_plan", "arrival_rate = 19995\nper_consumer_rate = 10\nsla_seconds = 0.5\necs_cluster_name = \"main\"\necs_service_name = \"orders\""},
+		// A deployment's healthy share and provisioned pollers.
+		{"queuecap_fleet", "fleet_plan", "arrival_rate = 10000\nper_consumer_rate = 400\nsla_seconds = 10\nmax_backlog = 5000000\nrto_seconds = 1800\nprovisioning_lag_seconds = 180\nmin_healthy_percent = 87.5\nlambda_concurrency_mode = \"provisioned\""},
 	}
 
 	var config strings.Builder

@@ -94,4 +94,14 @@ resource "aws_lambda_event_source_mapping" "orders" {
       maximum_concurrency = scaling_config.value.maximum_concurrency
     }
   }
+
+  # With lambda_concurrency_mode = "provisioned" the plan gives pollers
+  # instead (ceil(concurrency / 10) each) and lambda_scaling_config is empty.
+  dynamic "provisioned_poller_config" {
+    for_each = data.queuecap_fleet.orders.lambda_provisioned_poller_config
+    content {
+      minimum_pollers = provisioned_poller_config.value.minimum_pollers
+      maximum_pollers = provisioned_poller_config.value.maximum_pollers
+    }
+  }
 }

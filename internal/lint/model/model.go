@@ -275,7 +275,8 @@ type Fleet struct {
 	Reserved Num
 	// SizeTerms, when not "", says how MaxSize is made because it is not
 	// SizeAttr's own value: a Lambda function bounded by its mapping's
-	// pollers or by a cap AWS publishes (Fleet.SizeText).
+	// pollers, by a cap AWS publishes, or by its Lambda Managed
+	// Instances capacity provider (Fleet.SizeText).
 	SizeTerms string
 	// SizeOf is the address SizeAttr is an argument of when it is not the
 	// fleet's own (an event source mapping's), for messages.
