@@ -90,6 +90,15 @@ func TestLambdaManagedInstancesBound(t *testing.T) {
 				"which has no value here (set it with --var, a tfvars file or TF_VAR_vcpus)", Line: 25}},
 		},
 		{
+			// A bound not known leaves the queue checked at a cap of the
+			// configuration, but not at standard mode's 1,250 alone.
+			name: "max_vcpu_count unknown, reserved concurrency known",
+			files: map[string]string{"main.tf": lmiWorker(`capacity_provider_scaling_config = [{ max_vcpu_count = var.vcpus, scaling_mode = "Manual", scaling_policies = [] }]`,
+				"\n  reserved_concurrent_executions = 30", settings("4")) + "variable \"vcpus\" {\n  type = number\n}\n"},
+			issues: []issue{{Message: "reserved_concurrent_executions 30 × 10 msg/s = 300 msg/s does not exceed the declared arrival rate 500 msg/s: surplus -200 msg/s, any backlog never drains",
+				Start: at(8, 3), End: at(8, 38), Facts: facts("arrival_rate", 500, "effective_arrival_rate", 500, "per_consumer_rate", 10, "max_consumers", 30, "capacity", 300, "surplus", -200)}},
+		},
+		{
 			name:  "no scaling config",
 			files: map[string]string{"main.tf": lmiWorker("", "", settings("4"))},
 			skips: []skip{{Reason: "max_vcpu_count of aws_lambda_function.worker (on aws_lambda_capacity_provider.workers) is not set in its capacity_provider_scaling_config: " +
