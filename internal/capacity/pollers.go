@@ -17,7 +17,8 @@ const (
 	LambdaModeProvisioned = "provisioned"
 )
 
-// The AWS limits table's names a fleet plan reads for Lambda's modes.
+// The AWS limits table's names a fleet plan and the linter's advice read for
+// Lambda's modes.
 const (
 	LimitLambdaStandardMaxConcurrency    = "lambda_sqs_standard_max_concurrency"
 	LimitLambdaProvisionedMaxConcurrency = "lambda_sqs_provisioned_max_concurrency"
@@ -25,6 +26,7 @@ const (
 	LimitLambdaMinimumPollersLeast       = "lambda_sqs_minimum_pollers_default"
 	LimitLambdaMinimumPollersMax         = "lambda_sqs_minimum_pollers_max"
 	LimitLambdaMaximumPollersMax         = "lambda_sqs_maximum_pollers_max"
+	LimitLambdaMaximumConcurrencyMax     = "lambda_sqs_maximum_concurrency_max"
 )
 
 // LambdaPollers is a provisioned mapping's provisioned_poller_config.

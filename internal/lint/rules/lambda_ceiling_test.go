@@ -49,6 +49,16 @@ func TestLambdaCeiling(t *testing.T) {
 				Facts: facts("arrival_rate", 12500, "effective_arrival_rate", 12500, "per_consumer_rate", 10, "max_consumers", 1250, "capacity", 12500, "surplus", 0)}},
 		},
 		{
+			// 1,001 concurrent invokes drain it, and AWS takes no
+			// maximum_concurrency over 1,000: the advice is pollers.
+			name:  "advice over AWS's most maximum_concurrency",
+			files: map[string]string{"main.tf": lambdaMapped("10000", "", "\n  scaling_config {\n    maximum_concurrency = 900\n  }")},
+			issues: []issue{{Summary: "maximum_concurrency 900 cannot drain any backlog: needs 1,001 > AWS's 1,000: use maximum_pollers 101",
+				Message: "maximum_concurrency 900 × 10 msg/s = 9,000 msg/s does not exceed the declared arrival rate 10,000 msg/s: surplus -1,000 msg/s, any backlog never drains",
+				Start:   at(14, 5), End: at(14, 30),
+				Facts: facts("arrival_rate", 10000, "effective_arrival_rate", 10000, "per_consumer_rate", 10, "max_consumers", 900, "capacity", 9000, "surplus", -1000)}},
+		},
+		{
 			name:  "standard mode's cap with room",
 			files: map[string]string{"main.tf": lambdaMapped("12499", "", "")},
 		},

@@ -88,7 +88,7 @@ func checkBacklogWithinRTO(s *supply, r model.Reporter) bool {
 			if in.MinHeadroom > 0 {
 				needed += fmt.Sprintf(" (min_headroom %s included)", percent(in.MinHeadroom))
 			}
-			summary = s.size() + " clears" + late + " after a " + n(lag.Seconds) + " s lag: raise it to " + n(float64(sized.RequiredConsumers))
+			summary = s.size() + " clears" + late + " after a " + n(lag.Seconds) + " s lag: " + s.raiseTo(float64(sized.RequiredConsumers))
 			facts = append(facts, fact("required_consumers", float64(sized.RequiredConsumers)))
 		} else {
 			needed = fmt.Sprintf("rto_seconds %s is within the %s s lag, so no max_size meets it: min_size must clear the backlog alone", num(rto.V), num(lag.Seconds))
@@ -119,7 +119,7 @@ func checkBacklogWithinRTO(s *supply, r model.Reporter) bool {
 					percent(in.MinHeadroom), num(s.Effective), num(in.MinHeadroom), num(mu), num(float64(sized.RequiredConsumers)))
 			}
 			if s.resizable() {
-				summary = s.size() + " clears" + late + ": raise it to " + n(float64(sized.RequiredConsumers))
+				summary = s.size() + " clears" + late + ": " + s.raiseTo(float64(sized.RequiredConsumers))
 			}
 			facts = append(facts, fact("required_consumers", float64(sized.RequiredConsumers)))
 		}
@@ -181,7 +181,7 @@ func checkMinHeadroom(s *supply, r model.Reporter) {
 		if sized, err := capacity.Size(capacity.SizingInput{ArrivalRate: s.Arrival, PerConsumerRate: mu, Retries: s.Retries, MinHeadroom: h.V}); err == nil {
 			needed = fmt.Sprintf("ceil(%s × (1 + %s) / %s) = %s consumers give it", num(s.Effective), num(h.V), num(mu), num(float64(sized.RequiredConsumers)))
 			if s.resizable() {
-				summary = s.size() + " " + short + ": raise it to " + n(float64(sized.RequiredConsumers))
+				summary = s.size() + " " + short + ": " + s.raiseTo(float64(sized.RequiredConsumers))
 			}
 			facts = append(facts, fact("required_consumers", float64(sized.RequiredConsumers)))
 		}

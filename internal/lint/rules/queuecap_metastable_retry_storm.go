@@ -99,7 +99,7 @@ func checkRetryStorm(s *supply, backlog, retries, window float64, r model.Report
 		if c, err := capacity.MinConsumersToDrain(in, 0); err == nil {
 			msg += fmt.Sprintf("; %s consumers drain it within %s s under the same storm", num(float64(c)), num(stormSeconds))
 			if s.resizable() {
-				summary = fmt.Sprintf("%s does not survive the retry storm from max_backlog %s: raise it to %s", s.size(), n(backlog), n(float64(c)))
+				summary = fmt.Sprintf("%s does not survive the retry storm from max_backlog %s: %s", s.size(), n(backlog), s.raiseTo(float64(c)))
 			}
 			facts = append(facts, fact("min_consumers_to_drain", float64(c)))
 		}

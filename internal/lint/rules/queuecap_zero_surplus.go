@@ -24,7 +24,7 @@ func (zeroSurplus) CheckQueue(q *model.Queue, r model.Reporter) {
 	}
 	summary := "the consumers' " + n(s.Capacity) + " msg/s cannot drain any backlog: raise their capacity above " + n(s.Effective) + " msg/s"
 	if fix, ok := s.sizeFix(); ok {
-		summary = s.size() + " cannot drain any backlog: raise it to " + n(float64(fix))
+		summary = s.size() + " cannot drain any backlog: " + s.raiseTo(float64(fix))
 	}
 	r.Report(s.At, summary, s.capacityTerms()+" does not exceed "+s.arrivalTerms()+": surplus "+num(s.Surplus)+" msg/s, any backlog never drains",
 		s.facts()...)

@@ -8,6 +8,7 @@ package rules
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/queuecap/terraform-provider-queuecap/docs"
@@ -171,6 +172,20 @@ func (s *supply) resizable() bool {
 // "max_size 25".
 func (s *supply) size() string {
 	return s.Fleets[0].Fleet.SizeAttr + " " + n(s.Fleets[0].Size)
+}
+
+// raiseTo is the first line's advice to raise the one fleet's size to c:
+// "raise it to 36". A maximum_concurrency AWS would refuse (over
+// lambda_sqs_maximum_concurrency_max) is not advised: provisioned mode's
+// pollers are, as many as take c concurrent invokes.
+func (s *supply) raiseTo(c float64) string {
+	f := s.Fleets[0].Fleet
+	most, ok := s.queue.Limits.Limit(capacity.LimitLambdaMaximumConcurrencyMax)
+	per, okPer := s.queue.Limits.Limit(capacity.LimitLambdaPollerConcurrency)
+	if f.SizeAttr != "maximum_concurrency" || !ok || !okPer || c <= most.Value || per.Value <= 0 {
+		return "raise it to " + n(c)
+	}
+	return fmt.Sprintf("needs %s > AWS's %s: use maximum_pollers %s", n(c), n(most.Value), n(math.Ceil(c/per.Value)))
 }
 
 // sizeFix is the smallest maximum size of the one fleet that drains a
