@@ -109,7 +109,9 @@ func PlanFleetWith(in SizingInput, slaSeconds float64, opts FleetOptions) (Fleet
 		return p, err
 	}
 	p.MaxSize = max(s.RequiredConsumers, p.DesiredCapacity, deploy)
-	p.HealthyDuringDeploy = HealthyDuringDeploy(p.MaxSize, opts.MinHealthyPercent)
+	if p.HealthyDuringDeploy, err = ConsumersDuringDeploy(p.MaxSize, opts.MinHealthyPercent, "min_healthy_percent"); err != nil {
+		return p, err
+	}
 	if p.MaxSize > s.RequiredConsumers {
 		// min_consumers above what the recovery needs (the fleet never
 		// scales out, and its own surplus drains the backlog), or a

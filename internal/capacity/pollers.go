@@ -46,6 +46,35 @@ func (l AWSLimits) limit(name string) (float64, error) {
 	return e.Value, nil
 }
 
+// pollersFor is ceil(concurrency / perPoller): the pollers that take
+// concurrency concurrent invocations.
+func pollersFor(concurrency int64, perPoller float64) int64 {
+	n, _ := ceilRat("maximum_pollers", "pollers", quo(ratInt(concurrency), dec(perPoller))) // at most the concurrency: a count
+	return n
+}
+
+// PollersFor is the maximum_pollers that take concurrency concurrent
+// invocations, ceil(concurrency / lambda_sqs_poller_concurrent_invocations);
+// false without a positive per-poller limit in the table.
+func (l AWSLimits) PollersFor(concurrency int64) (int64, bool) {
+	per, err := l.limit(LimitLambdaPollerConcurrency)
+	if err != nil || per <= 0 {
+		return 0, false
+	}
+	return pollersFor(concurrency, per), true
+}
+
+// PollerConcurrency is the concurrent invocations maximum_pollers give a
+// provisioned mapping, pollers × lambda_sqs_poller_concurrent_invocations
+// (decimal-clean), and provisioned mode's most per mapping
+// (lambda_sqs_provisioned_max_concurrency) that caps it.
+func (l AWSLimits) PollerConcurrency(pollers float64) (concurrency, per, most float64) {
+	per, _ = l.limit(LimitLambdaPollerConcurrency)
+	most, _ = l.limit(LimitLambdaProvisionedMaxConcurrency)
+	c, _ := mul(dec(pollers), dec(per)).Float64()
+	return c, per, most
+}
+
 // LambdaModeCap is the most concurrent invocations one SQS event source
 // mapping reaches in mode, and the table entry it comes from.
 func (l AWSLimits) LambdaModeCap(mode string) (float64, string, error) {
@@ -81,10 +110,7 @@ func (l AWSLimits) PlanPollers(field string, minConcurrency, maxConcurrency int6
 	if err != nil {
 		return p, err
 	}
-	pollersFor := func(concurrency int64) int64 {
-		n, _ := ceilRat(field, "pollers", quo(ratInt(concurrency), dec(perPoller))) // at most the concurrency: a count
-		return n
-	}
+	pollersFor := func(concurrency int64) int64 { return pollersFor(concurrency, perPoller) }
 	p.Minimum = max(pollersFor(minConcurrency), int64(least))
 	if p.Minimum > int64(minMax) {
 		p.Minimum, p.MinimumCapped = int64(minMax), true
@@ -119,11 +145,4 @@ func DeployHealthyMaxSize(required int64, minHealthyPercent float64) (int64, err
 		return 0, inputErr("min_healthy_percent", "makes max_size more than the largest supported count %d", int64(MaxCount))
 	}
 	return m.Int64(), nil
-}
-
-// HealthyDuringDeploy is ceil(minHealthyPercent / 100 × size), the
-// consumers a deployment keeps in service.
-func HealthyDuringDeploy(size int64, minHealthyPercent float64) int64 {
-	n, _ := ceilRat("min_healthy_percent", "consumers", quo(mul(ratInt(size), dec(minHealthyPercent)), ratInt(100))) // at most size
-	return n
 }

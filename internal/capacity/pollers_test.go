@@ -39,12 +39,12 @@ func TestDeployHealthyMaxSize(t *testing.T) {
 				t.Fatalf("DeployHealthyMaxSize(%d, %v) = %d, want %d", tt.required, tt.percent, got, tt.want)
 			}
 			if tt.required > 0 {
-				if kept := capacity.HealthyDuringDeploy(got, tt.percent); kept < tt.required {
-					t.Errorf("%d keeps %d in service, fewer than %d", got, kept, tt.required)
+				if kept, err := capacity.ConsumersDuringDeploy(got, tt.percent, "min_healthy_percent"); err != nil || kept < tt.required {
+					t.Errorf("%d keeps %d in service, fewer than %d (%v)", got, kept, tt.required, err)
 				}
 				if got > tt.required {
-					if kept := capacity.HealthyDuringDeploy(got-1, tt.percent); kept >= tt.required {
-						t.Errorf("%d already keeps %d in service", got-1, kept)
+					if kept, err := capacity.ConsumersDuringDeploy(got-1, tt.percent, "min_healthy_percent"); err != nil || kept >= tt.required {
+						t.Errorf("%d already keeps %d in service (%v)", got-1, kept, err)
 					}
 				}
 			}

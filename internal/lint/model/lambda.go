@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
 	"github.com/queuecap/terraform-provider-queuecap/internal/textfmt"
 )
 
@@ -56,8 +55,7 @@ func (m *EventSourceMapping) Caps() []ConcurrencyCap {
 		// is, at maximum_pollers.
 		return append(caps, ConcurrencyCap{Size: p, Attr: "maximum_pollers"})
 	}
-	per, most := m.Limit("lambda_sqs_poller_concurrent_invocations"), m.Limit("lambda_sqs_provisioned_max_concurrency")
-	c := capacity.Clean(p.V * per)
+	c, per, most := m.Limits.PollerConcurrency(p.V)
 	pollers := fmt.Sprintf("maximum_pollers %s × %s = %s concurrent invokes", textfmt.Number(p.V), textfmt.Number(per), textfmt.Number(c))
 	if p.From != "maximum_pollers" {
 		pollers = "maximum_pollers " + textfmt.Number(p.V) + " (the default)" + pollers[len("maximum_pollers "+textfmt.Number(p.V)):]

@@ -8,7 +8,6 @@ package rules
 
 import (
 	"fmt"
-	"math"
 	"strings"
 
 	"github.com/queuecap/terraform-provider-queuecap/docs"
@@ -181,11 +180,14 @@ func (s *supply) size() string {
 func (s *supply) raiseTo(c float64) string {
 	f := s.Fleets[0].Fleet
 	most, ok := s.queue.Limits.Limit(capacity.LimitLambdaMaximumConcurrencyMax)
-	per, okPer := s.queue.Limits.Limit(capacity.LimitLambdaPollerConcurrency)
-	if f.SizeAttr != "maximum_concurrency" || !ok || !okPer || c <= most.Value || per.Value <= 0 {
+	if f.SizeAttr != "maximum_concurrency" || !ok || c <= most.Value {
 		return "raise it to " + n(c)
 	}
-	return fmt.Sprintf("needs %s > AWS's %s: use maximum_pollers %s", n(c), n(most.Value), n(math.Ceil(c/per.Value)))
+	pollers, ok := s.queue.Limits.PollersFor(int64(c))
+	if !ok {
+		return "raise it to " + n(c)
+	}
+	return fmt.Sprintf("needs %s > AWS's %s: use maximum_pollers %s", n(c), n(most.Value), n(float64(pollers)))
 }
 
 // sizeFix is the smallest maximum size of the one fleet that drains a
