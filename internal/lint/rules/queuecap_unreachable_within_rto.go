@@ -66,10 +66,10 @@ func (unreachableWithinRTO) CheckMapping(m *model.EventSourceMapping, r model.Re
 			r.Skip(p.Range, "minimum_pollers of "+m.Addr+" "+p.Unknown())
 			return
 		}
-		per := m.Limit("lambda_sqs_poller_concurrent_invocations")
-		in.StartConsumers, in.RampPerMinute = min(capacity.Clean(p.V*per), fs.Size), m.Limit("lambda_sqs_provisioned_ramp_per_minute")
+		warm, per, _ := m.Limits.PollerConcurrency(p.V)
+		in.StartConsumers, in.RampPerMinute = min(warm, fs.Size), m.Limit("lambda_sqs_provisioned_ramp_per_minute")
 		at = p.Range
-		start = fmt.Sprintf("provisioned mode keeps minimum_pollers %s%s × %s = %s concurrent invokes warm", num(p.V), defaultNote(p, "minimum_pollers"), num(per), num(p.V*per))
+		start = fmt.Sprintf("provisioned mode keeps minimum_pollers %s%s × %s = %s concurrent invokes warm", num(p.V), defaultNote(p, "minimum_pollers"), num(per), num(warm))
 		rate = "lambda_sqs_provisioned_ramp_per_minute"
 	} else {
 		in.StartConsumers, in.RampPerMinute = min(m.Limit("lambda_sqs_standard_initial_concurrency"), fs.Size), m.Limit("lambda_sqs_standard_ramp_per_minute")
