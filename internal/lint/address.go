@@ -88,7 +88,17 @@ func newInstanceIndex(m *Model) *instanceIndex {
 		}
 	}
 	for _, f := range m.Fleets {
-		own(f.Addr, f.DefRange, f.MaxSize.Range, f.MinSize.Range, f.TimeoutSeconds.Range, f.QueueTagRange)
+		own(f.Addr, f.DefRange, f.MinSize.Range, f.TimeoutSeconds.Range, f.QueueTagRange)
+		// A maximum size from another resource's argument (an event
+		// source mapping's maximum_concurrency or pollers, a capacity
+		// provider's max_vcpu_count) lies in that resource: a finding
+		// there names it, as a baseline then does.
+		if f.SizeOf != "" {
+			own(f.SizeOf, f.MaxSize.Range)
+			link(f.Addr, f.SizeOf)
+		} else {
+			own(f.Addr, f.MaxSize.Range)
+		}
 		own(f.Addr, rates(&f.Declared)...)
 		if r := f.Replacement; r != nil {
 			own(f.Addr, r.Range, r.MinHealthy.Range, r.MaxHealthy.Range, r.Strategy.Range)

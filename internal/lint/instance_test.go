@@ -4,6 +4,7 @@
 package lint_test
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -186,5 +187,76 @@ func TestInstanceNamedByItsText(t *testing.T) {
 	}
 	if !found {
 		t.Fatalf("no skip for w[\"b\"]'s max_size: %+v", res.Skipped)
+	}
+}
+
+// TestFindingsAtAnotherResourcesArgument: a Lambda function's size read
+// from another resource's argument (its mapping's maximum_concurrency,
+// its capacity provider's max_vcpu_count) puts a finding or a skip at that
+// argument, and the finding names that resource, as a baseline keyed on
+// the address then does.
+func TestFindingsAtAnotherResourcesArgument(t *testing.T) {
+	const queue = `resource "aws_sqs_queue" "orders" {
+  tags = { "queuecap:arrival_rate" = 5000 }
+}
+
+resource "aws_lambda_event_source_mapping" "orders" {
+  event_source_arn = aws_sqs_queue.orders.arn
+  function_name    = aws_lambda_function.worker.arn
+  %s
+}
+
+resource "aws_lambda_function" "worker" {
+  function_name = "worker"
+  tags          = { "queuecap:per_consumer_rate" = 10 }
+  %s
+}
+
+resource "aws_lambda_capacity_provider" "workers" {
+  name = "workers"
+  capacity_provider_scaling_config = [{ max_vcpu_count = %s }]
+}
+`
+	const lmi = `capacity_provider_config {
+    lambda_managed_instances_capacity_provider_config {
+      capacity_provider_arn = aws_lambda_capacity_provider.workers.arn
+      per_execution_environment_max_concurrency = 10
+    }
+  }`
+	for _, c := range []struct {
+		name, mapping, function, vcpus string
+		want                           string
+		skip                           bool
+	}{
+		{"maximum_concurrency", "scaling_config {\n    maximum_concurrency = 100\n  }", "", "4", "aws_lambda_event_source_mapping.orders", false},
+		{"maximum_pollers", "provisioned_poller_config {\n    maximum_pollers = 10\n  }", "", "4", "aws_lambda_event_source_mapping.orders", false},
+		{"reserved_concurrent_executions", "", "reserved_concurrent_executions = 100", "4", "aws_lambda_function.worker", false},
+		{"max_vcpu_count", "", lmi, "4", "aws_lambda_capacity_provider.workers", false},
+		{"max_vcpu_count unknown", "", lmi, "var.vcpus", "aws_lambda_capacity_provider.workers", true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			src := fmt.Sprintf(queue, c.mapping, c.function, c.vcpus)
+			if c.skip {
+				src += "variable \"vcpus\" {\n  type = number\n}\n"
+			}
+			writeFiles(t, dir, map[string]string{"main.tf": src})
+			res := lintDir(t, lint.Options{Dirs: []string{dir}})
+			var addrs []string
+			if c.skip {
+				for _, s := range res.Skipped {
+					if strings.Contains(s.Reason, "max_vcpu_count") {
+						addrs = append(addrs, s.Address)
+					}
+				}
+			} else {
+				for _, is := range zeroSurplus(res) {
+					addrs = append(addrs, is.Address)
+				}
+			}
+			if len(addrs) == 0 || slices.ContainsFunc(addrs, func(a string) bool { return a != c.want }) {
+				t.Errorf("addresses %v, want each %s; findings %v, skips %v", addrs, c.want, res.Issues, res.Skipped)
+			}
+		})
 	}
 }

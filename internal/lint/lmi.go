@@ -115,16 +115,16 @@ func listObjectNum(a *arg, name string) Num {
 func (l *linker) linkManagedInstances() {
 	for _, m := range l.lmi.functions {
 		f := m.fleet
-		bound, terms, why := l.managedBound(m)
+		bound, terms, of, why := l.managedBound(m)
 		switch {
 		case why == nil && (!f.MaxSize.Set || !f.MaxSize.Known || f.Unreserved() || bound.V < f.MaxSize.V):
-			f.MaxSize, f.SizeAttr, f.SizeTerms, f.SizeOf = bound, lmiSizeAttr, terms+" concurrent invocations on Lambda Managed Instances", ""
+			f.MaxSize, f.SizeAttr, f.SizeTerms, f.SizeOf = bound, lmiSizeAttr, terms+" concurrent invocations on Lambda Managed Instances", of
 		case why != nil && (!f.MaxSize.Set || f.Unreserved() || f.SizeAttr == "lambda_sqs_standard_max_concurrency"):
 			// Only AWS's per-mapping cap bounds it otherwise, far above
 			// what a capacity provider's instances run: checked at that
 			// cap, the queue would pass for checked while the bound that
 			// binds is not known.
-			f.MaxSize, f.SizeAttr, f.SizeTerms, f.SizeOf = *why, why.From, "", ""
+			f.MaxSize, f.SizeAttr, f.SizeTerms, f.SizeOf = *why, why.From, "", of
 		}
 	}
 }
@@ -133,13 +133,16 @@ func (l *linker) linkManagedInstances() {
 const lmiSizeAttr = "the Lambda Managed Instances concurrency"
 
 // managedBound is the concurrency bound of m as a size at the capacity
-// provider's max_vcpu_count, and its arithmetic; or, when it cannot be
-// made, a size set but not known whose Why says why.
-func (l *linker) managedBound(m *managedFunction) (Num, string, *Num) {
+// provider's max_vcpu_count, its arithmetic and the capacity provider's
+// address; or, when it cannot be made, a size set but not known whose
+// Why says why, and the address of the resource it lies in ("" for the
+// function's own).
+func (l *linker) managedBound(m *managedFunction) (Num, string, string, *Num) {
 	f := m.fleet
 	arn := m.providerARN
-	notKnown := func(rng hcl.Range, from, why string) (Num, string, *Num) {
-		return Num{}, "", &Num{Set: true, Range: rng, From: from, Why: why}
+	of := ""
+	notKnown := func(rng hcl.Range, from, why string) (Num, string, string, *Num) {
+		return Num{}, "", of, &Num{Set: true, Range: rng, From: from, Why: why}
 	}
 	p := l.capacityProviderOf(arn.val)
 	rng := f.DefRange
@@ -157,15 +160,16 @@ func (l *linker) managedBound(m *managedFunction) (Num, string, *Num) {
 		return notKnown(rng, "capacity_provider_arn", "names no aws_lambda_capacity_provider of this configuration, "+
 			"so its concurrency on Lambda Managed Instances is not known; set reserved_concurrent_executions")
 	}
-	on := "(on " + p.addr + ") "
+	of = p.addr
 	if !p.maxVCPU.Set {
-		return notKnown(p.rng, "max_vcpu_count", on+"is not set in its capacity_provider_scaling_config: AWS publishes no default, "+
+		return notKnown(p.rng, "max_vcpu_count", "is not set in its capacity_provider_scaling_config: AWS publishes no default, "+
 			"so the function's concurrency is not bounded by the configuration; set max_vcpu_count, or reserved_concurrent_executions")
 	}
 	if !p.maxVCPU.Known {
-		return notKnown(p.maxVCPU.Range, "max_vcpu_count", on+p.maxVCPU.Unknown())
+		return notKnown(p.maxVCPU.Range, "max_vcpu_count", p.maxVCPU.Unknown())
 	}
 	if m.perEnv.Set && !m.perEnv.Known {
+		of = ""
 		return notKnown(m.perEnv.Range, "per_execution_environment_max_concurrency", m.perEnv.Unknown())
 	}
 	in := capacity.ManagedInstancesInput{MaxVCPUCount: p.maxVCPU.V}
@@ -184,13 +188,15 @@ func (l *linker) managedBound(m *managedFunction) (Num, string, *Num) {
 			"execution_environment_memory_gib_per_vcpu": m.gibPerVCPU}[ie.Field]
 		if !at.Set {
 			at, ie.Field = p.maxVCPU, "max_vcpu_count"
+		} else {
+			of = ""
 		}
 		return notKnown(at.Range, ie.Field, ie.Reason+", which AWS refuses, so the concurrency on Lambda Managed Instances is not known")
 	}
 	if err != nil {
-		return notKnown(p.maxVCPU.Range, "max_vcpu_count", on+"bounds no concurrency: "+err.Error())
+		return notKnown(p.maxVCPU.Range, "max_vcpu_count", "bounds no concurrency: "+err.Error())
 	}
-	return model.KnownNum(float64(b.Concurrency), p.maxVCPU.Range, "max_vcpu_count"), managedTerms(p, m, b), nil
+	return model.KnownNum(float64(b.Concurrency), p.maxVCPU.Range, "max_vcpu_count"), managedTerms(p, m, b), p.addr, nil
 }
 
 // managedTerms states the bound's arithmetic with the attributes it

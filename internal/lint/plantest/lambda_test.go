@@ -28,7 +28,7 @@ func TestPlanLambdaCeiling(t *testing.T) {
 		want := []string{
 			"queuecap_conflicting_concurrency aws_lambda_event_source_mapping.thumbnails",
 			"queuecap_unreachable_within_rto aws_lambda_event_source_mapping.exports",
-			"queuecap_zero_surplus aws_lambda_function.load_bulk",
+			"queuecap_zero_surplus aws_lambda_event_source_mapping.bulk",
 		}
 		if !slices.Equal(got, want) {
 			t.Fatalf("findings\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

@@ -25,6 +25,9 @@ func TestPlanManagedInstances(t *testing.T) {
 				continue
 			}
 			bounded = true
+			if is.Address != "aws_lambda_capacity_provider.workers" {
+				t.Errorf("address %q, want the capacity provider whose max_vcpu_count bounds the function", is.Address)
+			}
 			if f := is.FactMap(); f["max_consumers"] != 40 || f["capacity"] != 400 {
 				t.Errorf("facts %v, want 40 consumers, 400 msg/s", f)
 			}
@@ -37,7 +40,7 @@ func TestPlanManagedInstances(t *testing.T) {
 		}
 		var skipped bool
 		for _, s := range res.Skipped {
-			if strings.Contains(s.Reason, "max_vcpu_count of aws_lambda_function.auditor (on aws_lambda_capacity_provider.shared) is not set") {
+			if strings.Contains(s.Reason, "max_vcpu_count of aws_lambda_capacity_provider.shared is not set") && s.Address == "aws_lambda_capacity_provider.shared" {
 				skipped = true
 			}
 		}

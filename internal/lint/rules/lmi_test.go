@@ -86,7 +86,7 @@ func TestLambdaManagedInstancesBound(t *testing.T) {
 		{
 			name:  "max_vcpu_count unknown before apply",
 			files: map[string]string{"main.tf": lmiWorker(`capacity_provider_scaling_config = [{ max_vcpu_count = var.vcpus, scaling_mode = "Manual", scaling_policies = [] }]`, "", settings("4")) + "variable \"vcpus\" {\n  type = number\n}\n"},
-			skips: []skip{{Reason: "max_vcpu_count of aws_lambda_function.worker (on aws_lambda_capacity_provider.workers) comes from var.vcpus, " +
+			skips: []skip{{Reason: "max_vcpu_count of aws_lambda_capacity_provider.workers comes from var.vcpus, " +
 				"which has no value here (set it with --var, a tfvars file or TF_VAR_vcpus)", Line: 25}},
 		},
 		{
@@ -101,7 +101,7 @@ func TestLambdaManagedInstancesBound(t *testing.T) {
 		{
 			name:  "no scaling config",
 			files: map[string]string{"main.tf": lmiWorker("", "", settings("4"))},
-			skips: []skip{{Reason: "max_vcpu_count of aws_lambda_function.worker (on aws_lambda_capacity_provider.workers) is not set in its capacity_provider_scaling_config: " +
+			skips: []skip{{Reason: "max_vcpu_count of aws_lambda_capacity_provider.workers is not set in its capacity_provider_scaling_config: " +
 				"AWS publishes no default, so the function's concurrency is not bounded by the configuration; set max_vcpu_count, or reserved_concurrent_executions", Line: 23}},
 		},
 		{
