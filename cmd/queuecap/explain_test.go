@@ -17,9 +17,13 @@ import (
 // with a golden per format beside testdata/explain/<name>/: a queue with
 // a dead-letter queue, an Auto Scaling group, a step policy, its alarm, a
 // mapping whose function is missing and a .queuecap.hcl block that
-// matches nothing; and the e2e case whose consumer lives in a module.
+// matches nothing; consumers that deployments replace (an instance
+// refresh on AWS's defaults, a maintenance policy launching first, ECS
+// rolling, blue/green and undecided) with predictive policies; and the
+// e2e case whose consumer lives in a module.
 var explainCases = []struct{ name, dir string }{
 	{"basic", filepath.Join("testdata", "explain", "basic")},
+	{"deploy", filepath.Join("testdata", "explain", "deploy")},
 	{"modules_headroom", filepath.Join("..", "..", "internal", "lint", "testdata", "e2e", "modules_headroom")},
 }
 

@@ -6,6 +6,7 @@ package lint
 import (
 	"slices"
 
+	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint/model"
 
 	"github.com/hashicorp/hcl/v2"
@@ -101,6 +102,7 @@ func explainQueue(q *Queue, shown map[string]bool) QueueExplanation {
 			shown[p.Addr] = true
 			c.Policies = append(c.Policies, explainPolicy(p, shown))
 		}
+		c.Deployment = explainDeployment(f, q.Limits)
 		e.Consumers = append(e.Consumers, c)
 	}
 	for _, c := range q.IgnoredConsumers {
@@ -150,6 +152,57 @@ func explainSize(f *Fleet) SizeExplanation {
 	return s
 }
 
+// explainDeployment is what replaces f's consumers, with AWS's defaults
+// from limits for the percentages left unset, as
+// queuecap_surplus_during_deploy takes them.
+func explainDeployment(f *Fleet, limits capacity.AWSLimits) *DeploymentExplanation {
+	r := f.Replacement
+	if r == nil {
+		return nil
+	}
+	e := &DeploymentExplanation{Kind: string(r.Kind), Range: toRange(r.Range)}
+	size := f.MaxSize
+	sizeKnown := size.Set && size.Known && size.V >= 0
+	if r.Kind == model.ReplaceECSBlueGreen {
+		if sizeKnown {
+			e.InService = new(size.V)
+		}
+		return e
+	}
+	if r.Strategy.Set && !r.Strategy.Known {
+		e.Strategy = r.StrategyAttr + " " + r.Strategy.Unknown() + ": a rolling deployment keeps min_healthy in service, a blue/green one all"
+	}
+	minLimit, maxLimit := r.DefaultLimits()
+	e.MinHealthy = explainPercent(r.MinHealthy, r.MinAttr, minLimit, limits)
+	e.MaxHealthy = explainPercent(r.MaxHealthy, r.MaxAttr, maxLimit, limits)
+	switch {
+	case !sizeKnown || e.Strategy != "":
+	case r.Kind != model.ReplaceECSRolling && e.MaxHealthy.Value != nil && *e.MaxHealthy.Value > 100:
+		e.InService = new(size.V) // it launches before it terminates
+	case e.MinHealthy.Value != nil:
+		if n, err := capacity.ConsumersDuringDeploy(int64(size.V), *e.MinHealthy.Value, r.MinAttr); err == nil {
+			e.InService = new(float64(min(n, int64(size.V))))
+		}
+	}
+	return e
+}
+
+func explainPercent(v Num, attr, limit string, limits capacity.AWSLimits) *PercentExplanation {
+	p := &PercentExplanation{Attribute: attr, Source: "config"}
+	if v.Set {
+		p.Range = new(toRange(v.Range))
+		if v.Known {
+			p.Value = new(v.V)
+		}
+		return p
+	}
+	p.Source = "required"
+	if e, ok := limits.Limit(limit); limit != "" && ok {
+		p.Source, p.Limit, p.Value = "default", e.Name, new(e.Value)
+	}
+	return p
+}
+
 func explainPolicy(p *Policy, shown map[string]bool) PolicyExplanation {
 	e := PolicyExplanation{Kind: p.Kind, Address: p.Addr, Range: toRange(p.DefRange), ScaleOut: p.ScaleOut,
 		Metrics: metricList(p.Metrics), Alarms: []AlarmExplanation{}}
@@ -160,7 +213,27 @@ func explainPolicy(p *Policy, shown map[string]bool) PolicyExplanation {
 		shown[a.Addr] = true
 		e.Alarms = append(e.Alarms, explainAlarm(a))
 	}
+	if pr := p.Predictive; pr != nil {
+		e.Predictive = &PredictiveExplanation{Mode: settingOr(pr.Mode, model.PredictiveForecastOnly),
+			MaxCapacityBreachBehavior: settingOr(pr.MaxCapacityBreachBehavior, model.PredictiveHonorMaxCapacity),
+			MayExceedMax:              pr.MayExceedMax(), Range: toRange(pr.Range)}
+		if b := pr.MaxCapacityBuffer; b.Set && b.Known {
+			e.Predictive.MaxCapacityBuffer = new(b.V)
+		}
+	}
 	return e
+}
+
+// settingOr is a setting's value, AWS's default def when it is unset, ""
+// when it is not known before apply.
+func settingOr(s model.Setting[string], def string) string {
+	switch {
+	case !s.Set:
+		return def
+	case !s.Known:
+		return ""
+	}
+	return s.V
 }
 
 func explainAlarm(a *Alarm) AlarmExplanation {

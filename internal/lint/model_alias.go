@@ -50,6 +50,9 @@ type (
 	SizeExplanation            = model.SizeExplanation
 	PolicyExplanation          = model.PolicyExplanation
 	AlarmExplanation           = model.AlarmExplanation
+	DeploymentExplanation      = model.DeploymentExplanation
+	PercentExplanation         = model.PercentExplanation
+	PredictiveExplanation      = model.PredictiveExplanation
 )
 
 const (

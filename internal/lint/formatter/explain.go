@@ -4,6 +4,7 @@
 package formatter
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"strings"
@@ -87,8 +88,60 @@ func policyText(p model.PolicyExplanation) string {
 	if len(p.Metrics) > 0 {
 		s += " tracking " + strings.Join(p.Metrics, ", ")
 	}
-	if !p.ScaleOut {
+	switch {
+	case p.Predictive != nil && !p.ScaleOut:
+		s += ", forecast only: scales nothing"
+	case !p.ScaleOut:
 		s += ", scale-in only"
+	}
+	return s
+}
+
+// predictiveText is a predictive policy's settings and what they mean
+// for the fleet's maximum.
+func predictiveText(p model.PredictiveExplanation) string {
+	s := "mode " + cmp.Or(p.Mode, "unknown") + ", max_capacity_breach_behavior " + cmp.Or(p.MaxCapacityBreachBehavior, "unknown")
+	if p.MaxCapacityBuffer != nil {
+		s += ", max_capacity_buffer " + textfmt.Number(*p.MaxCapacityBuffer) + " %"
+	}
+	if p.MayExceedMax {
+		return s + ": may scale past the maximum size, so the capacity rules take none"
+	}
+	return s + ": keeps within the maximum size"
+}
+
+// deploymentText is what replaces a fleet's consumers and what it keeps.
+func deploymentText(d model.DeploymentExplanation) string {
+	s := d.Kind + " (" + lineOf(d.Range) + ")"
+	var parts []string
+	for _, p := range []*model.PercentExplanation{d.MinHealthy, d.MaxHealthy} {
+		if p == nil {
+			continue
+		}
+		t := p.Attribute + " " + decimal(p.Value)
+		switch p.Source {
+		case "default":
+			t += " % (AWS's default, " + p.Limit + ")"
+		case "required":
+			t = p.Attribute + " not set (AWS requires it)"
+		default:
+			if p.Value != nil {
+				t += " %"
+			}
+			if p.Range != nil {
+				t += " at " + lineOf(*p.Range)
+			}
+		}
+		parts = append(parts, t)
+	}
+	if len(parts) > 0 {
+		s += ": " + strings.Join(parts, ", ")
+	}
+	if d.Strategy != "" {
+		s += "; " + d.Strategy
+	}
+	if d.InService != nil {
+		s += "; keeps " + textfmt.Number(*d.InService) + " consumers in service at the maximum size"
 	}
 	return s
 }

@@ -80,7 +80,11 @@ func writeFlowchart(b *bytes.Buffer, root model.RootExplanation) {
 			g.edge(qid, "-->", label, cid)
 			for _, p := range c.Policies {
 				pid := g.node('p', p.Address, "{{", "}}", []string{p.Address, policyText(p)})
-				g.edge(pid, "-->", "scales", cid)
+				if p.Predictive != nil && !p.ScaleOut {
+					g.edge(pid, "-.->", "forecasts", cid)
+				} else {
+					g.edge(pid, "-->", "scales", cid)
+				}
 				for _, a := range p.Alarms {
 					g.edge(g.alarm(a), "-->", "triggers", pid)
 				}

@@ -23,7 +23,9 @@ import (
 //	      linked through: <how>, for a consumer only its configuration implies
 //	      max size: <attribute> <value> at <file>:<line>
 //	      per_consumer_rate = …
+//	      deployment: <kind> (<file>:<line>): <percentages>; keeps <n> consumers in service at the maximum size
 //	      policy <address> <kind> (<file>:<line>)
+//	        predictive: <mode>, <breach behavior>: <whether it may exceed the maximum>
 //	        alarm <address> (<file>:<line>): <metrics> <comparison> <threshold>
 //	    alarm …
 //	  not tied to a queue:
@@ -104,8 +106,14 @@ func writeQueueText(b *bytes.Buffer, q model.QueueExplanation) {
 		} else {
 			fmt.Fprintf(b, "      %s\n", rateText(*c.PerConsumerRate))
 		}
+		if c.Deployment != nil {
+			fmt.Fprintf(b, "      deployment: %s\n", deploymentText(*c.Deployment))
+		}
 		for _, p := range c.Policies {
 			fmt.Fprintf(b, "      policy %s %s (%s)\n", p.Address, policyText(p), lineOf(p.Range))
+			if p.Predictive != nil {
+				fmt.Fprintf(b, "        predictive: %s\n", predictiveText(*p.Predictive))
+			}
 			for _, a := range p.Alarms {
 				fmt.Fprintf(b, "        alarm %s (%s): %s\n", a.Address, lineOf(a.Range), alarmText(a))
 			}

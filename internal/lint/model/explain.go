@@ -103,6 +103,44 @@ type ConsumerExplanation struct {
 	// implies is linked ("IAM role aws_iam_role.worker", "pipe
 	// aws_pipes_pipe.orders"); absent for a declared one.
 	LinkedThrough string `json:"linked_through,omitempty"`
+	// Deployment is what replaces its consumers (an instance refresh, an
+	// instance maintenance policy, an ECS deployment) and what it keeps
+	// in service; null when nothing in the configuration does.
+	Deployment *DeploymentExplanation `json:"deployment"`
+}
+
+// DeploymentExplanation is what replaces a fleet's consumers, as
+// queuecap_surplus_during_deploy reads it.
+type DeploymentExplanation struct {
+	// Kind is "instance refresh", "instance maintenance", "ECS rolling
+	// deployment" or "ECS blue/green deployment".
+	Kind  string `json:"kind"`
+	Range Range  `json:"range"`
+	// MinHealthy and MaxHealthy are its percentages; null for a
+	// blue/green deployment, which keeps the fleet's size.
+	MinHealthy *PercentExplanation `json:"min_healthy"`
+	MaxHealthy *PercentExplanation `json:"max_healthy"`
+	// Strategy says why the kind is not known, when a setting deciding
+	// it is not known before apply ("" otherwise).
+	Strategy string `json:"strategy,omitempty"`
+	// InService is the consumers it keeps in service at the fleet's
+	// maximum size, ceil(size × min healthy / 100), or the whole size when
+	// it launches before it terminates (max healthy above 100) or is
+	// blue/green; null when a value it needs is not known.
+	InService *float64 `json:"in_service"`
+}
+
+// PercentExplanation is a deployment percentage: the attribute's value,
+// or AWS's default (Source "default", Limit the AWS limit it is) when it
+// is unset.
+type PercentExplanation struct {
+	Attribute string   `json:"attribute"`
+	Value     *float64 `json:"value"` // null when not known before apply or without a default
+	// Source is "config" for the attribute's value, "default" for AWS's,
+	// "required" when AWS requires it and it is unset.
+	Source string `json:"source"`
+	Limit  string `json:"limit,omitempty"`
+	Range  *Range `json:"range"` // null for a default
 }
 
 // SizeExplanation is a fleet's maximum size and the attribute it is read from.
@@ -129,6 +167,26 @@ type PolicyExplanation struct {
 	// metric type, or its metric names and expressions.
 	Metrics []string           `json:"metrics"`
 	Alarms  []AlarmExplanation `json:"alarms"`
+	// Predictive is a predictive scaling policy's settings; null for
+	// any other policy.
+	Predictive *PredictiveExplanation `json:"predictive"`
+}
+
+// PredictiveExplanation is a predictive scaling policy's settings, each
+// "" (or null) when not known before apply and AWS's default when unset.
+type PredictiveExplanation struct {
+	Mode                      string `json:"mode"`
+	MaxCapacityBreachBehavior string `json:"max_capacity_breach_behavior"`
+	// MaxCapacityBuffer is the percentage over the forecast it may raise
+	// the maximum to, with IncreaseMaxCapacity; null when unset or not
+	// known.
+	MaxCapacityBuffer *float64 `json:"max_capacity_buffer"`
+	// MayExceedMax is true when the policy may raise its fleet past its
+	// maximum size (it forecasts and scales with IncreaseMaxCapacity, or
+	// a setting deciding it is not known): the capacity rules then take
+	// no maximum for the fleet.
+	MayExceedMax bool  `json:"may_exceed_max"`
+	Range        Range `json:"range"`
 }
 
 // AlarmExplanation is a CloudWatch alarm.

@@ -322,6 +322,20 @@ type Replacement struct {
 	StrategyAttr string
 }
 
+// DefaultLimits name the AWS limits whose values stand for the
+// replacement's percentages when they are unset: "" where AWS requires
+// the setting (an instance maintenance policy's), and for a blue/green
+// deployment, which keeps the fleet's size.
+func (r *Replacement) DefaultLimits() (minHealthy, maxHealthy string) {
+	switch r.Kind {
+	case ReplaceInstanceRefresh:
+		return "asg_instance_refresh_min_healthy_percentage_default", "asg_instance_refresh_max_healthy_percentage_default"
+	case ReplaceECSRolling:
+		return "ecs_deployment_minimum_healthy_percent_default", "ecs_deployment_maximum_percent_default"
+	}
+	return "", ""
+}
+
 // Unreserved reports a Lambda function whose size is its
 // reserved_concurrent_executions of -1: its concurrency is bounded only by
 // the account's, so its size is not known (build reads it so; a mapping's

@@ -42,13 +42,6 @@ func (surplusDuringDeploy) CheckQueue(q *model.Queue, r model.Reporter) {
 	}
 }
 
-// deployLimits are the AWS limits table's defaults for a replacement.
-var deployLimits = map[model.ReplacementKind][2]string{
-	model.ReplaceInstanceRefresh:     {"asg_instance_refresh_min_healthy_percentage_default", "asg_instance_refresh_max_healthy_percentage_default"},
-	model.ReplaceInstanceMaintenance: {"", ""}, // AWS requires both percentages
-	model.ReplaceECSRolling:          {"ecs_deployment_minimum_healthy_percent_default", ""},
-}
-
 // checkDeploy checks the queue's supply while fleet i is replaced and the
 // others run at their maximum size.
 func checkDeploy(s *supply, i int, r model.Reporter) {
@@ -62,15 +55,15 @@ func checkDeploy(s *supply, i int, r model.Reporter) {
 			rep.StrategyAttr, f.Addr, st.Unknown(), rep.MinAttr))
 		return
 	}
-	limits := deployLimits[rep.Kind]
-	minPct, ok := percentage(s.queue, f, rep.MinHealthy, rep.MinAttr, limits[0], r)
+	minLimit, maxLimit := rep.DefaultLimits()
+	minPct, ok := percentage(s.queue, f, rep.MinHealthy, rep.MinAttr, minLimit, r)
 	if !ok {
 		return
 	}
 	if rep.Kind != model.ReplaceECSRolling {
 		// Above 100 % the group launches before it terminates: it does
 		// not drop below its size.
-		maxPct, ok := percentage(s.queue, f, rep.MaxHealthy, rep.MaxAttr, limits[1], r)
+		maxPct, ok := percentage(s.queue, f, rep.MaxHealthy, rep.MaxAttr, maxLimit, r)
 		if !ok || maxPct.V > 100 {
 			return
 		}
