@@ -30,3 +30,19 @@ func ConsumersDuringDeploy(consumers int64, minHealthyPercent float64, field str
 	}
 	return ceilRat(field, "the consumers kept in service", quo(mul(ratInt(consumers), dec(minHealthyPercent)), dec(100)))
 }
+
+// InstancesDuringReplacement is the fewest instances an auto scaling group
+// of instances keeps in service while an instance refresh or its instance
+// maintenance policy replaces them terminating first (a maximum healthy
+// percentage of at most 100): ConsumersDuringDeploy, but never all of
+// them, since AWS replaces at least one instance at a time ("Setting the
+// minimum healthy percentage to 100 percent limits the rate of
+// replacement to one instance at a time", SourceRefreshRounding).
+// oneAtATime is true when that, not the percentage, sets the count.
+func InstancesDuringReplacement(instances int64, minHealthyPercent float64, field string) (kept int64, oneAtATime bool, err error) {
+	kept, err = ConsumersDuringDeploy(instances, minHealthyPercent, field)
+	if err != nil || instances == 0 || kept < instances {
+		return kept, false, err
+	}
+	return instances - 1, true, nil
+}

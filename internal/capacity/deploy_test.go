@@ -63,3 +63,30 @@ func TestConsumersDuringDeployInvalid(t *testing.T) {
 		})
 	}
 }
+
+// TestInstancesDuringReplacement: a group that terminates before it
+// launches replaces at least one instance at a time, so a percentage that
+// rounds up to the whole group keeps one fewer; a single instance keeps
+// none.
+func TestInstancesDuringReplacement(t *testing.T) {
+	for _, tc := range []struct {
+		instances int64
+		percent   float64
+		want      int64
+		one       bool
+	}{
+		{25, 80, 20, false},
+		{25, 90, 23, false},
+		{25, 100, 24, true},
+		{1, 80, 0, true},
+		{1, 50, 0, true},
+		{1, 0, 0, false},
+		{2, 50, 1, false},
+		{0, 90, 0, false},
+	} {
+		got, one, err := capacity.InstancesDuringReplacement(tc.instances, tc.percent, "min_healthy_percentage")
+		if err != nil || got != tc.want || one != tc.one {
+			t.Errorf("InstancesDuringReplacement(%d, %v) = %d, %v, %v; want %d, %v", tc.instances, tc.percent, got, one, err, tc.want, tc.one)
+		}
+	}
+}

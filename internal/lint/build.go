@@ -234,7 +234,10 @@ func (b *builder) modelResource(res *resourceInstance) {
 		if sc := n.first("scaling_config"); sc != nil {
 			m.MaximumConcurrency = sc.num("maximum_concurrency")
 		}
-		if pc := n.first("provisioned_poller_config"); pc != nil {
+		if pc := n.first("provisioned_poller_config"); pc != nil && pc.unknown {
+			m.PollersRange = pc.rng
+			m.ModeUnknown = dynamicUnknown + ", so whether the mapping is in provisioned mode is not known"
+		} else if pc != nil {
 			m.Provisioned, m.PollersRange = true, pc.rng
 			m.MinimumPollers = withDefault(pc.num("minimum_pollers"), m.Limit("lambda_sqs_minimum_pollers_default"), pc.rng, "minimum_pollers")
 			m.MaximumPollers = withDefault(pc.num("maximum_pollers"), m.Limit("lambda_sqs_maximum_pollers_default"), pc.rng, "maximum_pollers")
@@ -564,6 +567,16 @@ func (b *builder) addFleet(res *resourceInstance) {
 // AWS's defaults; nil when it has neither block.
 func asgReplacement(n *block) *model.Replacement {
 	refresh, policy := n.first("instance_refresh"), n.first("instance_maintenance_policy")
+	for _, blk := range []struct {
+		b    *block
+		name string
+	}{{refresh, "instance_refresh"}, {policy, "instance_maintenance_policy"}} {
+		if blk.b != nil && blk.b.unknown {
+			// Whether the group is replaced at all is not known.
+			return &model.Replacement{Kind: model.ReplaceInstanceRefresh, Range: blk.b.rng, StrategyAttr: blk.name,
+				Strategy: model.Setting[string]{Set: true, Range: blk.b.rng, Why: dynamicUnknown}}
+		}
+	}
 	switch {
 	case refresh != nil:
 		r := &model.Replacement{Kind: model.ReplaceInstanceRefresh, Range: refresh.rng}
@@ -587,6 +600,10 @@ func asgReplacement(n *block) *model.Replacement {
 	}
 	return nil
 }
+
+// dynamicUnknown says why a block a dynamic block generates from a
+// for_each not known before apply is not known (block.unknown).
+const dynamicUnknown = "comes from a dynamic block whose for_each is not known before apply"
 
 // defaultAttrs names the percentages a replacement leaves unset, or not
 // yet named.
@@ -730,6 +747,15 @@ func (b *builder) addPolicy(res *resourceInstance) {
 			Mode:                      setting(pc, "mode", cty.String, cty.Value.AsString),
 			MaxCapacityBreachBehavior: setting(pc, "max_capacity_breach_behavior", cty.String, cty.Value.AsString),
 			MaxCapacityBuffer:         pc.num("max_capacity_buffer")}
+		if pc.unknown {
+			// Whether the policy exists is not known: it may forecast and
+			// scale past the maximum.
+			for _, s := range []*model.Setting[string]{&p.Predictive.Mode, &p.Predictive.MaxCapacityBreachBehavior} {
+				if !s.Set {
+					*s = model.Setting[string]{Set: true, Range: pc.rng, Why: dynamicUnknown}
+				}
+			}
+		}
 		// A forecast alone (ForecastOnly, AWS's default mode) scales
 		// nothing.
 		p.ScaleOut = p.Predictive.Mode.Set && (!p.Predictive.Mode.Known || p.Predictive.Mode.V != model.PredictiveForecastOnly)

@@ -169,7 +169,11 @@ func explainDeployment(f *Fleet, limits capacity.AWSLimits) *DeploymentExplanati
 		}
 		return e
 	}
-	if r.Strategy.Set && !r.Strategy.Known {
+	switch {
+	case r.Strategy.Set && !r.Strategy.Known && r.Kind != model.ReplaceECSRolling:
+		e.Strategy = r.StrategyAttr + " " + r.Strategy.Unknown() + ": whether it replaces instances is not known"
+		return e
+	case r.Strategy.Set && !r.Strategy.Known:
 		e.Strategy = r.StrategyAttr + " " + r.Strategy.Unknown() + ": a rolling deployment keeps min_healthy in service, a blue/green one all"
 	}
 	minLimit, maxLimit := r.DefaultLimits()
@@ -179,9 +183,13 @@ func explainDeployment(f *Fleet, limits capacity.AWSLimits) *DeploymentExplanati
 	case !sizeKnown || e.Strategy != "":
 	case r.Kind != model.ReplaceECSRolling && e.MaxHealthy.Value != nil && *e.MaxHealthy.Value > 100:
 		e.InService = new(size.V) // it launches before it terminates
-	case e.MinHealthy.Value != nil:
+	case e.MinHealthy.Value != nil && r.Kind == model.ReplaceECSRolling:
 		if n, err := capacity.ConsumersDuringDeploy(int64(size.V), *e.MinHealthy.Value, r.MinAttr); err == nil {
-			e.InService = new(float64(min(n, int64(size.V))))
+			e.InService = new(float64(n))
+		}
+	case e.MinHealthy.Value != nil:
+		if n, _, err := capacity.InstancesDuringReplacement(int64(size.V), *e.MinHealthy.Value, r.MinAttr); err == nil {
+			e.InService = new(float64(n))
 		}
 	}
 	return e

@@ -181,7 +181,7 @@ func (in *instance) resourceInstance(r *Resource, schema *blockSchema, rep *repe
 // blockOf is a decoded block whose arguments are evaluated as the
 // resource instance rep of this module instance.
 func (in *instance) blockOf(rep *repetition, n *node) *block {
-	out := &block{args: make(map[string]*arg, len(n.attrs)), blocks: make(map[string][]*block, len(n.blocks)), rng: n.rng}
+	out := &block{args: make(map[string]*arg, len(n.attrs)), blocks: make(map[string][]*block, len(n.blocks)), rng: n.rng, unknown: n.unknown}
 	for name, a := range n.attrs {
 		out.args[name] = &arg{rng: a.Range, valueRange: a.Expr.Range(), hcl: &hclExpr{in: in, rep: rep, expr: a.Expr}, explains: true}
 	}

@@ -98,6 +98,9 @@ type block struct {
 	// ("step_scaling_policy_configuration.step_adjustment"): they are
 	// expanded, but their number is not what is written.
 	dynamic []string
+	// unknown is true for a block a dynamic block generates from a
+	// for_each not known before apply (node.unknown).
+	unknown bool
 }
 
 // An arg is one argument: its value, computed when first read, with the

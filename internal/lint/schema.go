@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hcldec"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 )
 
@@ -44,10 +45,17 @@ type node struct {
 	attrs  map[string]*hcl.Attribute
 	blocks map[string][]*node
 	rng    hcl.Range // the block's header, or the body for the resource itself
+	// unknown is true for a block a dynamic block generates from a
+	// for_each not known before apply: whether it exists, and how many
+	// there are, is not known.
+	unknown bool
 }
 
 func decode(body hcl.Body, s *blockSchema, rng hcl.Range) *node {
 	n := &node{attrs: map[string]*hcl.Attribute{}, blocks: map[string][]*node{}, rng: rng}
+	if u, ok := body.(hcldec.UnknownBody); ok && u.Unknown() {
+		n.unknown = true
+	}
 	content, _, _ := body.PartialContent(s.bodySchema())
 	if content == nil {
 		return n

@@ -43,6 +43,13 @@ func (m *EventSourceMapping) Caps() []ConcurrencyCap {
 	if m.MaximumConcurrency.Set {
 		caps = append(caps, ConcurrencyCap{Size: m.MaximumConcurrency, Attr: "maximum_concurrency"})
 	}
+	if m.ModeUnknown != "" {
+		if m.MaximumConcurrency.Set && m.MaximumConcurrency.Known {
+			return caps // either mode's ceiling is at most maximum_concurrency
+		}
+		return append(caps, ConcurrencyCap{Size: Num{Set: true, Range: m.PollersRange, From: "provisioned_poller_config", Why: m.ModeUnknown},
+			Attr: "provisioned_poller_config"})
+	}
 	if !m.Provisioned {
 		const name = "lambda_sqs_standard_max_concurrency"
 		most := m.Limit(name)

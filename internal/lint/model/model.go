@@ -505,6 +505,11 @@ type EventSourceMapping struct {
 	PollersRange   hcl.Range
 	MinimumPollers Num
 	MaximumPollers Num
+	// ModeUnknown, when not "", says why whether provisioned_poller_config
+	// is written is not known before apply (a dynamic block whose
+	// for_each is not known generates it, at PollersRange): the mapping's
+	// mode, and so its caps, are not known.
+	ModeUnknown string
 	// Limits are AWS's published limits as the configuration's aws_limits
 	// block overrides them.
 	Limits capacity.AWSLimits

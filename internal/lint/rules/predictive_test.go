@@ -56,6 +56,25 @@ func TestPredictiveScalingBeyondMaxSize(t *testing.T) {
 			files: map[string]string{"main.tf": "variable \"mode\" {}\n" + zero + predictive("    mode                         = var.mode\n    max_capacity_breach_behavior = \"IncreaseMaxCapacity\"")},
 			skips: []skip{{Reason: "mode of predictive scaling policy aws_autoscaling_policy.forecast comes from var.mode, which has no value here (set it with --var, a tfvars file or TF_VAR_mode): as ForecastAndScale with max_capacity_breach_behavior IncreaseMaxCapacity it may raise aws_autoscaling_group.workers past max_size 25", Line: 28}},
 		},
+		{
+			// The configuration block exists only for some values of
+			// var.p: it may forecast and scale past max_size.
+			name: "the configuration from a dynamic block over an unknown for_each",
+			files: map[string]string{"main.tf": "variable \"p\" {}\n" + zero + `
+resource "aws_autoscaling_policy" "forecast" {
+  name                   = "forecast"
+  autoscaling_group_name = aws_autoscaling_group.workers.name
+  policy_type            = "PredictiveScaling"
+  dynamic "predictive_scaling_configuration" {
+    for_each = var.p
+    content {
+      max_capacity_buffer = 10
+    }
+  }
+}
+`},
+			skips: []skip{{Reason: "mode of predictive scaling policy aws_autoscaling_policy.forecast comes from a dynamic block whose for_each is not known before apply: as ForecastAndScale with max_capacity_breach_behavior IncreaseMaxCapacity it may raise aws_autoscaling_group.workers past max_size 25", Line: 27}},
+		},
 	})
 }
 

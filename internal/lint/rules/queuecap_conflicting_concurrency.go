@@ -29,6 +29,14 @@ func (conflictingConcurrency) CheckMapping(m *model.EventSourceMapping, r model.
 		return // only a mapping known to read an SQS queue: Kafka's ranges differ
 	}
 	mc := m.MaximumConcurrency
+	if m.ModeUnknown != "" {
+		if mc.Set {
+			checkCount(m, mc, "maximum_concurrency", "lambda_sqs_maximum_concurrency_min", "lambda_sqs_maximum_concurrency_max", r)
+		}
+		r.Skip(m.PollersRange, "provisioned_poller_config of "+m.Addr+" "+m.ModeUnknown+
+			": its pollers, and whether they conflict with scaling_config's maximum_concurrency, are not checked")
+		return
+	}
 	if mc.Set {
 		if ok := checkCount(m, mc, "maximum_concurrency", "lambda_sqs_maximum_concurrency_min", "lambda_sqs_maximum_concurrency_max", r); ok && m.Provisioned {
 			r.Report(mc.Range, "maximum_concurrency "+n(mc.V)+" cannot be combined with provisioned_poller_config: remove one",

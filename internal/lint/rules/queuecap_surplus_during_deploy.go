@@ -50,6 +50,10 @@ func checkDeploy(s *supply, i int, r model.Reporter) {
 	if rep == nil || rep.Kind == model.ReplaceECSBlueGreen {
 		return
 	}
+	if st := rep.Strategy; st.Set && !st.Known && rep.Kind != model.ReplaceECSRolling {
+		r.Skip(st.Range, fmt.Sprintf("%s of %s %s: whether it replaces instances, and how many it keeps in service, is not known", rep.StrategyAttr, f.Addr, st.Unknown()))
+		return
+	}
 	if st := rep.Strategy; st.Set && !st.Known {
 		r.Skip(st.Range, fmt.Sprintf("%s of %s %s: a rolling deployment keeps only %s of its consumers in service, a blue/green one all of them",
 			rep.StrategyAttr, f.Addr, st.Unknown(), rep.MinAttr))
@@ -69,6 +73,10 @@ func checkDeploy(s *supply, i int, r model.Reporter) {
 		}
 	}
 	left, err := capacity.ConsumersDuringDeploy(int64(fs.Size), minPct.V, rep.MinAttr)
+	oneAtATime := false
+	if rep.Kind != model.ReplaceECSRolling && err == nil {
+		left, oneAtATime, err = capacity.InstancesDuringReplacement(int64(fs.Size), minPct.V, rep.MinAttr)
+	}
 	if err != nil {
 		r.Skip(minPct.Range, rep.MinAttr+" of "+f.Addr+" is invalid: "+err.Error())
 		return
@@ -99,6 +107,10 @@ func checkDeploy(s *supply, i int, r model.Reporter) {
 	}
 	keeps := fmt.Sprintf("%s of %s keeps ceil(%s × %s %%) = %s of its %s consumers in service",
 		what, f.Addr, num(fs.Size), num(minPct.V), num(float64(left)), num(fs.Size))
+	if oneAtATime {
+		keeps = fmt.Sprintf("%s of %s keeps %s of its %s consumers in service: ceil(%s × %s %%) is all of them, but AWS replaces at least one instance at a time",
+			what, f.Addr, num(float64(left)), num(fs.Size), num(fs.Size), num(minPct.V))
+	}
 	terms := deployTerms(s, i, left, capDuring)
 	fix := "set max_healthy_percentage over 100"
 	if rep.Kind == model.ReplaceECSRolling {

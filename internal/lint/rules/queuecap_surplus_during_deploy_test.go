@@ -5,6 +5,7 @@ package rules_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -148,6 +149,43 @@ resource "aws_ecs_service" "helpers" {
 		{
 			name:  "zero surplus at full size is another rule's",
 			files: map[string]string{"main.tf": refreshed(`"queuecap:arrival_rate" = 10000`, refresh)},
+		},
+		{
+			// ceil(25 × 100 %) is the whole group, but AWS replaces one
+			// instance at a time: 24 × 400 = 9,600 msg/s of 9,800.
+			name:  "at 100 % one instance at a time",
+			files: map[string]string{"main.tf": refreshed(`"queuecap:arrival_rate" = 9800`, withPrefs("      min_healthy_percentage = 100"))},
+			issues: []issue{{Summary: "during a refresh 24 of 25 consumers take 9,600 msg/s of 9,800 arriving: set max_healthy_percentage over 100",
+				Message: "an instance refresh of aws_autoscaling_group.workers keeps 24 of its 25 consumers in service: ceil(25 × 100 %) is all of them, but AWS replaces at least one instance at a time (instance_refresh.preferences.min_healthy_percentage 100 %): 24 × 400 msg/s = 9,600 msg/s leaves a deficit of 200 msg/s over the declared arrival rate 9,800 msg/s, so a backlog grows during every instance refresh instead of draining",
+				Start:   at(22, 7), End: at(22, 35),
+				Facts: facts("arrival_rate", 9800, "effective_arrival_rate", 9800, "per_consumer_rate", 400, "max_consumers", 25, "capacity", 10000, "surplus", 200,
+					"min_healthy_percent", 100, "deploy_consumers", 24, "deploy_capacity", 9600, "deploy_surplus", -200)}},
+		},
+		{
+			// A single instance at 80 %: ceil(0.8) = 1 is the group, and
+			// the one instance is replaced with none in service.
+			name: "a single instance keeps none",
+			files: map[string]string{"main.tf": strings.Replace(refreshed(`"queuecap:arrival_rate" = 300`, `  instance_maintenance_policy {
+    min_healthy_percentage = 80
+    max_healthy_percentage = 100
+  }`), "max_size = 25", "max_size = 1", 1)},
+			issues: []issue{{Summary: "during instance maintenance 0 of 1 consumers take 0 msg/s of 300 arriving: set max_healthy_percentage over 100",
+				Message: "instance maintenance of aws_autoscaling_group.workers keeps 0 of its 1 consumers in service: ceil(1 × 80 %) is all of them, but AWS replaces at least one instance at a time (instance_maintenance_policy.min_healthy_percentage 80 %): 0 × 400 msg/s = 0 msg/s leaves a deficit of 300 msg/s over the declared arrival rate 300 msg/s, so a backlog grows during every instance replacement instead of draining",
+				Start:   at(20, 5), End: at(20, 32),
+				Facts: facts("arrival_rate", 300, "effective_arrival_rate", 300, "per_consumer_rate", 400, "max_consumers", 1, "capacity", 400, "surplus", 100,
+					"min_healthy_percent", 80, "deploy_consumers", 0, "deploy_capacity", 0, "deploy_surplus", -300)}},
+		},
+		{
+			// Whether the refresh exists is not known: no finding on
+			// AWS's default percentage.
+			name: "a refresh from a dynamic block over an unknown for_each",
+			files: map[string]string{"main.tf": "variable \"r\" {}\n" + refreshed(`"queuecap:arrival_rate" = 9200`, `  dynamic "instance_refresh" {
+    for_each = var.r
+    content {
+      strategy = "Rolling"
+    }
+  }`)},
+			skips: []skip{{Reason: "instance_refresh of aws_autoscaling_group.workers comes from a dynamic block whose for_each is not known before apply: whether it replaces instances, and how many it keeps in service, is not known", Line: 20}},
 		},
 		{
 			name:  "minimum healthy percentage unknown",

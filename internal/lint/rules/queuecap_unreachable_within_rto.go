@@ -55,6 +55,10 @@ func (unreachableWithinRTO) CheckMapping(m *model.EventSourceMapping, r model.Re
 	case s.Drain == nil || !s.Drain.Drains || s.Drain.Seconds > rto.V:
 		return // not even the ceiling clears it in time: queuecap_zero_surplus, queuecap_insufficient_headroom
 	}
+	if m.ModeUnknown != "" {
+		r.Skip(m.PollersRange, "provisioned_poller_config of "+m.Addr+" "+m.ModeUnknown+": its ramp, standard or provisioned, is not known")
+		return
+	}
 	fs := s.Fleets[0]
 	in := capacity.RampInput{ArrivalRate: s.Arrival, PerConsumerRate: fs.Rate, Retries: s.Retries, MaxBacklog: b.V, RTOSeconds: rto.V,
 		FromSteadyState: true, MaxConsumers: fs.Size}
