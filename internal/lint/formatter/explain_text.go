@@ -23,6 +23,8 @@ import (
 //	      linked through: <how>, for a consumer only its configuration implies
 //	      max size: <attribute> <value> at <file>:<line>
 //	      per_consumer_rate = …
+//	      provisioning lag: at least <seconds> s: <why> (<file>:<line>)
+//	      warmup, not counted in the lag: <attribute> = <value> (<file>:<line>)
 //	      policy <address> <kind> (<file>:<line>)
 //	        alarm <address> (<file>:<line>): <metrics> <comparison> <threshold>
 //	    alarm …
@@ -104,6 +106,7 @@ func writeQueueText(b *bytes.Buffer, q model.QueueExplanation) {
 		} else {
 			fmt.Fprintf(b, "      %s\n", rateText(*c.PerConsumerRate))
 		}
+		writeLagText(b, c)
 		for _, p := range c.Policies {
 			fmt.Fprintf(b, "      policy %s %s (%s)\n", p.Address, policyText(p), lineOf(p.Range))
 			for _, a := range p.Alarms {
@@ -120,6 +123,31 @@ func writeQueueText(b *bytes.Buffer, q model.QueueExplanation) {
 			text += ", triggers " + strings.Join(a.Policies, ", ")
 		}
 		fmt.Fprintf(b, "    alarm %s (%s): %s\n", a.Address, lineOf(a.Range), text)
+	}
+}
+
+// writeLagText writes the consumer's provisioning lag and its warmup
+// settings, a line each.
+func writeLagText(b *bytes.Buffer, c model.ConsumerExplanation) {
+	if l := c.ProvisioningLag; l != nil {
+		bound := "not known: "
+		if l.Seconds != nil {
+			bound = "at least " + decimal(l.Seconds) + " s: "
+		}
+		fmt.Fprintf(b, "      provisioning lag: %s%s (%s)\n", bound, l.Why, lineOf(l.Range))
+	}
+	for _, w := range c.Warmup {
+		text := w.Attribute
+		switch {
+		case w.Text != "":
+			text += " = " + w.Text
+		case w.Attribute != "warm_pool":
+			text += " = " + decimal(w.Value)
+		}
+		if w.Address != c.Address {
+			text += " of " + w.Address
+		}
+		fmt.Fprintf(b, "      warmup, not counted in the lag: %s (%s)\n", text, lineOf(w.Range))
 	}
 }
 

@@ -205,7 +205,11 @@ func (a *Alarm) Lag() (Lag, bool) {
 		return Lag{}, false
 	}
 	seconds = capacity.Clean(seconds)
+	datapoints := " breaching datapoints of its "
+	if m.V == 1 {
+		datapoints = " breaching datapoint of its "
+	}
 	return Lag{Seconds: seconds, Range: m.Range,
-		Why: a.Addr + " is in ALARM, after " + attr + " " + textfmt.Number(m.V) + " breaching datapoints of its " + textfmt.Number(period.V) + " s period: " +
+		Why: a.Addr + " is in ALARM, after " + attr + " " + textfmt.Number(m.V) + datapoints + textfmt.Number(period.V) + " s period: " +
 			textfmt.Number(m.V) + " × " + textfmt.Number(period.V) + " = " + textfmt.Number(seconds) + " s"}, true
 }

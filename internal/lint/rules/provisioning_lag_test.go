@@ -265,7 +265,7 @@ resource "aws_cloudwatch_metric_alarm" "old" {
   alarm_actions       = [aws_autoscaling_policy.out.arn]
 }
 `},
-			issues: []issue{lagFinding(60, "aws_autoscaling_policy.out scales out only once aws_cloudwatch_metric_alarm.old is in ALARM, after evaluation_periods 1 breaching datapoints of its 60 s period: 1 × 60 = 60 s")},
+			issues: []issue{lagFinding(60, "aws_autoscaling_policy.out scales out only once aws_cloudwatch_metric_alarm.old is in ALARM, after evaluation_periods 1 breaching datapoint of its 60 s period: 1 × 60 = 60 s")},
 		},
 		{
 			// Without a lag, exactly 7,200 s: no finding, and a skip.
