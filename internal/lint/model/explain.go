@@ -138,7 +138,6 @@ type WarmupExplanation struct {
 	Range Range    `json:"range"`
 }
 
-
 // SizeExplanation is a fleet's maximum size and the attribute it is read from.
 type SizeExplanation struct {
 	Attribute string `json:"attribute"`
