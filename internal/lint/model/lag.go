@@ -28,7 +28,15 @@ type Lag struct {
 	// NotKnown, when Seconds is 0, says which value not known before
 	// apply keeps the configuration's bound from being known, at Range:
 	// the lag may then be longer than none.
-	NotKnown string
+	NotKnown string	// Warmup is the warmup of the instances the bounding policy of an
+	// auto scaling group launches, named by WarmupAttr: the policy's
+	// estimated_instance_warmup, else the group's default_instance_warmup;
+	// unset when neither is written and positive. Not part of the bound:
+	// for an estimate only (Warmup's comment says why).
+	Warmup     Num
+	WarmupAttr string
+
+	policy *Policy
 }
 
 // Warmup is what a fleet's configuration says of how a new consumer warms
@@ -90,6 +98,15 @@ func (f *Fleet) ProvisioningLag(limits capacity.AWSLimits) Lag {
 		return Lag{NotKnown: "the minimum size of " + f.Addr + " (" + f.MinSize.From + ") " + f.MinSize.Unknown(), Range: f.MinSize.Range}
 	}
 	lag.MinSize, lag.MinAttr = f.MinSize.V, f.MinSize.From
+	if f.Kind == FleetASG {
+		w, attr := f.Warmup.DefaultInstanceWarmup, "default_instance_warmup"
+		if p := lag.policy; p != nil && p.EstimatedInstanceWarmup.Set {
+			w, attr = p.EstimatedInstanceWarmup, "estimated_instance_warmup of "+p.Addr
+		}
+		if w.Known && w.V > 0 && !math.IsInf(w.V, 0) {
+			lag.Warmup, lag.WarmupAttr = w, attr
+		}
+	}
 	return lag
 }
 
@@ -137,7 +154,7 @@ func (p *Policy) lag(kind FleetKind, limits capacity.AWSLimits) (Lag, bool) {
 		if !ok {
 			return Lag{}, false
 		}
-		lag := Lag{Seconds: def.Value, Range: p.DefRange,
+		lag := Lag{Seconds: def.Value, Range: p.DefRange, policy: p,
 			Why: "one " + textfmt.Number(def.Value) + " s period of the metric " + p.Addr + " tracks (AWS's default, target_tracking_metric_period_default_seconds), before which it cannot scale out"}
 		for i, n := range p.MetricPeriods {
 			if !n.Known {
@@ -161,7 +178,7 @@ func (p *Policy) lag(kind FleetKind, limits capacity.AWSLimits) (Lag, bool) {
 		}
 		lag, ok := b.smallest()
 		if ok && lag.NotKnown == "" {
-			lag.Why = p.Addr + " scales out only once " + lag.Why
+			lag.Why, lag.policy = p.Addr+" scales out only once "+lag.Why, p
 		}
 		return lag, ok
 	}

@@ -480,3 +480,59 @@ func TestInsufficientHeadroomECSLag(t *testing.T) {
 		},
 	})
 }
+
+// withWarmup is tracked's group with the warmup arguments given after
+// max_size, so that max_size stays at line 9.
+func withWarmup(files, warmup string) string {
+	return strings.Replace(files, "  max_size = 30\n", "  max_size = 30\n"+warmup, 1)
+}
+
+// The advice offers a second sizing with the lag's instances' warmup
+// counted, as an estimate: the warmup never decides the finding.
+func TestInsufficientHeadroomWarmupEstimate(t *testing.T) {
+	const why = "aws_autoscaling_policy.out scales out only once aws_cloudwatch_metric_alarm.deep is in ALARM, after evaluation_periods 3 breaching datapoints of its 60 s period: 3 × 60 = 180 s"
+	threeMinutes := stepPolicy("StepScaling", queueDepthAlarm("  period              = 60\n  evaluation_periods  = 3"))
+	estimated := func(words string, more ...any) issue {
+		is := lagFinding(180, why)
+		is.Message += words
+		is.Facts = append(is.Facts, facts(more...)...)
+		return is
+	}
+	runRuleCases(t, "queuecap_insufficient_headroom", []ruleCase{
+		{
+			// 180 + 900 = 1,080 s: ceil(20 + 1,800,000 / (25 × 6,120)) =
+			// ceil(20 + 11.76) = 32.
+			name:  "default_instance_warmup",
+			files: map[string]string{"main.tf": withWarmup(tracked(threeMinutes), "  default_instance_warmup = 900\n")},
+			issues: []issue{estimated("; if instances take work only once default_instance_warmup 900 s has passed (an estimate: AWS's warmup says when an instance's metrics count, not when it takes messages), the lag is 180 + 900 = 1,080 s and ceil(500 / 25 + max(0, 1,800,000 − 0 × 1,080) / (25 × (7,200 − 1,080))) needs 32 consumers",
+				"warmup_seconds", 900, "required_consumers_with_warmup", 32)},
+		},
+		{
+			// The policy's own warmup overrides the group's: 180 + 1,800 =
+			// 1,980 s, ceil(20 + 1,800,000 / (25 × 5,220)) = ceil(33.79).
+			name: "the policy's estimated_instance_warmup",
+			files: map[string]string{"main.tf": withWarmup(strings.Replace(tracked(threeMinutes), `  adjustment_type        = "ChangeInCapacity"`, `  adjustment_type        = "ChangeInCapacity"
+  estimated_instance_warmup = 1800`, 1), "  default_instance_warmup = 900\n")},
+			issues: []issue{estimated("; if instances take work only once estimated_instance_warmup of aws_autoscaling_policy.out 1,800 s has passed (an estimate: AWS's warmup says when an instance's metrics count, not when it takes messages), the lag is 180 + 1,800 = 1,980 s and ceil(500 / 25 + max(0, 1,800,000 − 0 × 1,980) / (25 × (7,200 − 1,980))) needs 34 consumers",
+				"warmup_seconds", 1800, "required_consumers_with_warmup", 34)},
+		},
+		{
+			name:  "a warmup past the RTO",
+			files: map[string]string{"main.tf": withWarmup(tracked(threeMinutes), "  default_instance_warmup = 7020\n")},
+			issues: []issue{estimated("; if instances take work only once default_instance_warmup 7,020 s has passed (an estimate: AWS's warmup says when an instance's metrics count, not when it takes messages), the lag is 180 + 7,020 = 7,200 s and rto_seconds 7,200 is within it: no max_size meets it",
+				"warmup_seconds", 7020)},
+		},
+		{
+			// Without a lag, the backlog clears in exactly 7,200 s: a
+			// warmup alone never makes a finding.
+			name:  "a warmup without a lag: no finding",
+			files: map[string]string{"main.tf": withWarmup(tracked(""), "  default_instance_warmup = 900\n")},
+		},
+		{
+			// AWS's -1 turns the warmup off.
+			name:   "default_instance_warmup -1: no estimate",
+			files:  map[string]string{"main.tf": withWarmup(tracked(threeMinutes), "  default_instance_warmup = -1\n")},
+			issues: []issue{lagFinding(180, why)},
+		},
+	})
+}
