@@ -28,7 +28,8 @@ type Lag struct {
 	// NotKnown, when Seconds is 0, says which value not known before
 	// apply keeps the configuration's bound from being known, at Range:
 	// the lag may then be longer than none.
-	NotKnown string // Warmup is the warmup of the instances the bounding policy of an
+	NotKnown string
+	// Warmup is the warmup of the instances the bounding policy of an
 	// auto scaling group launches, named by WarmupAttr: the policy's
 	// estimated_instance_warmup, else the group's default_instance_warmup;
 	// unset when neither is written and positive. Not part of the bound:
