@@ -175,7 +175,7 @@ func (p *Policy) lag(kind FleetKind, limits capacity.AWSLimits) (Lag, bool) {
 		// person) may trigger the policy at any time.
 		var b bounds
 		for _, a := range p.Alarms {
-			b.add(a.Lag())
+			b.add(a.lag())
 		}
 		lag, ok := b.smallest()
 		if ok && lag.NotKnown == "" {
@@ -186,13 +186,13 @@ func (p *Policy) lag(kind FleetKind, limits capacity.AWSLimits) (Lag, bool) {
 	return Lag{}, false
 }
 
-// Lag is how long after its metric starts to breach the alarm enters
+// lag is how long after its metric starts to breach the alarm enters
 // ALARM at the earliest: M (datapoints_to_alarm, else evaluation_periods)
 // breaching datapoints of its period, M × period seconds; with several
 // periods (metric math), the shortest. False when the configuration does
 // not say: an M or a period not set, not known before apply or not
 // positive, metric queries a dynamic block generates.
-func (a *Alarm) Lag() (Lag, bool) {
+func (a *Alarm) lag() (Lag, bool) {
 	m, attr := a.DatapointsToAlarm, "datapoints_to_alarm"
 	if !m.Set {
 		m, attr = a.EvaluationPeriods, "evaluation_periods"

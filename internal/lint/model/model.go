@@ -479,7 +479,7 @@ type Alarm struct {
 	// it enters ALARM once M of its last N datapoints breach. Periods are
 	// the periods it sets (its period, its metric queries'); PeriodsWhy
 	// says why they may be incomplete (a dynamic metric_query), "" when
-	// they are not (Alarm.Lag).
+	// they are not (Alarm.lag).
 	EvaluationPeriods, DatapointsToAlarm Num
 	Periods                              []Num
 	PeriodsWhy                           string
