@@ -72,7 +72,7 @@ type WarmPool struct {
 // once a datapoint of the tracked metric exists, one metric period (its
 // period, else AWS's default from limits) after the backlog appears; a
 // step or simple policy only once one of its alarms is in ALARM, M
-// breaching datapoints of its period later (Alarm.Lag). Launch time,
+// breaching datapoints of its period later (Alarm.lag). Launch time,
 // instance warmup, health check grace and warm pools do not bound it from
 // below (Warmup). A policy that bounds nothing known leaves no bound at
 // all (zero): predictive scaling, target tracking of an ECS service (AWS
