@@ -525,6 +525,7 @@ func (b *builder) addFleet(res *resourceInstance) {
 			b.addTag(res.module, &tags, knownString(tag.val("key")), tag.val("value"), tag.rng, at)
 		}
 		f.Replacement = asgReplacement(n)
+		f.Warmup = asgWarmup(n)
 	case FleetECS:
 		f.Name, f.NameWhy = n.name("name")
 		f.Cluster, f.ClusterWhy = n.name("cluster")
@@ -537,6 +538,7 @@ func (b *builder) addFleet(res *resourceInstance) {
 		}
 		f.MaxSize, f.SizeAttr = n.num("desired_count"), "desired_count"
 		f.Replacement = ecsReplacement(n, res.defRange)
+		f.Warmup = model.Warmup{GracePeriod: n.num("health_check_grace_period_seconds"), GraceAttr: "health_check_grace_period_seconds"}
 		tags = b.tagRates(res.module, n.arg("tags"))
 	case FleetLambda:
 		f.Name, f.NameWhy = n.name("function_name")
@@ -559,6 +561,17 @@ func (b *builder) addFleet(res *resourceInstance) {
 	f.Declared.Add(model.SourceDataSource, b.dataSourceRates(f.MaxSize))
 	b.fleets[addr] = f
 	b.model.Fleets = append(b.model.Fleets, f)
+}
+
+// asgWarmup is what an auto scaling group says of how its new instances
+// warm up, for --explain (model.Warmup).
+func asgWarmup(n *block) model.Warmup {
+	w := model.Warmup{DefaultInstanceWarmup: n.num("default_instance_warmup"), GracePeriod: n.num("health_check_grace_period"), GraceAttr: "health_check_grace_period"}
+	if wp := n.first("warm_pool"); wp != nil {
+		w.WarmPool = &model.WarmPool{Range: wp.rng, PoolState: setting(wp, "pool_state", cty.String, cty.Value.AsString),
+			MinSize: wp.num("min_size"), MaxGroupPreparedCapacity: wp.num("max_group_prepared_capacity")}
+	}
+	return w
 }
 
 // asgReplacement is what an auto scaling group keeps in service while an
@@ -699,6 +712,7 @@ func (b *builder) addPolicy(res *resourceInstance) {
 		}
 	}
 	p.DynamicSteps = n.generates("step_adjustment", "step_scaling_policy_configuration")
+	p.EstimatedInstanceWarmup = n.num("estimated_instance_warmup")
 	for _, s := range steps {
 		step := Step{Lower: s.num("metric_interval_lower_bound"), Upper: s.num("metric_interval_upper_bound"),
 			Adjustment: s.num("scaling_adjustment")}
@@ -907,6 +921,16 @@ func (b *builder) addAlarm(res *resourceInstance) {
 	a.Comparison = knownString(n.val("comparison_operator"))
 	a.Threshold = n.num("threshold")
 	a.ThresholdRates = b.dataSourceRates(a.Threshold)
+	a.EvaluationPeriods, a.DatapointsToAlarm = n.num("evaluation_periods"), n.num("datapoints_to_alarm")
+	addPeriod := func(p Num) {
+		if p.Set {
+			a.Periods = append(a.Periods, p)
+		}
+	}
+	addPeriod(n.num("period"))
+	if n.generates("metric_query") || n.generates("metric", "metric_query") {
+		a.PeriodsWhy = "a dynamic block generates its metric_query blocks"
+	}
 	var dims []cty.Value
 	var dimRefs []ref // where each dimensions map is written, to say why it links no queue
 	addDims := func(r ref) {
@@ -926,7 +950,9 @@ func (b *builder) addAlarm(res *resourceInstance) {
 		q := metricQuery{id: knownString(mq.val("id")), returnData: mq.val("return_data")}
 		q.expression = mq.val("expression")
 		q.hasExpression = setTo(q.expression, mq.has("expression"))
+		addPeriod(mq.num("period"))
 		if m := mq.first("metric"); m != nil {
+			addPeriod(m.num("period"))
 			q.metricName = m.val("metric_name")
 			q.hasMetric = setTo(q.metricName, m.has("metric_name"))
 			q.namespace = m.val("namespace")

@@ -103,6 +103,7 @@ func explainQueue(q *Queue, shown map[string]bool) QueueExplanation {
 			c.Policies = append(c.Policies, explainPolicy(p, shown))
 		}
 		c.Deployment = explainDeployment(f, q.Limits)
+		c.ProvisioningLag, c.Warmup = explainLag(f, q.Limits), explainWarmup(f)
 		e.Consumers = append(e.Consumers, c)
 	}
 	for _, c := range q.IgnoredConsumers {
@@ -259,4 +260,47 @@ func explainAlarm(a *Alarm) AlarmExplanation {
 // metricList is a metric set's names, then its expressions.
 func metricList(m MetricSet) []string {
 	return append(append([]string{}, m.Names...), m.Expressions...)
+}
+
+// explainLag is the fleet's provisioning lag as the rules bound it, nil
+// without a bound.
+func explainLag(f *Fleet, limits capacity.AWSLimits) *model.LagExplanation {
+	lag := f.ProvisioningLag(limits)
+	switch {
+	case lag.Seconds > 0:
+		return &model.LagExplanation{Seconds: new(lag.Seconds), Why: lag.Why, Range: toRange(lag.Range)}
+	case lag.NotKnown != "":
+		return &model.LagExplanation{Why: lag.NotKnown, Range: toRange(lag.Range)}
+	}
+	return nil
+}
+
+// explainWarmup lists the warmup settings the fleet and its policies
+// write, nil for none.
+func explainWarmup(f *Fleet) []model.WarmupExplanation {
+	var out []model.WarmupExplanation
+	add := func(attr, addr string, n Num) {
+		if !n.Set {
+			return
+		}
+		w := model.WarmupExplanation{Attribute: attr, Address: addr, Range: toRange(n.Range)}
+		if n.Known {
+			w.Value = new(n.V)
+		}
+		out = append(out, w)
+	}
+	add("default_instance_warmup", f.Addr, f.Warmup.DefaultInstanceWarmup)
+	add(f.Warmup.GraceAttr, f.Addr, f.Warmup.GracePeriod)
+	if wp := f.Warmup.WarmPool; wp != nil {
+		out = append(out, model.WarmupExplanation{Attribute: "warm_pool", Address: f.Addr, Range: toRange(wp.Range)})
+		if st := wp.PoolState; st.Set {
+			out = append(out, model.WarmupExplanation{Attribute: "warm_pool.pool_state", Address: f.Addr, Text: st.V, Range: toRange(st.Range)})
+		}
+		add("warm_pool.min_size", f.Addr, wp.MinSize)
+		add("warm_pool.max_group_prepared_capacity", f.Addr, wp.MaxGroupPreparedCapacity)
+	}
+	for _, p := range f.Policies {
+		add("estimated_instance_warmup", p.Addr, p.EstimatedInstanceWarmup)
+	}
+	return out
 }

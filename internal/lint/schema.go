@@ -126,7 +126,8 @@ var resourceSchemas = map[string]*blockSchema{
 	"aws_sqs_queue": withBlocks(attrs("name", "name_prefix", "tags", "message_retention_seconds", "visibility_timeout_seconds", "redrive_policy",
 		"fifo_queue", "fifo_throughput_limit", "deduplication_scope", "max_message_size", "region"), nil),
 	"aws_sqs_queue_redrive_policy": attrs("queue_url", "redrive_policy"),
-	"aws_autoscaling_group": withBlocks(attrs("name", "name_prefix", "max_size", "min_size", "desired_capacity", "launch_configuration"), map[string]*blockSchema{
+	"aws_autoscaling_group": withBlocks(attrs("name", "name_prefix", "max_size", "min_size", "desired_capacity", "launch_configuration",
+		"default_instance_warmup", "health_check_grace_period"), map[string]*blockSchema{
 		"tag":                    attrs("key", "value", "propagate_at_launch"),
 		"launch_template":        launchTemplateRefSchema,
 		"mixed_instances_policy": mixedInstancesSchema,
@@ -134,8 +135,10 @@ var resourceSchemas = map[string]*blockSchema{
 			"preferences": attrs("min_healthy_percentage", "max_healthy_percentage"),
 		}),
 		"instance_maintenance_policy": healthyPercentagesSchema,
+		"warm_pool":                   attrs("pool_state", "min_size", "max_group_prepared_capacity"),
 	}),
-	"aws_autoscaling_policy": withBlocks(attrs("name", "autoscaling_group_name", "policy_type", "adjustment_type", "scaling_adjustment"), map[string]*blockSchema{
+	"aws_autoscaling_policy": withBlocks(attrs("name", "autoscaling_group_name", "policy_type", "adjustment_type", "scaling_adjustment",
+		"estimated_instance_warmup"), map[string]*blockSchema{
 		"target_tracking_configuration":    targetTrackingSchema,
 		"step_adjustment":                  attrs("scaling_adjustment", "metric_interval_lower_bound", "metric_interval_upper_bound"),
 		"predictive_scaling_configuration": predictiveSchema,
@@ -147,7 +150,7 @@ var resourceSchemas = map[string]*blockSchema{
 		"predictive_scaling_policy_configuration":      predictiveSchema,
 	}),
 	"aws_ecs_service": withBlocks(attrs("name", "desired_count", "cluster", "tags", "task_definition",
-		"deployment_minimum_healthy_percent", "deployment_maximum_percent"), map[string]*blockSchema{
+		"deployment_minimum_healthy_percent", "deployment_maximum_percent", "health_check_grace_period_seconds"), map[string]*blockSchema{
 		"deployment_controller":    attrs("type"),
 		"deployment_configuration": attrs("strategy"),
 	}),
@@ -162,8 +165,8 @@ var resourceSchemas = map[string]*blockSchema{
 		"destination_config":        withBlocks(attrs(), map[string]*blockSchema{"on_failure": attrs("destination_arn")}),
 	}),
 	"aws_cloudwatch_metric_alarm": withBlocks(attrs("alarm_name", "metric_name", "namespace", "statistic", "extended_statistic", "dimensions",
-		"threshold", "comparison_operator", "evaluation_periods", "period", "alarm_actions"), map[string]*blockSchema{
-		"metric_query": withBlocks(attrs("id", "expression", "return_data", "label"), map[string]*blockSchema{
+		"threshold", "comparison_operator", "evaluation_periods", "period", "alarm_actions", "datapoints_to_alarm"), map[string]*blockSchema{
+		"metric_query": withBlocks(attrs("id", "expression", "return_data", "label", "period"), map[string]*blockSchema{
 			"metric": attrs("metric_name", "namespace", "period", "stat", "dimensions"),
 		}),
 	}),

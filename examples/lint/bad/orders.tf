@@ -8,6 +8,11 @@ data "queuecap_consumers" "order_workers" {
   per_consumer_rate = 25      # orders/s one c7g.large worker completes
   max_backlog       = 1800000 # one hour of outage at the peak: 500 × 3600
   rto_seconds       = 7200    # that backlog must be gone within two hours
+
+  # The scale-out alarm below needs 2 breaching minutes: the 20 steady-state
+  # workers hold the backlog alone until then, and 31 clear the rest in the
+  # 7,080 s left.
+  provisioning_lag_seconds = 120
 }
 
 resource "aws_sqs_queue" "orders_dlq" {
@@ -19,7 +24,8 @@ resource "aws_sqs_queue" "orders" {
   name                       = "orders"
   visibility_timeout_seconds = 120
   # BAD (queuecap_retention_shorter_than_drain): the worst backlog takes
-  # 1,800,000 / (750 − 500) = 7,200 s to drain; orders expire after 3,600 s.
+  # 1,800,000 / (775 − 500) = 6,545.45 s to drain; orders expire after
+  # 3,600 s.
   message_retention_seconds = 3600
   redrive_policy = jsonencode({
     deadLetterTargetArn = aws_sqs_queue.orders_dlq.arn
@@ -30,10 +36,10 @@ resource "aws_sqs_queue" "orders" {
     team                   = "checkout"
     "queuecap:sla_seconds" = 120
     # BAD (queuecap_metastable_retry_storm): the checkout service sends an
-    # order again when it is not confirmed within 30 s. The 30 workers drain
-    # the worst backlog in 7,200 s when nobody retries, but every order
+    # order again when it is not confirmed within 30 s. The 31 workers drain
+    # the worst backlog in 6,545.45 s when nobody retries, but every order
     # waiting over 30 s comes back: 500 × (1 + 1) = 1,000 orders/s against
-    # 750 completed, and the backlog never drains.
+    # 775 completed, and the backlog never drains.
     "queuecap:retries_per_timeout"    = 1
     "queuecap:timeout_window_seconds" = 30
   }
@@ -57,9 +63,9 @@ resource "aws_autoscaling_group" "order_workers" {
   }
 
   # BAD (queuecap_surplus_during_deploy): a new launch template version
-  # refreshes the group at AWS's default 90 % healthy: ceil(30 × 90 %) = 27
-  # workers, 675 orders/s, clear the worst backlog in 1,800,000 / (675 − 500)
-  # = 10,285.7 s, over the 7,200 s allowed.
+  # refreshes the group at AWS's default 90 % healthy: ceil(31 × 90 %) = 28
+  # workers, 700 orders/s, clear the worst backlog in 1,800,000 / (700 − 500)
+  # = 9,000 s, over the 7,200 s allowed.
   instance_refresh {
     strategy = "Rolling"
   }

@@ -24,6 +24,8 @@ import (
 //	      max size: <attribute> <value> at <file>:<line>
 //	      per_consumer_rate = …
 //	      deployment: <kind> (<file>:<line>): <percentages>; keeps <n> consumers in service at the maximum size
+//	      provisioning lag: at least <seconds> s: <why> (<file>:<line>)
+//	      warmup, not counted in the lag: <attribute> = <value> (<file>:<line>)
 //	      policy <address> <kind> (<file>:<line>)
 //	        predictive: <mode>, <breach behavior>: <whether it may exceed the maximum>
 //	        alarm <address> (<file>:<line>): <metrics> <comparison> <threshold>
@@ -109,6 +111,7 @@ func writeQueueText(b *bytes.Buffer, q model.QueueExplanation) {
 		if c.Deployment != nil {
 			fmt.Fprintf(b, "      deployment: %s\n", deploymentText(*c.Deployment))
 		}
+		writeLagText(b, c)
 		for _, p := range c.Policies {
 			fmt.Fprintf(b, "      policy %s %s (%s)\n", p.Address, policyText(p), lineOf(p.Range))
 			if p.Predictive != nil {
@@ -128,6 +131,31 @@ func writeQueueText(b *bytes.Buffer, q model.QueueExplanation) {
 			text += ", triggers " + strings.Join(a.Policies, ", ")
 		}
 		fmt.Fprintf(b, "    alarm %s (%s): %s\n", a.Address, lineOf(a.Range), text)
+	}
+}
+
+// writeLagText writes the consumer's provisioning lag and its warmup
+// settings, a line each.
+func writeLagText(b *bytes.Buffer, c model.ConsumerExplanation) {
+	if l := c.ProvisioningLag; l != nil {
+		bound := "not known: "
+		if l.Seconds != nil {
+			bound = "at least " + decimal(l.Seconds) + " s: "
+		}
+		fmt.Fprintf(b, "      provisioning lag: %s%s (%s)\n", bound, l.Why, lineOf(l.Range))
+	}
+	for _, w := range c.Warmup {
+		text := w.Attribute
+		switch {
+		case w.Text != "":
+			text += " = " + w.Text
+		case w.Attribute != "warm_pool":
+			text += " = " + decimal(w.Value)
+		}
+		if w.Address != c.Address {
+			text += " of " + w.Address
+		}
+		fmt.Fprintf(b, "      warmup, not counted in the lag: %s (%s)\n", text, lineOf(w.Range))
 	}
 }
 

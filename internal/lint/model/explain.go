@@ -107,6 +107,13 @@ type ConsumerExplanation struct {
 	// instance maintenance policy, an ECS deployment) and what it keeps
 	// in service; null when nothing in the configuration does.
 	Deployment *DeploymentExplanation `json:"deployment"`
+	// ProvisioningLag is the lower bound on the fleet's provisioning lag
+	// its configuration gives (Fleet.ProvisioningLag), absent without
+	// one.
+	ProvisioningLag *LagExplanation `json:"provisioning_lag,omitempty"`
+	// Warmup are the settings read that say how a new consumer warms up,
+	// none of which counts in the lag (Warmup); absent without any.
+	Warmup []WarmupExplanation `json:"warmup,omitempty"`
 }
 
 // DeploymentExplanation is what replaces a fleet's consumers, as
@@ -141,6 +148,32 @@ type PercentExplanation struct {
 	Source string `json:"source"`
 	Limit  string `json:"limit,omitempty"`
 	Range  *Range `json:"range"` // null for a default
+}
+
+// LagExplanation is a lower bound on a fleet's provisioning lag.
+type LagExplanation struct {
+	// Seconds is null when a value the bound is made of is not known
+	// before apply; Why then says which.
+	Seconds *float64 `json:"seconds"`
+	Why     string   `json:"why"`
+	Range   Range    `json:"range"`
+}
+
+// WarmupExplanation is one warmup setting of a consumer.
+type WarmupExplanation struct {
+	// Attribute is the argument ("default_instance_warmup",
+	// "health_check_grace_period", "health_check_grace_period_seconds",
+	// "estimated_instance_warmup", "warm_pool", "warm_pool.pool_state",
+	// "warm_pool.min_size", "warm_pool.max_group_prepared_capacity"),
+	// Address the resource it is an argument of.
+	Attribute string `json:"attribute"`
+	Address   string `json:"address"`
+	// Value is a number's value (seconds, or instances for a warm pool's
+	// sizes), Text pool_state's; null and "" when not known before apply
+	// or not of that kind.
+	Value *float64 `json:"value"`
+	Text  string   `json:"text,omitempty"`
+	Range Range    `json:"range"`
 }
 
 // SizeExplanation is a fleet's maximum size and the attribute it is read from.

@@ -281,6 +281,9 @@ type Fleet struct {
 	// SizeOf is the address SizeAttr is an argument of when it is not the
 	// fleet's own (an event source mapping's), for messages.
 	SizeOf string
+	// Warmup is how long the configuration says a new consumer warms up
+	// (lag.go): shown by --explain, never a bound on the lag.
+	Warmup Warmup
 }
 
 // ReplacementKind names what replaces a fleet's consumers.
@@ -383,6 +386,10 @@ type Policy struct {
 	// metric sets (its period, its metric_stat periods); none when it
 	// sets none and AWS's default applies.
 	MetricPeriods []Num
+	// EstimatedInstanceWarmup is an auto scaling policy's
+	// estimated_instance_warmup, which overrides the group's
+	// default_instance_warmup for the instances it launches.
+	EstimatedInstanceWarmup Num
 }
 
 // Predictive is a predictive scaling policy's configuration: Mode
@@ -482,6 +489,14 @@ type Alarm struct {
 	// Simple is true for an alarm on one metric (metric_name), not metric
 	// math: its threshold compares the metric itself.
 	Simple bool
+	// EvaluationPeriods and DatapointsToAlarm are the alarm's N and M:
+	// it enters ALARM once M of its last N datapoints breach. Periods are
+	// the periods it sets (its period, its metric queries'); PeriodsWhy
+	// says why they may be incomplete (a dynamic metric_query), "" when
+	// they are not (Alarm.lag).
+	EvaluationPeriods, DatapointsToAlarm Num
+	Periods                              []Num
+	PeriodsWhy                           string
 }
 
 // EventSourceMapping is an aws_lambda_event_source_mapping.

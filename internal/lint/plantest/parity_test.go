@@ -37,7 +37,7 @@ var planWins = []struct {
 // and the same skips (instances too).
 func TestParity(t *testing.T) {
 	for _, dir := range []string{"testdata/zero_surplus", "testdata/unknown_arn", "testdata/modules", "testdata/ignored", "testdata/scaling", "testdata/iam", "testdata/iam_unknown_list", "testdata/locals",
-		"testdata/launch_template", "testdata/launch_configuration", "testdata/task_role", "testdata/sns", "testdata/queuecap_data", "testdata/instances", "testdata/fifo", "testdata/batch", "testdata/deploy", "testdata/lambda_ceiling",
+		"testdata/launch_template", "testdata/launch_configuration", "testdata/task_role", "testdata/sns", "testdata/queuecap_data", "testdata/instances", "testdata/fifo", "testdata/batch", "testdata/deploy", "testdata/lag", "testdata/lambda_ceiling",
 		"testdata/managed_instances"} {
 		t.Run(dir, func(t *testing.T) {
 			t.Parallel()

@@ -64,6 +64,10 @@ func checkBacklogWithinRTO(s *supply, r model.Reporter) bool {
 		drain, lag, lagTerms = laggedDrain(s, b.V, drain)
 	}
 	if drain <= rto.V {
+		if lag.NotKnown != "" {
+			r.Skip(lag.Range, fmt.Sprintf("%s, so the provisioning lag of %s is not known: without one, max_backlog %s clears in %s s, within rto_seconds %s",
+				lag.NotKnown, s.Fleets[0].Fleet.Addr, num(b.V), num(drain), num(rto.V)))
+		}
 		return false
 	}
 	needed := fmt.Sprintf("it needs a surplus of %s / %s = %s msg/s", num(b.V), num(rto.V), num(required))
@@ -90,9 +94,14 @@ func checkBacklogWithinRTO(s *supply, r model.Reporter) bool {
 			}
 			summary = s.size() + " clears" + late + " after a " + n(lag.Seconds) + " s lag: " + s.raiseTo(float64(sized.RequiredConsumers))
 			facts = append(facts, fact("required_consumers", float64(sized.RequiredConsumers)))
+			if w := lag.Warmup; w.V > 0 {
+				words, warmupFacts := withWarmup(s, in, lag)
+				needed += words
+				facts = append(facts, warmupFacts...)
+			}
 		} else {
-			needed = fmt.Sprintf("rto_seconds %s is within the %s s lag, so no max_size meets it: min_size must clear the backlog alone", num(rto.V), num(lag.Seconds))
-			summary = "the backlog is due within the " + n(lag.Seconds) + " s lag before scale-out: raise min_size"
+			needed = fmt.Sprintf("rto_seconds %s is within the %s s lag, so no %s meets it: %s must clear the backlog alone", num(rto.V), num(lag.Seconds), s.Fleets[0].Fleet.SizeAttr, lag.MinAttr)
+			summary = "the backlog is due within the " + n(lag.Seconds) + " s lag before scale-out: raise " + lag.MinAttr
 			at = s.Fleets[0].Fleet.MinSize.Range
 		}
 		r.Report(at, summary, fmt.Sprintf("%s leaves a surplus of %s msg/s over %s, which clears max_backlog %s in %s s%s, more than rto_seconds %s: %s",
@@ -131,18 +140,42 @@ func checkBacklogWithinRTO(s *supply, r model.Reporter) bool {
 
 // laggedDrain is the one fleet's drain time with the provisioning lag its
 // configuration bounds from below (model.Fleet.ProvisioningLag), the lag,
-// and the words that say it; drain itself without one.
+// and the words that say it; drain itself without one, with the lag's
+// NotKnown when a value not known before apply is why.
 func laggedDrain(s *supply, backlog, drain float64) (float64, model.Lag, string) {
 	fs := s.Fleets[0]
 	lag := fs.Fleet.ProvisioningLag(s.queue.Limits)
 	if lag.Seconds <= 0 {
-		return drain, model.Lag{}, ""
+		return drain, model.Lag{NotKnown: lag.NotKnown, Range: lag.Range}, ""
 	}
 	t, drains, err := capacity.LaggedDrain(int64(lag.MinSize), int64(fs.Size), fs.Rate, s.Arrival, s.Retries, backlog, lag.Seconds)
 	if err != nil || !drains {
 		return drain, model.Lag{}, ""
 	}
-	return capacity.Clean(t), lag, fmt.Sprintf(" (min_size %s drains alone for the first %s s, the provisioning lag: %s)", num(lag.MinSize), num(lag.Seconds), lag.Why)
+	return capacity.Clean(t), lag, fmt.Sprintf(" (%s %s drains alone for the first %s s, the provisioning lag: %s)", lag.MinAttr, num(lag.MinSize), num(lag.Seconds), lag.Why)
+}
+
+// withWarmup is the second sizing the advice offers when the lag's
+// instances have a warmup: an estimate, since the warmup says when an
+// instance's metrics count, not when it takes messages, so it is never
+// part of the bound that decides the finding. in is the lagged sizing.
+func withWarmup(s *supply, in capacity.SizingInput, lag model.Lag) (string, []model.Fact) {
+	total := capacity.Clean(lag.Seconds + lag.Warmup.V)
+	words := fmt.Sprintf("; if instances take work only once %s %s s has passed (an estimate: AWS's warmup says when an instance's metrics count, not when it takes messages), the lag is %s + %s = %s s and ",
+		lag.WarmupAttr, num(lag.Warmup.V), num(lag.Seconds), num(lag.Warmup.V), num(total))
+	in.ProvisioningLagSeconds = total
+	sized, err := capacity.Size(in)
+	if err != nil {
+		return words + fmt.Sprintf("rto_seconds %s is within it: no %s meets it", num(in.RTOSeconds), s.Fleets[0].Fleet.SizeAttr),
+			[]model.Fact{fact("warmup_seconds", lag.Warmup.V)}
+	}
+	words += fmt.Sprintf("ceil(%s / %s + max(0, %s − %s × %s) / (%s × (%s − %s))) needs %s consumers",
+		num(s.Effective), num(in.PerConsumerRate), num(in.MaxBacklog), num(capacity.Clean(max(0, lag.MinSize*in.PerConsumerRate-s.Effective))), num(total),
+		num(in.PerConsumerRate), num(in.RTOSeconds), num(total), num(float64(sized.RequiredConsumers)))
+	if in.MinHeadroom > 0 {
+		words += fmt.Sprintf(" (min_headroom %s included)", percent(in.MinHeadroom))
+	}
+	return words, []model.Fact{fact("warmup_seconds", lag.Warmup.V), fact("required_consumers_with_warmup", float64(sized.RequiredConsumers))}
 }
 
 // checkMinHeadroom reports spare capacity below min_headroom. Undeclared, it

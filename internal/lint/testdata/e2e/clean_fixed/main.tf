@@ -1,6 +1,8 @@
-# The fixed twin of asg_zero_surplus: sized with the headroom formula,
-# scaled on backlog per instance and on age, with a dead-letter queue and
-# a depth alarm at the SLA line. One value is only known at apply time.
+# The fixed twin of asg_zero_surplus: sized with the headroom formula and
+# the 60 s its age alarm takes to scale it out (1 × 60 s: the provisioning
+# lag, during which min_size alone drains), scaled on age, with a
+# dead-letter queue and a depth alarm at the SLA line. One value is only
+# known at apply time.
 
 variable "environment" {
   type = string
@@ -11,6 +13,8 @@ data "queuecap_consumers" "orders" {
   per_consumer_rate = 400
   max_backlog       = 5000000
   rto_seconds       = 1800
+
+  provisioning_lag_seconds = 60
 }
 
 data "queuecap_sla_depth" "orders" {
