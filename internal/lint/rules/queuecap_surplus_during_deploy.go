@@ -86,15 +86,22 @@ func checkDeploy(s *supply, i int, r model.Reporter) {
 	sizes := make([]capacity.FleetSize, len(s.Fleets))
 	for j, o := range s.Fleets {
 		sizes[j] = capacity.FleetSize{Count: int64(o.Size), PerConsumerRate: o.Rate}
+		if o.Payload != nil {
+			sizes[j].Payload = &o.Payload.Bound
+		}
 	}
 	sizes[i].Count = left
+	var groups int64
+	if s.Groups != nil {
+		groups = int64(s.Groups.Groups.V)
+	}
 	b, rto := s.queue.Rates.MaxBacklog, s.queue.Rates.RTOSeconds
 	withRTO := b.Set && b.Known && b.V > 0 && rto.Set && rto.Known && rto.V > 0 && s.Drain != nil && s.Drain.Drains && s.Drain.Seconds <= rto.V
 	backlog := 0.0
 	if withRTO {
 		backlog = b.V
 	}
-	during, err := capacity.SupplyAgainst(sizes, s.Arrival, s.Retries, backlog)
+	during, err := capacity.SupplyWithin(sizes, groups, s.Arrival, s.Retries, backlog)
 	if err != nil {
 		return // the supply's own arithmetic succeeded with more consumers: not reached
 	}
@@ -106,7 +113,7 @@ func checkDeploy(s *supply, i int, r model.Reporter) {
 	}
 	keeps := fmt.Sprintf("%s of %s keeps ceil(%s × %s %%) = %s of its %s consumers in service",
 		what, f.Addr, num(fs.Size), num(minPct.V), num(float64(left)), num(fs.Size))
-	terms := deployTerms(s, i, left, capDuring)
+	terms := deployTerms(s, i, left, during)
 	fix := "set max_healthy_percentage over 100"
 	if rep.Kind == model.ReplaceECSRolling {
 		fix = "raise deployment_minimum_healthy_percent"
@@ -164,8 +171,9 @@ func percentage(q *model.Queue, f *model.Fleet, v model.Num, attr, def string, r
 }
 
 // deployTerms says how capacity is made while fleet i keeps left
-// consumers: "23 × 400 msg/s = 9,200 msg/s", or a sum over the fleets.
-func deployTerms(s *supply, i int, left int64, total float64) string {
+// consumers: "23 × 400 msg/s = 9,200 msg/s", or a sum over the fleets,
+// within the message groups and the pollers' payload.
+func deployTerms(s *supply, i int, left int64, during capacity.Supply) string {
 	terms := make([]string, len(s.Fleets))
 	for j, f := range s.Fleets {
 		size := f.Size
@@ -177,7 +185,20 @@ func deployTerms(s *supply, i int, left int64, total float64) string {
 			terms[j] = s.queue.ConsumerName(f.Fleet) + " " + terms[j]
 		}
 	}
-	return strings.Join(terms, " + ") + " = " + num(total) + " msg/s"
+	out := strings.Join(terms, " + ")
+	switch during.Bound {
+	case capacity.BoundPayload:
+		var carry []string
+		for _, f := range s.Fleets {
+			if f.Payload != nil {
+				carry = append(carry, f.Payload.Terms())
+			}
+		}
+		return out + ", within what the pollers carry (" + strings.Join(carry, "; ") + "): " + num(capacity.Clean(during.Capacity)) + " msg/s"
+	case capacity.BoundMessageGroups:
+		return out + " = " + num(capacity.Clean(during.FleetCapacity)) + " msg/s, bounded by the message groups, one consumer each at a time: " + s.Groups.Terms()
+	}
+	return out + " = " + num(capacity.Clean(during.Capacity)) + " msg/s"
 }
 
 // shortKind is what a replacement is called in a sentence's end.
