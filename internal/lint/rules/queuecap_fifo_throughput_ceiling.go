@@ -13,14 +13,15 @@ import (
 
 // fifoThroughputCeiling flags a FIFO queue whose effective arrival rate
 // exceeds what the queue takes per API action, from AWS's published
-// quotas: no fleet drains it, as with zero surplus.
+// quotas, or what its declared active message groups let its consumers
+// take: no fleet drains it, as with zero surplus.
 type fifoThroughputCeiling struct{ meta }
 
 func newFIFOThroughputCeiling() model.Rule {
 	return fifoThroughputCeiling{meta{
 		name:     "queuecap_fifo_throughput_ceiling",
 		severity: model.Error,
-		summary:  "A FIFO queue's declared arrival rate (with retries, the effective one) exceeds the messages per second AWS lets a FIFO queue take per API action, even with full batches, so the backlog grows whatever consumes it.",
+		summary:  "A FIFO queue's declared arrival rate (with retries, the effective one) exceeds the messages per second AWS lets a FIFO queue take per API action, even with full batches, or what its declared active message groups let its consumers take, one each at a time, so the backlog grows whatever consumes it.",
 	}}
 }
 
