@@ -277,8 +277,8 @@ func TestDeclaredBoundsValidation(t *testing.T) {
 func TestMessageGroupsRetryStorm(t *testing.T) {
 	runRuleCases(t, "queuecap_metastable_retry_storm", []ruleCase{
 		{
-			name:   "12 groups of 25 consumers",
-			files:  map[string]string{"main.tf": groupsQueue(`"queuecap:arrival_rate" = 100, "queuecap:message_groups" = 12, "queuecap:max_backlog" = 3000, "queuecap:retries_per_timeout" = 1.5`, "25")},
+			name:  "12 groups of 25 consumers",
+			files: map[string]string{"main.tf": groupsQueue(`"queuecap:arrival_rate" = 100, "queuecap:message_groups" = 12, "queuecap:max_backlog" = 3000, "queuecap:retries_per_timeout" = 1.5`, "25")},
 			issues: []issue{{Summary: "timeout retries keep max_backlog 3,000 from draining within 36,000 s: add capacity or retry less",
 				Message: "max_size 25 × 10 msg/s = 250 msg/s, bounded by the message groups, one consumer each at a time: message_groups 12 × 10 msg/s = 120 msg/s drains max_backlog 3,000 in 150 s at the declared arrival rate 100 msg/s without timeout retries, but not within 36,000 s when each timed-out message (wait over 30 s) is retried 1.5 times: arrivals climb to 250 msg/s and the depth to 4.68e6 messages",
 				Start:   at(8, 3), End: at(8, 16),
