@@ -286,3 +286,57 @@ func TestMessageGroupsRetryStorm(t *testing.T) {
 		},
 	})
 }
+
+// While a deployment replaces one fleet, the others take what their
+// bounds let them: a Lambda consumer's pollers carry 100 msg/s, not its
+// 2,000 msg/s of concurrency.
+func TestPayloadBoundDuringDeploy(t *testing.T) {
+	files := map[string]string{"main.tf": `resource "aws_sqs_queue" "orders" {
+  tags = { "queuecap:arrival_rate" = 150, "queuecap:message_size_bytes" = 200000 }
+}
+
+resource "aws_lambda_function" "worker" {
+  function_name = "worker"
+  tags          = { "queuecap:per_consumer_rate" = 10 }
+}
+
+resource "aws_lambda_event_source_mapping" "orders" {
+  event_source_arn = aws_sqs_queue.orders.arn
+  function_name    = aws_lambda_function.worker.arn
+  provisioned_poller_config {
+    maximum_pollers = 20
+  }
+}
+
+resource "aws_autoscaling_group" "workers" {
+  max_size = 10
+  min_size = 1
+  instance_refresh {
+    strategy = "Rolling"
+    preferences {
+      min_healthy_percentage = 50
+    }
+  }
+  tag {
+    key                 = "queuecap:queue"
+    value               = "aws_sqs_queue.orders"
+    propagate_at_launch = false
+  }
+  tag {
+    key                 = "queuecap:per_consumer_rate"
+    value               = 10
+    propagate_at_launch = false
+  }
+}
+`}
+	runRuleCases(t, "queuecap_surplus_during_deploy", []ruleCase{
+		{
+			name:  "a refresh beside a payload-bound Lambda consumer",
+			files: files,
+			issues: []issue{{Summary: "during a refresh the consumers take 150 msg/s of 150 arriving: set max_healthy_percentage over 100",
+				Message: "an instance refresh of aws_autoscaling_group.workers keeps ceil(10 × 50 %) = 5 of its 10 consumers in service (instance_refresh.preferences.min_healthy_percentage 50 %): aws_lambda_function.worker (200 × 10 msg/s = 2,000 msg/s, bounded by what its pollers carry: maximum_pollers 20 × 1 MB/s (lambda_sqs_poller_throughput_mb_per_second; 1 MB = 1,000,000 B) ÷ 200,000 B per message = 100 msg/s) + aws_autoscaling_group.workers 5 × 10 msg/s = 150 msg/s leaves no surplus over the declared arrival rate 150 msg/s, so a backlog grows during every instance refresh instead of draining",
+				Start:   at(24, 7), End: at(24, 34),
+				Facts: facts("arrival_rate", 150, "effective_arrival_rate", 150, "max_consumers", 210, "capacity", 200, "surplus", 50, "min_healthy_percent", 50, "deploy_consumers", 5, "deploy_capacity", 150, "deploy_surplus", 0)}},
+		},
+	})
+}

@@ -172,7 +172,7 @@ func percentage(q *model.Queue, f *model.Fleet, v model.Num, attr, def string, r
 
 // deployTerms says how capacity is made while fleet i keeps left
 // consumers: "23 × 400 msg/s = 9,200 msg/s", or a sum over the fleets,
-// within the message groups and the pollers' payload.
+// each within its pollers' payload, and all within the message groups.
 func deployTerms(s *supply, i int, left int64, during capacity.Supply) string {
 	terms := make([]string, len(s.Fleets))
 	for j, f := range s.Fleets {
@@ -181,24 +181,18 @@ func deployTerms(s *supply, i int, left int64, during capacity.Supply) string {
 			size = float64(left)
 		}
 		terms[j] = fmt.Sprintf("%s × %s msg/s", num(size), num(f.Rate))
+		if p := f.Payload; p != nil && capacity.Clean(size*f.Rate) > p.Rate {
+			terms[j] = fmt.Sprintf("(%s = %s msg/s, bounded by what its pollers carry: %s)", terms[j], num(capacity.Clean(size*f.Rate)), p.Terms())
+		}
 		if len(s.Fleets) > 1 {
 			terms[j] = s.queue.ConsumerName(f.Fleet) + " " + terms[j]
 		}
 	}
-	out := strings.Join(terms, " + ")
-	switch during.Bound {
-	case capacity.BoundPayload:
-		var carry []string
-		for _, f := range s.Fleets {
-			if f.Payload != nil {
-				carry = append(carry, f.Payload.Terms())
-			}
-		}
-		return out + ", within what the pollers carry (" + strings.Join(carry, "; ") + "): " + num(capacity.Clean(during.Capacity)) + " msg/s"
-	case capacity.BoundMessageGroups:
-		return out + " = " + num(capacity.Clean(during.FleetCapacity)) + " msg/s, bounded by the message groups, one consumer each at a time: " + s.Groups.Terms()
+	out := strings.Join(terms, " + ") + " = " + num(capacity.Clean(during.FleetCapacity)) + " msg/s"
+	if during.Bound == capacity.BoundMessageGroups {
+		out += ", bounded by the message groups, one consumer each at a time: " + s.Groups.Terms()
 	}
-	return out + " = " + num(capacity.Clean(during.Capacity)) + " msg/s"
+	return out
 }
 
 // shortKind is what a replacement is called in a sentence's end.
