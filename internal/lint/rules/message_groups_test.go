@@ -220,7 +220,7 @@ func TestPayloadBoundCapacity(t *testing.T) {
 			name:  "20 pollers of 200,000 B messages under 150 msg/s",
 			files: map[string]string{"main.tf": lambdaMapped(`150, "queuecap:message_size_bytes" = 200000`, "", pollers)},
 			issues: []issue{{Summary: "the consumers' 100 msg/s cannot drain any backlog: raise their capacity above 150 msg/s",
-				Message: payload + " does not exceed the declared arrival rate 150 msg/s: surplus -50 msg/s, any backlog never drains",
+				Message: payload + " does not exceed the declared arrival rate 150 msg/s: surplus -50 msg/s, any backlog never drains; the pollers carry no more messages whatever the fleet's size: raise maximum_pollers, or send smaller messages",
 				Start:   at(14, 5), End: at(14, 25),
 				Facts: facts("arrival_rate", 150, "effective_arrival_rate", 150, "per_consumer_rate", 10, "max_consumers", 200, "capacity", 100, "surplus", -50, "maximum_pollers", 20, "message_size_bytes", 200000, "payload_capacity", 100)}},
 		},

@@ -36,6 +36,9 @@ func (zeroSurplus) CheckQueue(q *model.Queue, r model.Reporter) {
 	if fix, ok := s.sizeFix(); ok {
 		summary = s.size() + " cannot drain any backlog: " + s.raiseTo(float64(fix))
 	}
-	r.Report(s.At, summary, s.capacityTerms()+" does not exceed "+s.arrivalTerms()+": surplus "+num(s.Surplus)+" msg/s, any backlog never drains",
-		s.facts()...)
+	msg := s.capacityTerms() + " does not exceed " + s.arrivalTerms() + ": surplus " + num(s.Surplus) + " msg/s, any backlog never drains"
+	if s.Bound == capacity.BoundPayload {
+		msg += "; " + s.boundFix()
+	}
+	r.Report(s.At, summary, msg, s.facts()...)
 }
