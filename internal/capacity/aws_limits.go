@@ -172,7 +172,7 @@ var publishedAWSLimits = []AWSLimitEntry{
 		Meaning: "Payload throughput one provisioned SQS event poller handles.",
 		Source:  srcSQSParameters,
 		Quote:   "ProvisionedPollerConfig ... Each poller can handle up to 1 MB/sec of throughput and 10 concurrent invokes.",
-		Note:    "Read on the English page as mirrored on docs.amazonaws.cn. A Kafka poller handles 5 MB/sec; older API pages give SQS pollers 'approximately 5 MBps'.",
+		Note:    "Read on the English page as mirrored on docs.amazonaws.cn. A Kafka poller handles 5 MB/sec; older API pages give SQS pollers 'approximately 5 MBps'. The page does not say which megabyte: the linter's payload bound takes 1,000,000 bytes (capacity.BytesPerMB).",
 		Range:   AboveZero,
 	},
 	{

@@ -32,10 +32,12 @@ const (
 )
 
 // FleetSize is one fleet at its maximum size: Count consumers of
-// PerConsumerRate msg/s each.
+// PerConsumerRate msg/s each, delivering at most what Payload's pollers
+// carry when it is set.
 type FleetSize struct {
 	Count           int64
 	PerConsumerRate float64
+	Payload         *PayloadBound
 }
 
 // Supply is what consumer fleets at their maximum sizes do against a
@@ -45,7 +47,14 @@ type FleetSize struct {
 // for a backlog within its RTO came out short, and its drain time over
 // the RTO (or its headroom under min_headroom) by the rounding.
 type Supply struct {
-	Capacity             float64 // Σ c·μ
+	Capacity float64 // Σ c·μ, within the bounds
+	// FleetCapacity is what the fleets deliver, each within its pollers'
+	// payload: Σ min(c·μ, payload); GroupsCapacity is groups × the
+	// largest μ, 0 without groups; Bound says which sets Capacity, ""
+	// for the fleets' sizes.
+	FleetCapacity        float64
+	GroupsCapacity       float64
+	Bound                Bound
 	EffectiveArrivalRate float64 // λ_eff
 	Surplus              float64 // Σ c·μ − λ_eff
 	// Headroom is surplus / λ_eff; nil when nothing arrives.
@@ -59,6 +68,13 @@ type Supply struct {
 // SupplyAgainst is the Supply of fleets against arrivalRate amplified by
 // retries, and how they drain backlog.
 func SupplyAgainst(fleets []FleetSize, arrivalRate float64, retries Retries, backlog float64) (Supply, error) {
+	return SupplyWithin(fleets, 0, arrivalRate, retries, backlog)
+}
+
+// SupplyWithin is SupplyAgainst for fleets of which at most groups
+// consumers work at once (a FIFO queue's active message groups; 0 for no
+// such bound): they deliver at most groups × the largest per_consumer_rate.
+func SupplyWithin(fleets []FleetSize, groups int64, arrivalRate float64, retries Retries, backlog float64) (Supply, error) {
 	var s Supply
 	effR, eff, err := effectiveArrival(arrivalRate, retries)
 	if err != nil {
@@ -68,7 +84,10 @@ func SupplyAgainst(fleets []FleetSize, arrivalRate float64, retries Retries, bac
 		return s, err
 	}
 	s.EffectiveArrivalRate = eff
-	total := new(big.Rat)
+	if groups < 0 {
+		return s, inputErr(FieldMessageGroups, "must be at least 1, got %d", groups)
+	}
+	total, fastest := new(big.Rat), new(big.Rat)
 	for _, f := range fleets {
 		if f.Count < 0 {
 			return s, inputErr("consumers", "must be at least 0, got %d", f.Count)
@@ -76,11 +95,35 @@ func SupplyAgainst(fleets []FleetSize, arrivalRate float64, retries Retries, bac
 		if err := checkPositive("per_consumer_rate", f.PerConsumerRate); err != nil {
 			return s, err
 		}
-		total.Add(total, mul(ratInt(f.Count), dec(f.PerConsumerRate)))
+		mu := dec(f.PerConsumerRate)
+		if mu.Cmp(fastest) > 0 {
+			fastest = mu
+		}
+		c := mul(ratInt(f.Count), mu)
+		if f.Payload != nil {
+			p, err := f.Payload.rate()
+			if err != nil {
+				return s, err
+			}
+			if p.Cmp(c) < 0 {
+				c, s.Bound = p, BoundPayload
+			}
+		}
+		total.Add(total, c)
 	}
-	if s.Capacity = float(total); !finite(s.Capacity) {
-		return s, checkResult("per_consumer_rate", "the total capacity of the consumers", s.Capacity)
+	if s.FleetCapacity = float(total); !finite(s.FleetCapacity) {
+		return s, checkResult("per_consumer_rate", "the total capacity of the consumers", s.FleetCapacity)
 	}
+	if groups > 0 {
+		g := mul(ratInt(groups), fastest)
+		if s.GroupsCapacity = float(g); !finite(s.GroupsCapacity) {
+			return s, checkResult(FieldMessageGroups, "the capacity of the message groups", s.GroupsCapacity)
+		}
+		if g.Cmp(total) < 0 {
+			total, s.Bound = g, BoundMessageGroups
+		}
+	}
+	s.Capacity = float(total)
 	surplus := sub(total, effR)
 	s.Surplus = float(surplus)
 	if effR.Sign() > 0 {

@@ -503,6 +503,11 @@ func rateInput(name string) *capacity.Input {
 			}
 		}
 	}
+	for i := range capacity.DeclaredInputs {
+		if capacity.DeclaredInputs[i].Name == name {
+			return &capacity.DeclaredInputs[i]
+		}
+	}
 	return &capacity.Input{Name: name, Range: capacity.Range{Min: math.Inf(-1), Max: math.Inf(1)}}
 }
 

@@ -146,6 +146,16 @@ resource "aws_appautoscaling_target" "svc" {
 			consumer: "per_consumer_rate=2 target_tags tag queuecap:per_consumer_rate",
 		},
 		{
+			name: "message_groups from a tag, message_size_bytes from the config file",
+			files: map[string]string{
+				"main.tf":       fmt.Sprintf(explainQueue, `"queuecap:message_groups" = 8`) + asg(muTag),
+				".queuecap.hcl": "queue \"aws_sqs_queue.orders\" {\n  message_size_bytes = 2048\n}\n",
+			},
+			queue: append([]string{"per_consumer_rate=7 consumers tag queuecap:per_consumer_rate", "message_groups=8 tags tag queuecap:message_groups",
+				"message_size_bytes=2048 config CONFIG queue block"}, defaults...),
+			consumer: "per_consumer_rate=7 tags tag queuecap:per_consumer_rate",
+		},
+		{
 			name:     "a value not known before apply",
 			files:    map[string]string{"main.tf": "variable \"rate\" {}\n" + fmt.Sprintf(explainQueue, `"queuecap:arrival_rate" = var.rate`) + asg("")},
 			queue:    append([]string{"arrival_rate=? tags tag queuecap:arrival_rate"}, defaults...),

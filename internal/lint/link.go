@@ -355,7 +355,7 @@ func lambdaFunctionName(s string) string {
 // are linked (model.SupplyOf): the one place it is computed.
 func (l *linker) computeSupply() {
 	for _, q := range l.model.Queues {
-		q.Supply, q.SupplyGap = model.SupplyOf(q, l.model.ConfigFileName())
+		q.Supply, q.SupplyGap = model.SupplyOf(q, l.model.Mappings, l.model.ConfigFileName())
 	}
 }
 

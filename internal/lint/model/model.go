@@ -93,6 +93,13 @@ type Rates struct {
 	// capacity.SimulateStorm); the window defaults to 30 s in the rule.
 	RetriesPerTimeout    Num
 	TimeoutWindowSeconds Num
+	// MessageGroups is how many message groups of a FIFO queue have
+	// messages at once: SQS hands each to one consumer at a time, so at
+	// most that many consumers work. MessageSizeBytes is the average
+	// message payload, which a provisioned mapping's pollers carry at a
+	// published rate.
+	MessageGroups    Num
+	MessageSizeBytes Num
 }
 
 // RateFields are the declared rates by the names they have in queuecap:*
@@ -115,6 +122,8 @@ var RateFields = []struct {
 	{"min_headroom", func(r *Rates) *Num { return &r.MinHeadroom }, new(float64(capacity.DefaultMinHeadroom))},
 	{"retries_per_timeout", func(r *Rates) *Num { return &r.RetriesPerTimeout }, nil},
 	{"timeout_window_seconds", func(r *Rates) *Num { return &r.TimeoutWindowSeconds }, new(float64(capacity.DefaultTimeoutWindowSeconds))},
+	{capacity.FieldMessageGroups, func(r *Rates) *Num { return &r.MessageGroups }, nil},
+	{capacity.FieldMessageSizeBytes, func(r *Rates) *Num { return &r.MessageSizeBytes }, nil},
 }
 
 // Field is the rate of that name, or nil for a name that is not a rate.

@@ -24,8 +24,18 @@ type Supply struct {
 	Arrival   float64 // λ
 	Effective float64 // λ_eff
 	Fleets    []FleetSupply
-	Capacity  float64 // Σ c·μ
+	Capacity  float64 // Σ c·μ, within the bounds below
 	Surplus   float64
+	// FleetCapacity is what the fleets deliver at their maximum sizes,
+	// each within its pollers' payload (FleetSupply.Payload): Capacity
+	// unless the message groups bound it.
+	FleetCapacity float64
+	// Groups is the bound a FIFO queue's declared message_groups put on
+	// its consumers, nil without one.
+	Groups *GroupsBound
+	// Bound says what sets Capacity below Σ c·μ:
+	// capacity.BoundMessageGroups, capacity.BoundPayload, or "".
+	Bound capacity.Bound
 	// Headroom is Surplus / Effective, nil when nothing arrives.
 	Headroom *float64
 	// Drain is how the declared max_backlog clears at the surplus; nil
@@ -41,6 +51,134 @@ type FleetSupply struct {
 	Fleet *Fleet
 	Size  float64
 	Rate  float64 // μ
+	// Payload is what the pollers of its provisioned event source
+	// mapping carry of the queue's messages, nil without one or without
+	// a declared message_size_bytes.
+	Payload *PayloadSupply
+}
+
+// PayloadSupply is the bound a provisioned mapping's pollers put on the
+// messages a fleet takes: maximum_pollers × MB/s per poller ÷ the
+// average message size.
+type PayloadSupply struct {
+	Mapping *EventSourceMapping
+	Bound   capacity.PayloadBound
+	Rate    float64 // msg/s, decimal-clean
+	// Binds is true when Rate is below the fleet's Size × its μ.
+	Binds bool
+}
+
+// Terms says how the bound is made: "maximum_pollers 20 × 1 MB/s ÷
+// 200,000 B = 100 msg/s".
+func (p *PayloadSupply) Terms() string {
+	pollers := "maximum_pollers " + textfmt.Number(p.Bound.Pollers)
+	if p.Mapping.MaximumPollers.From != "maximum_pollers" {
+		pollers += " (the default)"
+	}
+	return fmt.Sprintf("%s × %s MB/s (%s; 1 MB = %s B) ÷ %s B per message = %s msg/s", pollers, textfmt.Number(p.Bound.MBPerSecond),
+		capacity.LimitLambdaPollerThroughputMB, textfmt.Number(capacity.BytesPerMB), textfmt.Number(p.Bound.MessageBytes), textfmt.Number(p.Rate))
+}
+
+// GroupsBound is the most a FIFO queue's consumers deliver with
+// message_groups active: one consumer per group at a time, each at most
+// the fastest consumer's per_consumer_rate.
+type GroupsBound struct {
+	Groups   Num
+	Rate     float64 // the largest μ of the consumers
+	Capacity float64 // Groups × Rate, decimal-clean
+}
+
+// Terms says how the bound is made: "message_groups 8 × 10 msg/s = 80
+// msg/s".
+func (g *GroupsBound) Terms() string {
+	return fmt.Sprintf("message_groups %s × %s msg/s = %s msg/s", textfmt.Number(g.Groups.V), textfmt.Number(g.Rate), textfmt.Number(g.Capacity))
+}
+
+// MessageGroupsBound is the bound q's declared message_groups put on its
+// consumers, nil when q declares none or is not known to be a FIFO queue
+// (on a standard queue message groups bound nothing); or why it cannot
+// be known: message_groups or a per_consumer_rate is unknown or
+// undeclared. Without consumers, the queue's own per_consumer_rate
+// serves.
+func MessageGroupsBound(q *Queue, configFile string) (*GroupsBound, *Unchecked) {
+	g := q.Rates.MessageGroups
+	if !g.Set || !q.FIFO.Known || !q.FIFO.V {
+		return nil, nil
+	}
+	if !g.Known {
+		return nil, &Unchecked{g.Range, "message_groups of " + q.Addr + " " + g.Unknown()}
+	}
+	rates := []Num{q.Rates.PerConsumerRate}
+	if len(q.Consumers) > 0 {
+		rates = rates[:0]
+		for _, f := range q.Consumers {
+			rates = append(rates, f.RatesFor(q).PerConsumerRate)
+		}
+	}
+	b := &GroupsBound{Groups: g}
+	for _, mu := range rates {
+		switch {
+		case !mu.Set:
+			return nil, &Unchecked{g.Range, "message_groups of " + q.Addr + " is declared, but per_consumer_rate is not (tag queuecap:per_consumer_rate, a queue block in " + configFile +
+				", or a queuecap data source): the groups bound the queue's consumers to message_groups × per_consumer_rate"}
+		case !mu.Known:
+			return nil, &Unchecked{mu.Range, "per_consumer_rate of " + q.Addr + " " + mu.Unknown()}
+		}
+		b.Rate = max(b.Rate, mu.V)
+	}
+	// As many consumers as groups, each at the fastest rate.
+	sup, err := capacity.SupplyAgainst([]capacity.FleetSize{{Count: int64(g.V), PerConsumerRate: b.Rate}}, 0, capacity.Retries{}, 0)
+	if err != nil {
+		return nil, &Unchecked{g.Range, "declared rates of " + q.Addr + " are invalid: " + err.Error()}
+	}
+	b.Capacity = sup.Capacity
+	return b, nil
+}
+
+// payloadOf is the bound the pollers of f's provisioned mapping on q put
+// on what f takes of q, nil when there is none to state: no declared
+// message_size_bytes, no provisioned mapping (AWS publishes no payload
+// throughput for standard mode), several mappings from q to f, or
+// maximum_pollers not known (its ceiling is skipped there).
+func payloadOf(q *Queue, f *Fleet, mappings []*EventSourceMapping) (*PayloadSupply, *Unchecked) {
+	size := q.Rates.MessageSizeBytes
+	if !size.Set || f.Kind != FleetLambda {
+		return nil, nil
+	}
+	var m *EventSourceMapping
+	for _, o := range mappings {
+		if o.Queue == q && o.Function == f {
+			if m != nil {
+				return nil, nil
+			}
+			m = o
+		}
+	}
+	if m == nil || !m.Provisioned {
+		return nil, nil
+	}
+	if !size.Known {
+		return nil, &Unchecked{size.Range, "message_size_bytes of " + q.Addr + " " + size.Unknown()}
+	}
+	maxBytes, maxName := q.MaxMessageBytes.V, "max_message_size"
+	if !q.MaxMessageBytes.Known {
+		e, _ := q.Limits.Limit(capacity.LimitSQSMaxMessageBytes)
+		maxBytes, maxName = e.Value, "AWS's largest message ("+capacity.LimitSQSMaxMessageBytes+")"
+	}
+	if err := capacity.CheckMessageBytes(size.V, maxBytes, maxName); err != nil {
+		return nil, &Unchecked{size.Range, "declared rates of " + q.Addr + " are invalid: " + err.Error()}
+	}
+	p := m.MaximumPollers
+	if !p.Known || p.V < 1 || p.V != math.Trunc(p.V) {
+		return nil, nil
+	}
+	mb, _ := q.Limits.Limit(capacity.LimitLambdaPollerThroughputMB)
+	b := capacity.PayloadBound{Pollers: p.V, MBPerSecond: mb.Value, MessageBytes: size.V}
+	rate, err := b.MessagesPerSecond()
+	if err != nil {
+		return nil, &Unchecked{size.Range, "declared rates of " + q.Addr + " are invalid: " + err.Error()}
+	}
+	return &PayloadSupply{Mapping: m, Bound: b, Rate: rate}, nil
 }
 
 // BacklogDrain is how a backlog clears at a surplus.
@@ -71,7 +209,7 @@ func (q *Queue) ConsumerName(f *Fleet) string {
 // Unchecked saying which value it needs is unknown or undeclared (and
 // where); any other queue has neither, nothing to check. configFile names
 // the file queue blocks are written in, for that reason.
-func SupplyOf(q *Queue, configFile string) (*Supply, *Unchecked) {
+func SupplyOf(q *Queue, mappings []*EventSourceMapping, configFile string) (*Supply, *Unchecked) {
 	if len(q.Consumers) == 0 || !q.Rates.ArrivalRate.Set {
 		return nil, nil
 	}
@@ -92,12 +230,27 @@ func SupplyOf(q *Queue, configFile string) (*Supply, *Unchecked) {
 		if gap := fleetGap(q, f, mu, configFile); gap != nil {
 			return nil, gap
 		}
-		_, err := capacity.FleetCapacity(int64(f.MaxSize.V), mu.V)
+		own, err := capacity.FleetCapacity(int64(f.MaxSize.V), mu.V)
 		if err != nil || f.MaxSize.V != math.Trunc(f.MaxSize.V) {
 			return nil, &Unchecked{f.MaxSize.Range, fmt.Sprintf("%s %s of %s is not a whole number of consumers of at least 0", f.SizeAttr, textfmt.Number(f.MaxSize.V), f.Addr)}
 		}
-		s.Fleets = append(s.Fleets, FleetSupply{Fleet: f, Size: f.MaxSize.V, Rate: mu.V})
-		sizes = append(sizes, capacity.FleetSize{Count: int64(f.MaxSize.V), PerConsumerRate: mu.V})
+		payload, gap := payloadOf(q, f, mappings)
+		if gap != nil {
+			return nil, gap
+		}
+		fs := capacity.FleetSize{Count: int64(f.MaxSize.V), PerConsumerRate: mu.V}
+		if payload != nil {
+			payload.Binds = payload.Rate < own
+			fs.Payload = &payload.Bound
+		}
+		s.Fleets = append(s.Fleets, FleetSupply{Fleet: f, Size: f.MaxSize.V, Rate: mu.V, Payload: payload})
+		sizes = append(sizes, fs)
+	}
+	var groups int64
+	if s.Groups, gap = MessageGroupsBound(q, configFile); gap != nil {
+		return nil, gap
+	} else if s.Groups != nil {
+		groups = int64(s.Groups.Groups.V)
 	}
 	// From the exact Σ c·μ and λ_eff, rounded once, as the provider sizes:
 	// 0.4 − 0.39 is 0.01, a max_backlog of 10 drains in 1000 s, not
@@ -109,16 +262,17 @@ func SupplyOf(q *Queue, configFile string) (*Supply, *Unchecked) {
 	if withBacklog {
 		backlog = b.V
 	}
-	sup, err := capacity.SupplyAgainst(sizes, s.Arrival, s.Retries, backlog)
+	sup, err := capacity.SupplyWithin(sizes, groups, s.Arrival, s.Retries, backlog)
 	if err != nil && withBacklog {
 		// A drain time beyond float64's range: no drain, as no number.
 		withBacklog = false
-		sup, err = capacity.SupplyAgainst(sizes, s.Arrival, s.Retries, 0)
+		sup, err = capacity.SupplyWithin(sizes, groups, s.Arrival, s.Retries, 0)
 	}
 	if err != nil {
 		return nil, &Unchecked{q.DefRange, "consumers of " + q.Addr + ": " + err.Error()}
 	}
 	s.Capacity, s.Surplus, s.Headroom = sup.Capacity, sup.Surplus, sup.Headroom
+	s.FleetCapacity, s.Bound = sup.FleetCapacity, sup.Bound
 	if withBacklog {
 		s.Drain = &BacklogDrain{Drains: sup.Drains, Seconds: sup.DrainSeconds}
 	}

@@ -13,14 +13,15 @@ import (
 
 // fifoThroughputCeiling flags a FIFO queue whose effective arrival rate
 // exceeds what the queue takes per API action, from AWS's published
-// quotas: no fleet drains it, as with zero surplus.
+// quotas, or what its declared active message groups let its consumers
+// take: no fleet drains it, as with zero surplus.
 type fifoThroughputCeiling struct{ meta }
 
 func newFIFOThroughputCeiling() model.Rule {
 	return fifoThroughputCeiling{meta{
 		name:     "queuecap_fifo_throughput_ceiling",
 		severity: model.Error,
-		summary:  "A FIFO queue's declared arrival rate (with retries, the effective one) exceeds the messages per second AWS lets a FIFO queue take per API action, even with full batches, so the backlog grows whatever consumes it.",
+		summary:  "A FIFO queue's declared arrival rate (with retries, the effective one) exceeds the messages per second AWS lets a FIFO queue take per API action, even with full batches, or what its declared active message groups let its consumers take, one each at a time, so the backlog grows whatever consumes it.",
 	}}
 }
 
@@ -37,6 +38,13 @@ const highThroughputFix = `fifo_throughput_limit = "perMessageGroupId" and dedup
 
 func (fifoThroughputCeiling) CheckQueue(q *model.Queue, r model.Reporter) {
 	lambda := q.Rates.ArrivalRate
+	if g := q.Rates.MessageGroups; g.Set && !q.FIFO.Is(true, false) {
+		if q.FIFO.Set && !q.FIFO.Known {
+			r.Skip(q.FIFO.Range, fmt.Sprintf("fifo_queue of %s %s: message_groups %s bounds its consumers only on a FIFO queue", q.Addr, q.FIFO.Unknown(), declaredText(g)))
+		} else {
+			r.Skip(g.Range, fmt.Sprintf("message_groups of %s is ignored: it is not a FIFO queue, and a standard queue's message groups (fair queues) do not bound its consumers", q.Addr))
+		}
+	}
 	if !q.FIFO.Set || (q.FIFO.Known && !q.FIFO.V) || !lambda.Set {
 		return
 	}
@@ -53,6 +61,9 @@ func (fifoThroughputCeiling) CheckQueue(q *model.Queue, r model.Reporter) {
 	eff, ok := effectiveArrival(q, lambda.V, retries, r)
 	if !ok {
 		return
+	}
+	if q.FIFO.Known {
+		checkMessageGroups(q, r, lambda.V, retries, eff)
 	}
 	limits := q.Limits
 	floor, err := limits.FIFOCeiling(false, "")
@@ -146,6 +157,54 @@ func reportFIFOCeiling(q *model.Queue, r model.Reporter, c capacity.FIFOCeiling,
 	facts = append(facts, fact("effective_arrival_rate", eff), fact("fifo_transactions_per_second", tps),
 		fact("batch_messages", c.BatchMessages), fact("fifo_messages_per_second", ceiling), fact("excess", eff-ceiling))
 	r.Report(at, summary, msg, facts...)
+}
+
+// checkMessageGroups reports a FIFO queue whose declared message groups
+// cannot take its effective arrival rate eff: SQS gives a group's
+// messages to one consumer at a time, so at most message_groups consumers
+// work at once, each at most at the fastest per_consumer_rate. This rule
+// alone reports it: queuecap_zero_surplus reports a queue the groups
+// bound only when the consumers' own capacity does not drain it either,
+// a second cause with its own fix.
+func checkMessageGroups(q *model.Queue, r model.Reporter, lambda float64, retries capacity.Retries, eff float64) {
+	g, gap := model.MessageGroupsBound(q, model.DefaultConfigFile)
+	if gap != nil {
+		r.Skip(gap.Range, gap.Reason)
+		return
+	}
+	if g == nil {
+		return
+	}
+	// Against the exact λ_eff, as the supply judges it.
+	sup, err := capacity.SupplyAgainst([]capacity.FleetSize{{Count: int64(g.Groups.V), PerConsumerRate: g.Rate}}, lambda, retries, 0)
+	if err != nil || sup.Surplus > 0 {
+		return
+	}
+	least, err := capacity.MinDrainingConsumers(lambda, retries, g.Rate)
+	if err != nil {
+		return
+	}
+	arrival := arrivalTerms(q, lambda, retries, eff)
+	msg := fmt.Sprintf("SQS gives each message group of FIFO queue %s to one consumer at a time, so at most %s consumers work at once whatever the fleet's size, "+
+		"taking at most %s (each at the fastest per_consumer_rate), which does not exceed %s: the backlog never drains, whatever consumes it; more than %s / %s = %s active message groups drain it, so at least %s: spread the messages over more message group IDs",
+		q.Addr, num(g.Groups.V), g.Terms(), arrival, num(eff), num(g.Rate), num(capacity.Clean(eff/g.Rate)), num(float64(least)))
+	facts := []model.Fact{fact("arrival_rate", lambda)}
+	if retries.Rate > 0 && retries.Average > 0 {
+		facts = append(facts, fact("retry_rate", retries.Rate), fact("avg_retries", retries.Average))
+	}
+	facts = append(facts, fact("effective_arrival_rate", eff), fact("message_groups", g.Groups.V), fact("per_consumer_rate", g.Rate),
+		fact("message_groups_capacity", g.Capacity), fact("surplus", sup.Surplus), fact("min_message_groups", float64(least)))
+	r.Report(q.FIFO.Range, fmt.Sprintf("%s message groups take at most %s of %s msg/s: spread messages over %s or more groups", n(g.Groups.V), n(g.Capacity), n(eff), n(float64(least))),
+		msg, facts...)
+}
+
+// declaredText is a declared value as a message states it: its number,
+// or that it is not known.
+func declaredText(v model.Num) string {
+	if v.Known {
+		return num(v.V)
+	}
+	return "(not known before apply)"
 }
 
 // unlistedRegion says why the Region's high-throughput ceiling is not

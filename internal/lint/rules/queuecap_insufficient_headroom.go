@@ -60,7 +60,10 @@ func checkBacklogWithinRTO(s *supply, r model.Reporter) bool {
 		return false
 	}
 	drain, lag, lagTerms := s.Drain.Seconds, model.Lag{}, ""
-	if len(s.Fleets) == 1 {
+	if len(s.Fleets) == 1 && s.Bound == "" {
+		// The lag's arithmetic is over consumers; bounded by message
+		// groups or pollers, the drain is stated without it (faster, so
+		// a finding stays sound).
 		drain, lag, lagTerms = laggedDrain(s, b.V, drain)
 	}
 	if drain <= rto.V {
@@ -108,7 +111,10 @@ func checkBacklogWithinRTO(s *supply, r model.Reporter) bool {
 			s.capacityTerms(), num(s.Surplus), s.arrivalTerms(), num(b.V), num(drain), lagTerms, num(rto.V), needed), s.facts(facts...)...)
 		return true
 	}
-	if len(s.Fleets) == 1 {
+	if s.Bound != "" {
+		needed += "; " + s.boundFix()
+	}
+	if len(s.Fleets) == 1 && s.Bound == "" {
 		mu := s.Fleets[0].Rate
 		in := capacity.SizingInput{ArrivalRate: s.Arrival, PerConsumerRate: mu, MaxBacklog: b.V, RTOSeconds: rto.V, Retries: s.Retries}
 		forBacklog, err := capacity.Size(in)
@@ -209,7 +215,10 @@ func checkMinHeadroom(s *supply, r model.Reporter) {
 	short := "leaves " + n(headroom*100) + " % headroom, under min_headroom " + n(h.V*100) + " %"
 	summary := "the consumers " + short + ": raise their capacity to " + n(target) + " msg/s"
 	facts := []model.Fact{fact("headroom", headroom), fact("min_headroom", h.V)}
-	if len(s.Fleets) == 1 {
+	if s.Bound != "" {
+		needed += "; " + s.boundFix()
+	}
+	if len(s.Fleets) == 1 && s.Bound == "" {
 		mu := s.Fleets[0].Rate
 		if sized, err := capacity.Size(capacity.SizingInput{ArrivalRate: s.Arrival, PerConsumerRate: mu, Retries: s.Retries, MinHeadroom: h.V}); err == nil {
 			needed = fmt.Sprintf("ceil(%s × (1 + %s) / %s) = %s consumers give it", num(s.Effective), num(h.V), num(mu), num(float64(sized.RequiredConsumers)))

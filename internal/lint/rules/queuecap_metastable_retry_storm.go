@@ -73,10 +73,12 @@ func checkRetryStorm(s *supply, backlog, retries, window float64, r model.Report
 		return // too slow even without retries: a recovery, not a storm, problem
 	}
 	// The simulation needs the capacity c·μ: one fleet's as it is, several
-	// fleets' as one consumer of their total capacity.
+	// fleets', or consumers bounded by their message groups or pollers,
+	// as one consumer of their total capacity.
 	in := capacity.StormInput{ArrivalRate: s.Effective, PerConsumerRate: s.Capacity, Consumers: 1,
 		Backlog: backlog, RetriesPerTimeout: retries, TimeoutWindowSeconds: window, MaxSeconds: stormSeconds}
-	if len(s.Fleets) == 1 {
+	oneFleet := len(s.Fleets) == 1 && s.Bound == ""
+	if oneFleet {
 		in.PerConsumerRate, in.Consumers = s.Fleets[0].Rate, int64(s.Fleets[0].Size)
 	}
 	storm, err := capacity.SimulateStorm(in, nil)
@@ -94,7 +96,7 @@ func checkRetryStorm(s *supply, backlog, retries, window float64, r model.Report
 		fact("max_seconds", stormSeconds), fact("drain_seconds_without_retries", s.Drain.Seconds),
 		fact("peak_depth", storm.PeakDepth), fact("peak_effective_arrival_rate", storm.PeakEffectiveArrivalRate)}
 	summary := fmt.Sprintf("timeout retries keep max_backlog %s from draining within %s s: add capacity or retry less", n(backlog), n(stormSeconds))
-	if len(s.Fleets) == 1 {
+	if oneFleet {
 		// A count of consumers means something only for one fleet.
 		if c, err := capacity.MinConsumersToDrain(in, 0); err == nil {
 			msg += fmt.Sprintf("; %s consumers drain it within %s s under the same storm", num(float64(c)), num(stormSeconds))

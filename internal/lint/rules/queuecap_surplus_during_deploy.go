@@ -87,15 +87,22 @@ func checkDeploy(s *supply, i int, r model.Reporter) {
 	sizes := make([]capacity.FleetSize, len(s.Fleets))
 	for j, o := range s.Fleets {
 		sizes[j] = capacity.FleetSize{Count: int64(o.Size), PerConsumerRate: o.Rate}
+		if o.Payload != nil {
+			sizes[j].Payload = &o.Payload.Bound
+		}
 	}
 	sizes[i].Count = left
+	var groups int64
+	if s.Groups != nil {
+		groups = int64(s.Groups.Groups.V)
+	}
 	b, rto := s.queue.Rates.MaxBacklog, s.queue.Rates.RTOSeconds
 	withRTO := b.Set && b.Known && b.V > 0 && rto.Set && rto.Known && rto.V > 0 && s.Drain != nil && s.Drain.Drains && s.Drain.Seconds <= rto.V
 	backlog := 0.0
 	if withRTO {
 		backlog = b.V
 	}
-	during, err := capacity.SupplyAgainst(sizes, s.Arrival, s.Retries, backlog)
+	during, err := capacity.SupplyWithin(sizes, groups, s.Arrival, s.Retries, backlog)
 	if err != nil {
 		return // the supply's own arithmetic succeeded with more consumers: not reached
 	}
@@ -111,7 +118,7 @@ func checkDeploy(s *supply, i int, r model.Reporter) {
 		keeps = fmt.Sprintf("%s of %s keeps %s of its %s consumers in service: ceil(%s × %s %%) is all of them, but AWS replaces at least one instance at a time",
 			what, f.Addr, num(float64(left)), num(fs.Size), num(fs.Size), num(minPct.V))
 	}
-	terms := deployTerms(s, i, left, capDuring)
+	terms := deployTerms(s, i, left, during)
 	fix := "set max_healthy_percentage over 100"
 	if rep.Kind == model.ReplaceECSRolling {
 		fix = "raise deployment_minimum_healthy_percent"
@@ -169,8 +176,9 @@ func percentage(q *model.Queue, f *model.Fleet, v model.Num, attr, def string, r
 }
 
 // deployTerms says how capacity is made while fleet i keeps left
-// consumers: "23 × 400 msg/s = 9,200 msg/s", or a sum over the fleets.
-func deployTerms(s *supply, i int, left int64, total float64) string {
+// consumers: "23 × 400 msg/s = 9,200 msg/s", or a sum over the fleets,
+// each within its pollers' payload, and all within the message groups.
+func deployTerms(s *supply, i int, left int64, during capacity.Supply) string {
 	terms := make([]string, len(s.Fleets))
 	for j, f := range s.Fleets {
 		size := f.Size
@@ -178,11 +186,18 @@ func deployTerms(s *supply, i int, left int64, total float64) string {
 			size = float64(left)
 		}
 		terms[j] = fmt.Sprintf("%s × %s msg/s", num(size), num(f.Rate))
+		if p := f.Payload; p != nil && capacity.Clean(size*f.Rate) > p.Rate {
+			terms[j] = fmt.Sprintf("(%s = %s msg/s, bounded by what its pollers carry: %s)", terms[j], num(capacity.Clean(size*f.Rate)), p.Terms())
+		}
 		if len(s.Fleets) > 1 {
 			terms[j] = s.queue.ConsumerName(f.Fleet) + " " + terms[j]
 		}
 	}
-	return strings.Join(terms, " + ") + " = " + num(total) + " msg/s"
+	out := strings.Join(terms, " + ") + " = " + num(capacity.Clean(during.FleetCapacity)) + " msg/s"
+	if during.Bound == capacity.BoundMessageGroups {
+		out += ", bounded by the message groups, one consumer each at a time: " + s.Groups.Terms()
+	}
+	return out
 }
 
 // shortKind is what a replacement is called in a sentence's end.

@@ -62,6 +62,10 @@ func (unreachableWithinRTO) CheckMapping(m *model.EventSourceMapping, r model.Re
 	fs := s.Fleets[0]
 	in := capacity.RampInput{ArrivalRate: s.Arrival, PerConsumerRate: fs.Rate, Retries: s.Retries, MaxBacklog: b.V, RTOSeconds: rto.V,
 		FromSteadyState: true, MaxConsumers: fs.Size}
+	if p := fs.Payload; p != nil && p.Binds {
+		// Past what its pollers carry, more invokes take no more.
+		in.MaxConsumers = capacity.Clean(p.Rate / fs.Rate)
+	}
 	at := m.DefRange
 	var start, rate string
 	if m.Provisioned {
@@ -71,12 +75,12 @@ func (unreachableWithinRTO) CheckMapping(m *model.EventSourceMapping, r model.Re
 			return
 		}
 		warm, per, _ := m.Limits.PollerConcurrency(p.V)
-		in.StartConsumers, in.RampPerMinute = min(warm, fs.Size), m.Limit("lambda_sqs_provisioned_ramp_per_minute")
+		in.StartConsumers, in.RampPerMinute = min(warm, in.MaxConsumers), m.Limit("lambda_sqs_provisioned_ramp_per_minute")
 		at = p.Range
 		start = fmt.Sprintf("provisioned mode keeps minimum_pollers %s%s × %s = %s concurrent invokes warm", num(p.V), defaultNote(p, "minimum_pollers"), num(per), num(warm))
 		rate = "lambda_sqs_provisioned_ramp_per_minute"
 	} else {
-		in.StartConsumers, in.RampPerMinute = min(m.Limit("lambda_sqs_standard_initial_concurrency"), fs.Size), m.Limit("lambda_sqs_standard_ramp_per_minute")
+		in.StartConsumers, in.RampPerMinute = min(m.Limit("lambda_sqs_standard_initial_concurrency"), in.MaxConsumers), m.Limit("lambda_sqs_standard_ramp_per_minute")
 		start = fmt.Sprintf("standard mode starts at %s concurrent invokes (lambda_sqs_standard_initial_concurrency)", num(in.StartConsumers))
 		rate = "lambda_sqs_standard_ramp_per_minute"
 	}

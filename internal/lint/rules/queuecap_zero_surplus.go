@@ -3,7 +3,10 @@
 
 package rules
 
-import "github.com/queuecap/terraform-provider-queuecap/internal/lint/model"
+import (
+	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
+	"github.com/queuecap/terraform-provider-queuecap/internal/lint/model"
+)
 
 // zeroSurplus flags a fleet that at its maximum size cannot complete more
 // than arrives: c_max · μ ≤ λ_eff. Any backlog then never drains.
@@ -22,10 +25,20 @@ func (zeroSurplus) CheckQueue(q *model.Queue, r model.Reporter) {
 	if !ok || s.Surplus > 0 {
 		return
 	}
-	summary := "the consumers' " + n(s.Capacity) + " msg/s cannot drain any backlog: raise their capacity above " + n(s.Effective) + " msg/s"
+	own := s.Capacity
+	if s.Bound == capacity.BoundMessageGroups {
+		if s.FleetCapacity > s.Effective {
+			return // the message groups alone: queuecap_fifo_throughput_ceiling
+		}
+		own = s.FleetCapacity // a cause of its own, beside the groups
+	}
+	summary := "the consumers' " + n(own) + " msg/s cannot drain any backlog: raise their capacity above " + n(s.Effective) + " msg/s"
 	if fix, ok := s.sizeFix(); ok {
 		summary = s.size() + " cannot drain any backlog: " + s.raiseTo(float64(fix))
 	}
-	r.Report(s.At, summary, s.capacityTerms()+" does not exceed "+s.arrivalTerms()+": surplus "+num(s.Surplus)+" msg/s, any backlog never drains",
-		s.facts()...)
+	msg := s.capacityTerms() + " does not exceed " + s.arrivalTerms() + ": surplus " + num(s.Surplus) + " msg/s, any backlog never drains"
+	if s.Bound == capacity.BoundPayload {
+		msg += "; " + s.boundFix()
+	}
+	r.Report(s.At, summary, msg, s.facts()...)
 }

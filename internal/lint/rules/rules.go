@@ -126,6 +126,11 @@ func effectiveArrival(q *model.Queue, lambda float64, retries capacity.Retries, 
 
 // capacityTerms says how capacity is made: "max_size 25 × 400 msg/s =
 // 10000 msg/s", or a sum over several fleets.
+//
+// A fleet whose provisioned pollers carry fewer messages than it
+// completes is bounded by them ("… × 10 msg/s = 2,000 msg/s, bounded by
+// the pollers' payload: maximum_pollers 20 × 1 MB/s … = 100 msg/s"), and
+// a FIFO queue's consumers by its message groups.
 func (s *supply) capacityTerms() string {
 	terms := make([]string, len(s.Fleets))
 	for i, f := range s.Fleets {
@@ -134,11 +139,50 @@ func (s *supply) capacityTerms() string {
 			size = "(" + size + ")"
 		}
 		terms[i] = fmt.Sprintf("%s × %s msg/s", size, num(f.Rate))
+		if p := f.Payload; p != nil && p.Binds {
+			terms[i] = fmt.Sprintf("%s = %s msg/s, bounded by what its pollers carry: %s", terms[i], num(capacity.Clean(f.Size*f.Rate)), p.Terms())
+			if len(s.Fleets) > 1 {
+				terms[i] = "(" + terms[i] + ")"
+			}
+		}
 		if len(s.Fleets) > 1 || s.queue.ConsumedThrough[f.Fleet] != "" {
 			terms[i] = s.queue.ConsumerName(f.Fleet) + " " + terms[i]
 		}
 	}
-	return strings.Join(terms, " + ") + " = " + num(s.Capacity) + " msg/s"
+	out := strings.Join(terms, " + ")
+	if len(s.Fleets) > 1 || s.Fleets[0].Payload == nil || !s.Fleets[0].Payload.Binds {
+		out += " = " + num(s.FleetCapacity) + " msg/s"
+	}
+	if s.Bound == capacity.BoundMessageGroups {
+		out += ", bounded by the message groups, one consumer each at a time: " + s.Groups.Terms()
+	}
+	return out
+}
+
+// boundFix says what raises a capacity its message groups or pollers'
+// payload bound, which no consumer added does.
+func (s *supply) boundFix() string {
+	if s.Bound == capacity.BoundMessageGroups {
+		return "at most message_groups " + num(s.Groups.Groups.V) + " consumers work at once, whatever the fleet's size: spread the messages over more message groups"
+	}
+	return "the pollers carry no more messages whatever the fleet's size: raise maximum_pollers, or send smaller messages"
+}
+
+// boundFacts are the numbers of a bound that sets the capacity.
+func (s *supply) boundFacts() []model.Fact {
+	switch s.Bound {
+	case capacity.BoundMessageGroups:
+		return []model.Fact{fact("message_groups", s.Groups.Groups.V), fact("message_groups_capacity", s.Groups.Capacity)}
+	case capacity.BoundPayload:
+		var out []model.Fact
+		for _, f := range s.Fleets {
+			if p := f.Payload; p != nil && p.Binds && len(s.Fleets) == 1 {
+				out = append(out, fact("maximum_pollers", p.Bound.Pollers), fact("message_size_bytes", p.Bound.MessageBytes), fact("payload_capacity", p.Rate))
+			}
+		}
+		return out
+	}
+	return nil
 }
 
 // arrivalTerms says where the effective arrival rate comes from.
@@ -162,9 +206,11 @@ func arrivalTerms(q *model.Queue, lambda float64, retries capacity.Retries, eff 
 // resizable reports whether one attribute sizes the queue's consumers, so
 // that a first line can name it and its fix: not for several fleets, nor
 // for a pipe, one poller that no attribute scales, nor for a size made
-// from an attribute (pollers) or bounded by a cap AWS publishes.
+// from an attribute (pollers) or bounded by a cap AWS publishes, nor for
+// consumers bounded by their message groups or pollers' payload, which
+// no size raises.
 func (s *supply) resizable() bool {
-	return len(s.Fleets) == 1 && s.Fleets[0].Fleet.Kind != model.FleetPipe && s.Fleets[0].Fleet.SizeTerms == ""
+	return len(s.Fleets) == 1 && s.Fleets[0].Fleet.Kind != model.FleetPipe && s.Fleets[0].Fleet.SizeTerms == "" && s.Bound == ""
 }
 
 // size is the one fleet's maximum size as a first line names it,
@@ -233,5 +279,6 @@ func (s *supply) facts(extra ...model.Fact) []model.Fact {
 		out = append(out, fact("per_consumer_rate", s.Fleets[0].Rate))
 	}
 	out = append(out, fact("max_consumers", s.consumers()), fact("capacity", s.Capacity), fact("surplus", s.Surplus))
+	out = append(out, s.boundFacts()...)
 	return append(out, extra...)
 }

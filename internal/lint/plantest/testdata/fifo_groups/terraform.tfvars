@@ -1,0 +1,1 @@
+image_pollers = 20
