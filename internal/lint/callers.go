@@ -106,7 +106,7 @@ func argumentOf(in *instance, rng Range) *Range {
 // the repository that brings the module in, as place moves a finding; its
 // reason ends with where in the module it lies.
 func (b *builder) placeSkip(s *Skip) {
-	in := b.instanceOf(&Issue{Range: s.Range, Message: s.Reason}, "")
+	in := b.instanceOf(&Issue{Range: s.Range, Message: s.Reason, Address: s.Address}, "")
 	if in == nil || in.parent == nil {
 		return
 	}
@@ -200,9 +200,17 @@ func (b *builder) instanceOf(is *Issue, subject string) *instance {
 		return nil
 	}
 	var best *instance
-	for _, in := range candidates {
-		if (in.addr == "" || strings.HasPrefix(subject, in.addr+".")) && (best == nil || len(in.addr) > len(best.addr)) {
-			best = in
+	// The instance the finding lies in (its address, from addressAt)
+	// before the subject's: a mapping's finding at its queue's attribute
+	// lies in the queue's module instance, not the mapping's.
+	for _, of := range []string{is.Address, subject} {
+		for _, in := range candidates {
+			if of != "" && (in.addr == "" || strings.HasPrefix(of, in.addr+".")) && (best == nil || len(in.addr) > len(best.addr)) {
+				best = in
+			}
+		}
+		if best != nil && best.addr != "" {
+			break
 		}
 	}
 	if best != nil && best.addr == "" && len(candidates) > 1 {

@@ -4,6 +4,7 @@
 package lint_test
 
 import (
+	"maps"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -265,4 +266,62 @@ func TestLocalModuleFindingNamesTheArgument(t *testing.T) {
 			t.Errorf("an ignore on the argument that sets the value left %v", got)
 		}
 	})
+}
+
+// TestCallersOfTheInstanceTheFindingLiesIn: a mapping's finding at its
+// queue's attribute, the queue in a module called twice, lists the call of
+// the queue's instance, not the first call of that module.
+func TestCallersOfTheInstanceTheFindingLiesIn(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"queues.tf": "module \"qa\" {\n  source = \"./modules/q\"\n  name   = \"a\"\n}\n\nmodule \"qb\" {\n  source = \"./modules/q\"\n  name   = \"b\"\n}\n",
+		"fns.tf": "module \"fa\" {\n  source    = \"./modules/fn\"\n  name      = \"fa\"\n  queue_arn = module.qa.arn\n}\n\n" +
+			"module \"fb\" {\n  source    = \"./modules/fn\"\n  name      = \"fb\"\n  queue_arn = module.qb.arn\n}\n",
+		"modules/q/main.tf": `variable "name" {}
+
+resource "aws_sqs_queue" "dlq" {
+  name = "${var.name}-dlq"
+}
+
+resource "aws_sqs_queue" "this" {
+  name           = var.name
+  redrive_policy = jsonencode({ deadLetterTargetArn = aws_sqs_queue.dlq.arn, maxReceiveCount = 5 })
+}
+
+output "arn" {
+  value = aws_sqs_queue.this.arn
+}
+`,
+		"modules/fn/main.tf": `variable "name" {}
+variable "queue_arn" {}
+
+resource "aws_lambda_function" "this" {
+  function_name = var.name
+  timeout       = 30
+}
+
+resource "aws_lambda_event_source_mapping" "m" {
+  event_source_arn        = var.queue_arn
+  function_name           = aws_lambda_function.this.arn
+  function_response_types = ["ReportBatchItemFailures"]
+}
+`,
+	})
+	res := lintDir(t, lint.Options{Dirs: []string{dir}})
+	got := map[string]int{}
+	for _, is := range res.Issues {
+		if is.Rule != "queuecap_visibility_timeout_too_short" {
+			continue
+		}
+		if len(is.Callers) != 1 {
+			t.Fatalf("%s: callers %v, want the one call of its queue", is.Address, is.Callers)
+		}
+		got[is.Address] = is.Callers[0].Start.Line
+		if filepath.Base(is.Callers[0].Filename) != "queues.tf" {
+			t.Errorf("%s: called from %s, want the module call in queues.tf", is.Address, is.Callers[0].Filename)
+		}
+	}
+	if want := map[string]int{"module.qa.aws_sqs_queue.this": 1, "module.qb.aws_sqs_queue.this": 6}; !maps.Equal(got, want) {
+		t.Errorf("callers' lines %v, want %v", got, want)
+	}
 }
