@@ -116,7 +116,11 @@ func (unreachableWithinRTO) CheckMapping(m *model.EventSourceMapping, r model.Re
 		facts = append(facts, fact("drain_seconds", ramp.DrainSeconds))
 	}
 	fix := "raise minimum_pollers"
-	if !m.Provisioned {
+	switch {
+	case !m.Provisioned && m.MaximumConcurrency.Set:
+		// AWS refuses both: queuecap_conflicting_concurrency.
+		fix = "use pollers, not scaling_config"
+	case !m.Provisioned:
 		fix = "use provisioned_poller_config"
 	}
 	r.Report(at, summary+": "+fix,

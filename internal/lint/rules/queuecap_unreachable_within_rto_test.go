@@ -47,6 +47,18 @@ func TestUnreachableWithinRTO(t *testing.T) {
 				Facts: facts("arrival_rate", 100, "effective_arrival_rate", 100, "per_consumer_rate", 1, "max_consumers", 1250, "capacity", 1250, "surplus", 1150, "max_backlog", 360000, "rto_seconds", 400, "start_consumers", 100, "ramp_per_minute", 300, "ramp_seconds", 230, "required_consumers", 1000, "drained_by_rto", 327750, "drain_seconds", 428.04347826087)}},
 		},
 		{
+			// maximum_concurrency 1,000 clears 360,000 at 900 msg/s in 400
+			// s; the ramp reaches it after 180 s, having drained 2.5 ×
+			// 180² = 81,000, and the rest takes 310 s: 490 s. The fix
+			// replaces scaling_config, which AWS refuses beside pollers.
+			name:  "standard mode with maximum_concurrency",
+			files: map[string]string{"main.tf": rampQueue("450", "  scaling_config {\n    maximum_concurrency = 1000\n  }\n")},
+			issues: []issue{{Summary: "the mapping's ramp clears max_backlog 360,000 in 490 s, over rto_seconds 450: use pollers, not scaling_config",
+				Message: "maximum_concurrency 1,000 × 1 msg/s = 1,000 msg/s would clear max_backlog 360,000 in 400 s, within rto_seconds 450, but aws_lambda_function.worker is not at that ceiling when the backlog is: standard mode starts at 5 concurrent invokes (lambda_sqs_standard_initial_concurrency), or the 100 the arrivals keep busy (100 / 1) and adds at most 300 a minute (lambda_sqs_standard_ramp_per_minute), so it reaches the 900 concurrent invokes the headroom formula asks for after 160 s and its ceiling after 180 s; by rto_seconds it has drained 324,000 of the 360,000 messages, and clears it at 490 s",
+				Start:   at(10, 1), End: at(10, 52),
+				Facts: facts("arrival_rate", 100, "effective_arrival_rate", 100, "per_consumer_rate", 1, "max_consumers", 1000, "capacity", 1000, "surplus", 900, "max_backlog", 360000, "rto_seconds", 450, "start_consumers", 100, "ramp_per_minute", 300, "ramp_seconds", 180, "required_consumers", 900, "drained_by_rto", 324000, "drain_seconds", 490)}},
+		},
+		{
 			name:  "standard mode's ramp within the RTO",
 			files: map[string]string{"main.tf": rampQueue("430", "")},
 		},
