@@ -158,6 +158,7 @@ func (l *linker) linkEventSourceMappings() {
 		refs := l.mappingRefs[m]
 		if qs := l.queuesOf(refs[0]); len(qs) == 1 {
 			m.Queue = qs[0]
+			m.Queue.Mappings = append(m.Queue.Mappings, m)
 		}
 		m.Function = l.fleetFor(refs[1])
 		if m.Function == nil {

@@ -193,6 +193,9 @@ type Queue struct {
 	Region Setting[string]
 	// IsDeadLetter is true when another queue's redrive policy targets it.
 	IsDeadLetter bool
+	// Mappings are the Lambda event source mappings that read it, their
+	// functions in the configuration or not.
+	Mappings []*EventSourceMapping
 	// FailureDestination is true when Lambda sends the events it fails to
 	// process there (a function's dead_letter_config, an event source
 	// mapping's on_failure destination): like a dead-letter queue, it is

@@ -24,16 +24,27 @@ func newMissingDeadLetterQueue() model.Rule {
 }
 
 func (missingDeadLetterQueue) CheckQueue(q *model.Queue, r model.Reporter) {
-	if q.HasRedrive || q.IsDeadLetter || len(q.Consumers) == 0 {
+	if q.HasRedrive || q.IsDeadLetter || (len(q.Consumers) == 0 && len(q.Mappings) == 0) {
 		return
 	}
 	if q.RedriveUnknown {
 		r.Skip(q.RedriveRange, "redrive_policy of "+q.Addr+" is not known before apply")
 		return
 	}
-	consumer := q.Consumers[0].Addr
-	if len(q.Consumers) > 1 {
-		consumer += fmt.Sprintf(" and %d more", len(q.Consumers)-1)
+	// A mapping consumes the queue whether or not its function is in the
+	// configuration.
+	var consumers []string
+	for _, f := range q.Consumers {
+		consumers = append(consumers, f.Addr)
+	}
+	for _, m := range q.Mappings {
+		if m.Function == nil {
+			consumers = append(consumers, "the function of "+m.Addr)
+		}
+	}
+	consumer := consumers[0]
+	if len(consumers) > 1 {
+		consumer += fmt.Sprintf(" and %d more", len(consumers)-1)
 	}
 	vis := q.Visibility
 	perDay, err := capacity.ReceivesPerDay(vis.V)

@@ -24,6 +24,26 @@ resource "aws_sqs_queue" "dlq" {
 			issues: []issue{flagged},
 		},
 		{
+			// The mapping's function is not in the configuration: the
+			// queue is consumed all the same.
+			name: "consumed through a mapping whose function is elsewhere",
+			files: map[string]string{"main.tf": `resource "aws_sqs_queue" "orders" {
+  name = "orders"
+}
+
+resource "aws_lambda_event_source_mapping" "orders" {
+  event_source_arn = aws_sqs_queue.orders.arn
+  function_name    = "arn:aws:lambda:eu-west-2:123456789012:function:other"
+}
+`},
+			issues: []issue{{
+				Message: "aws_sqs_queue.orders is consumed by the function of aws_lambda_event_source_mapping.orders but has no redrive_policy: a message that always fails is received again every 30 s (visibility_timeout_seconds, the default), 86,400 / 30 = 2,880 times a day, until retention drops it",
+				Start:   at(1, 1), End: at(1, 34),
+				Facts: facts("visibility_timeout_seconds", 30, "receives_per_day", 2880),
+			}},
+			skips: []skip{{Reason: "event source mapping aws_lambda_event_source_mapping.orders: its function (function_name) is \"arn:aws:lambda:eu-west-2:123456789012:function:other\", which matches no aws_lambda_function in the linted configuration (is it defined elsewhere?), so aws_sqs_queue.orders has no linked consumer here", Line: 7}},
+		},
+		{
 			name:  "inline redrive policy",
 			files: map[string]string{"main.tf": lambdaConsumer(`redrive_policy = jsonencode({ deadLetterTargetArn = aws_sqs_queue.dlq.arn, maxReceiveCount = 5 })`, "timeout = 5", ref) + dlq},
 		},
