@@ -384,9 +384,12 @@ var FleetFormula = &Formula{
 	},
 }
 
-// warmupDoc says where a fleet's warmup goes.
-const warmupDoc = "A warmup is this lag: an Auto Scaling group's `default_instance_warmup` or `health_check_grace_period` (with a warm pool's start), " +
-	"an ECS service's task start and `health_check_grace_period_seconds`; give their sum from launch to taking work."
+// warmupDoc says what the lag is made of, as queuecap lint's
+// queuecap_insufficient_headroom reads it.
+const warmupDoc = "Count from the backlog to a new consumer's first message: the scaling alarm's M breaching datapoints × its period " +
+	"(one period of the metric for target tracking), then the launch (an instance's boot, shorter from a warm pool; an ECS task's start and image pull). " +
+	"An Auto Scaling group's `default_instance_warmup` and the health check grace periods delay metrics and health checks, not the first message: " +
+	"add them only as an estimate of the launch. `queuecap lint` derives the alarm's part from the configuration, a lower bound (queuecap_insufficient_headroom, What the lag is made of)."
 
 // pollerConcurrency is the invocations one provisioned poller drives.
 func pollerConcurrency() float64 {
