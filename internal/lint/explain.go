@@ -8,6 +8,7 @@ import (
 
 	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
 	"github.com/queuecap/terraform-provider-queuecap/internal/lint/model"
+	"github.com/queuecap/terraform-provider-queuecap/internal/textfmt"
 
 	"github.com/hashicorp/hcl/v2"
 )
@@ -103,6 +104,10 @@ func explainQueue(q *Queue, shown map[string]bool) QueueExplanation {
 			c.Policies = append(c.Policies, explainPolicy(p, shown))
 		}
 		c.Deployment = explainDeployment(f, q.Limits)
+		if w, ok := q.Limits.Limit("lambda_managed_instances_doubling_window_seconds"); f.ManagedInstances && ok {
+			c.Growth = "on Lambda Managed Instances, AWS may throttle traffic that more than doubles within " + textfmt.Number(w.Value) +
+				" s while it adds instances (" + w.Name + "): how far it scales is bounded, how fast is not"
+		}
 		c.ProvisioningLag, c.Warmup = explainLag(f, q.Limits), explainWarmup(f)
 		e.Consumers = append(e.Consumers, c)
 	}

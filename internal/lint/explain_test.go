@@ -432,3 +432,49 @@ resource "aws_lambda_event_source_mapping" "c" {
 		}
 	}
 }
+
+// TestExplainManagedInstancesGrowth: a consumer on Lambda Managed
+// Instances carries what AWS says of how fast it grows; another does not.
+func TestExplainManagedInstancesGrowth(t *testing.T) {
+	res, _ := explain(t, map[string]string{"main.tf": `
+resource "aws_sqs_queue" "a" {}
+resource "aws_sqs_queue" "b" {}
+
+resource "aws_lambda_capacity_provider" "workers" {
+  name                             = "workers"
+  capacity_provider_scaling_config = [{ max_vcpu_count = 8 }]
+}
+resource "aws_lambda_function" "managed" {
+  function_name = "managed"
+  capacity_provider_config {
+    lambda_managed_instances_capacity_provider_config {
+      capacity_provider_arn = aws_lambda_capacity_provider.workers.arn
+    }
+  }
+}
+resource "aws_lambda_event_source_mapping" "a" {
+  event_source_arn = aws_sqs_queue.a.arn
+  function_name    = aws_lambda_function.managed.arn
+}
+
+resource "aws_lambda_function" "plain" {
+  function_name = "plain"
+}
+resource "aws_lambda_event_source_mapping" "b" {
+  event_source_arn = aws_sqs_queue.b.arn
+  function_name    = aws_lambda_function.plain.arn
+}
+`})
+	want := map[string]string{
+		"aws_sqs_queue.a": "on Lambda Managed Instances, AWS may throttle traffic that more than doubles within 300 s while it adds instances (lambda_managed_instances_doubling_window_seconds): how far it scales is bounded, how fast is not",
+		"aws_sqs_queue.b": "",
+	}
+	for _, q := range res.Explanation.Roots[0].Queues {
+		if len(q.Consumers) != 1 {
+			t.Fatalf("%s: consumers %+v", q.Address, q.Consumers)
+		}
+		if got := q.Consumers[0].Growth; got != want[q.Address] {
+			t.Errorf("%s: growth %q, want %q", q.Address, got, want[q.Address])
+		}
+	}
+}

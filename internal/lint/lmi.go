@@ -67,6 +67,7 @@ func (b *builder) readManagedInstances(f *Fleet, n *block) {
 	if c == nil {
 		return
 	}
+	f.ManagedInstances = true
 	b.lmi.functions = append(b.lmi.functions, &managedFunction{fleet: f, providerARN: c.ref("capacity_provider_arn"),
 		perEnv: c.num("per_execution_environment_max_concurrency"), gibPerVCPU: c.num("execution_environment_memory_gib_per_vcpu"),
 		memory: n.num("memory_size")})

@@ -24,6 +24,7 @@ import (
 //	      max size: <attribute> <value> at <file>:<line>
 //	      per_consumer_rate = …
 //	      deployment: <kind> (<file>:<line>): <percentages>; keeps <n> consumers in service at the maximum size
+//	      growth: <what AWS says of a Lambda Managed Instances function's growth>
 //	      provisioning lag: at least <seconds> s: <why> (<file>:<line>)
 //	      warmup, not counted in the lag: <attribute> = <value> (<file>:<line>)
 //	      policy <address> <kind> (<file>:<line>)
@@ -110,6 +111,9 @@ func writeQueueText(b *bytes.Buffer, q model.QueueExplanation) {
 		}
 		if c.Deployment != nil {
 			fmt.Fprintf(b, "      deployment: %s\n", deploymentText(*c.Deployment))
+		}
+		if c.Growth != "" {
+			fmt.Fprintf(b, "      growth: %s\n", c.Growth)
 		}
 		writeLagText(b, c)
 		for _, p := range c.Policies {

@@ -107,6 +107,9 @@ type ConsumerExplanation struct {
 	// instance maintenance policy, an ECS deployment) and what it keeps
 	// in service; null when nothing in the configuration does.
 	Deployment *DeploymentExplanation `json:"deployment"`
+	// Growth is what AWS says of how fast a function on Lambda Managed
+	// Instances grows, absent for any other consumer.
+	Growth string `json:"growth,omitempty"`
 	// ProvisioningLag is the lower bound on the fleet's provisioning lag
 	// its configuration gives (Fleet.ProvisioningLag), absent without
 	// one.

@@ -293,6 +293,11 @@ type Fleet struct {
 	// SizeOf is the address SizeAttr is an argument of when it is not the
 	// fleet's own (an event source mapping's), for messages.
 	SizeOf string
+	// ManagedInstances is true for a Lambda function on Lambda Managed
+	// Instances (capacity_provider_config): AWS may throttle its traffic
+	// when it more than doubles within
+	// lambda_managed_instances_doubling_window_seconds.
+	ManagedInstances bool
 	// Warmup is how long the configuration says a new consumer warms up
 	// (lag.go): shown by --explain, never a bound on the lag.
 	Warmup Warmup

@@ -124,8 +124,21 @@ func (unreachableWithinRTO) CheckMapping(m *model.EventSourceMapping, r model.Re
 		fix = "use provisioned_poller_config"
 	}
 	r.Report(at, summary+": "+fix,
-		fmt.Sprintf("%s would clear max_backlog %s in %s s, within rto_seconds %s, but %s is not at that ceiling when the backlog is: %s and adds at most %s a minute (%s), so it reaches %s and its ceiling after %s s; by rto_seconds it has drained %s of the %s messages, and %s",
+		fmt.Sprintf("%s would clear max_backlog %s in %s s, within rto_seconds %s, but %s is not at that ceiling when the backlog is: %s and adds at most %s a minute (%s), so it reaches %s and its ceiling after %s s; by rto_seconds it has drained %s of the %s messages, and %s%s",
 			s.capacityTerms(), num(b.V), num(s.Drain.Seconds), num(rto.V), f.Addr, start, num(in.RampPerMinute), rate, reach, num(ramp.FullSeconds),
-			num(max(ramp.DrainedByRTO, 0)), num(b.V), cleared),
+			num(max(ramp.DrainedByRTO, 0)), num(b.V), cleared, managedGrowth(m, f, ramp.StartConsumers, required)),
 		facts...)
+}
+
+// managedGrowth is what AWS says of a function on Lambda Managed Instances
+// whose concurrency must more than double to reach required from start:
+// its traffic may be throttled while instances are added, which the ramp
+// does not count ("" otherwise, or when AWS's window is not in the table).
+func managedGrowth(m *model.EventSourceMapping, f *model.Fleet, start, required float64) string {
+	window, ok := m.Limits.Limit("lambda_managed_instances_doubling_window_seconds")
+	if !f.ManagedInstances || !ok || start <= 0 || required <= 2*start {
+		return ""
+	}
+	return fmt.Sprintf("; on Lambda Managed Instances it must also grow %s-fold, from %s to %s, and AWS may throttle traffic that more than doubles within %s s (lambda_managed_instances_doubling_window_seconds) while it adds instances, so recovery may take longer still",
+		num(capacity.Clean(required/start)), num(start), num(required), num(window.Value))
 }

@@ -59,6 +59,30 @@ func TestUnreachableWithinRTO(t *testing.T) {
 				Facts: facts("arrival_rate", 100, "effective_arrival_rate", 100, "per_consumer_rate", 1, "max_consumers", 1000, "capacity", 1000, "surplus", 900, "max_backlog", 360000, "rto_seconds", 450, "start_consumers", 100, "ramp_per_minute", 300, "ramp_seconds", 180, "required_consumers", 900, "drained_by_rto", 324000, "drain_seconds", 490)}},
 		},
 		{
+			// The same ramp for a function on Lambda Managed Instances
+			// (its capacity provider allows 1,600, over the mapping's
+			// 1,250): from 100 to 1,000 is 10-fold, and AWS may throttle
+			// traffic that more than doubles within 5 minutes.
+			name: "on Lambda Managed Instances",
+			files: map[string]string{"main.tf": strings.Replace(rampQueue("400", ""), `tags          = { "queuecap:per_consumer_rate" = 1 }`,
+				`tags          = { "queuecap:per_consumer_rate" = 1 }
+  capacity_provider_config {
+    lambda_managed_instances_capacity_provider_config {
+      capacity_provider_arn = aws_lambda_capacity_provider.workers.arn
+    }
+  }`, 1) + `
+resource "aws_lambda_capacity_provider" "workers" {
+  name                             = "workers"
+  capacity_provider_scaling_config = [{ max_vcpu_count = 1 }]
+}
+`},
+			issues: []issue{{Summary: "the mapping's ramp clears max_backlog 360,000 in 428.04 s, over rto_seconds 400: use provisioned_poller_config",
+				Message: "(at most 1,250 concurrent invokes, standard mode's cap per mapping (lambda_sqs_standard_max_concurrency)) × 1 msg/s = 1,250 msg/s would clear max_backlog 360,000 in 313.04 s, within rto_seconds 400, but aws_lambda_function.worker is not at that ceiling when the backlog is: standard mode starts at 5 concurrent invokes (lambda_sqs_standard_initial_concurrency), or the 100 the arrivals keep busy (100 / 1) and adds at most 300 a minute (lambda_sqs_standard_ramp_per_minute), so it reaches the 1,000 concurrent invokes the headroom formula asks for after 180 s and its ceiling after 230 s; by rto_seconds it has drained 327,750 of the 360,000 messages, and clears it at 428.04 s" +
+					"; on Lambda Managed Instances it must also grow 10-fold, from 100 to 1,000, and AWS may throttle traffic that more than doubles within 300 s (lambda_managed_instances_doubling_window_seconds) while it adds instances, so recovery may take longer still",
+				Start: at(15, 1), End: at(15, 52),
+				Facts: facts("arrival_rate", 100, "effective_arrival_rate", 100, "per_consumer_rate", 1, "max_consumers", 1250, "capacity", 1250, "surplus", 1150, "max_backlog", 360000, "rto_seconds", 400, "start_consumers", 100, "ramp_per_minute", 300, "ramp_seconds", 230, "required_consumers", 1000, "drained_by_rto", 327750, "drain_seconds", 428.04347826087)}},
+		},
+		{
 			name:  "standard mode's ramp within the RTO",
 			files: map[string]string{"main.tf": rampQueue("430", "")},
 		},
