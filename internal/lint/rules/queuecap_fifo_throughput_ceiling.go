@@ -71,6 +71,12 @@ func (fifoThroughputCeiling) CheckQueue(q *model.Queue, r model.Reporter) {
 		return // within what a FIFO queue takes in any mode and Region
 	}
 	arrival := arrivalTerms(q, lambda.V, retries, eff)
+	// Whether it is a FIFO queue at all comes first.
+	if !q.FIFO.Known {
+		r.Skip(q.FIFO.Range, fmt.Sprintf("fifo_queue of %s %s: as a FIFO queue without high throughput, %s would exceed its %s msg/s",
+			q.Addr, q.FIFO.Unknown(), arrival, num(floor.MessagesPerSecond)))
+		return
+	}
 	for _, s := range []struct {
 		name    string
 		setting model.Setting[string]
@@ -80,11 +86,6 @@ func (fifoThroughputCeiling) CheckQueue(q *model.Queue, r model.Reporter) {
 				s.name, q.Addr, s.setting.Unknown(), arrival, num(floor.MessagesPerSecond)))
 			return
 		}
-	}
-	if !q.FIFO.Known {
-		r.Skip(q.FIFO.Range, fmt.Sprintf("fifo_queue of %s %s: as a FIFO queue without high throughput, %s would exceed its %s msg/s",
-			q.Addr, q.FIFO.Unknown(), arrival, num(floor.MessagesPerSecond)))
-		return
 	}
 	highThroughput := q.FIFOThroughputLimit.Is(perMessageGroupID, perQueue) && q.DeduplicationScope.Is(messageGroup, queueScope)
 	if !highThroughput {

@@ -123,6 +123,19 @@ resource "aws_sqs_queue" "orders" {
 			skips: []skip{{Reason: "fifo_queue of aws_sqs_queue.orders comes from var.fifo, which has no value here (set it with --var, a tfvars file or TF_VAR_fifo): as a FIFO queue without high throughput, the declared arrival rate 4,000 msg/s would exceed its 3,000 msg/s", File: "main.tf", Line: 6}},
 		},
 		{
+			// Whether it is a FIFO queue decides first.
+			name: "fifo_queue and fifo_throughput_limit not known before apply",
+			files: map[string]string{"main.tf": `variable "q" {}
+
+resource "aws_sqs_queue" "orders" {
+  fifo_queue            = var.q.fifo
+  fifo_throughput_limit = var.q.limit
+  tags                  = { "queuecap:arrival_rate" = 4000 }
+}
+`},
+			skips: []skip{{Reason: "fifo_queue of aws_sqs_queue.orders comes from var.q, which has no value here (set it with --var, a tfvars file or TF_VAR_q): as a FIFO queue without high throughput, the declared arrival rate 4,000 msg/s would exceed its 3,000 msg/s", File: "main.tf", Line: 4}},
+		},
+		{
 			name: "fifo_queue not known before apply, a rate any FIFO queue takes",
 			files: map[string]string{"main.tf": `variable "fifo" {
   type = bool
