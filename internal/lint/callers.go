@@ -37,7 +37,7 @@ func (b *builder) place(p *placedIssue, subject string) {
 	for _, c := range chain {
 		is.Callers = append(is.Callers, toRange(c.call.DefRange))
 	}
-	p.local = strings.ReplaceAll(is.Message, in.addr+".", "")
+	p.local = withoutPrefix(is.Message, in.addr+".")
 	k := slices.IndexFunc(chain, func(c *instance) bool { return !isLocalSource(c.call.Source) })
 	if k < 0 {
 		// Local modules only: the finding stays where it lies, and the
@@ -267,4 +267,38 @@ func lineOf(src []byte, n int) ([]byte, bool) {
 		src = src[:i]
 	}
 	return src, true
+}
+
+// withoutPrefix is text with prefix removed where it starts an address:
+// not where it follows another address's part, so that
+// "module.runners.module.runners.aws_lambda_function.f" loses only the
+// first "module.runners." (the instance's own child module of the same
+// name keeps its), as the module linted as its own root writes it.
+func withoutPrefix(text, prefix string) string {
+	var b strings.Builder
+	for {
+		i := strings.Index(text, prefix)
+		if i < 0 {
+			b.WriteString(text)
+			return b.String()
+		}
+		if i > 0 && isAddressByte(text[i-1]) {
+			b.WriteString(text[:i+len(prefix)])
+		} else {
+			b.WriteString(text[:i])
+		}
+		text = text[i+len(prefix):]
+		// The address that lost its prefix continues here: a repeat of
+		// the prefix right after is its own child module's.
+		for strings.HasPrefix(text, prefix) {
+			b.WriteString(prefix)
+			text = text[len(prefix):]
+		}
+	}
+}
+
+// isAddressByte reports a byte that continues a resource address.
+func isAddressByte(c byte) bool {
+	return c == '.' || c == '_' || c == '-' || c == ']' || c == '"' || c == '[' ||
+		('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') || ('0' <= c && c <= '9')
 }

@@ -325,3 +325,67 @@ resource "aws_lambda_event_source_mapping" "m" {
 		t.Errorf("callers' lines %v, want %v", got, want)
 	}
 }
+
+// TestFindingsOncePerPlaceChildOfTheSameName: a module linted as its own
+// root and through an example that calls it "runners", where the module
+// itself calls a child "runners": the two reaches name the consumer
+// module.runners.aws_lambda_function.f and
+// module.runners.module.runners.aws_lambda_function.f, the same function,
+// and are one finding.
+func TestFindingsOncePerPlaceChildOfTheSameName(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"main.tf": `resource "aws_sqs_queue" "builds" {
+  name = "builds"
+}
+
+module "runners" {
+  source    = "./modules/runners"
+  queue_arn = aws_sqs_queue.builds.arn
+}
+`,
+		"modules/runners/main.tf": `variable "queue_arn" {}
+
+resource "aws_lambda_function" "f" {
+  function_name = "scale-up"
+  timeout       = 30
+}
+
+resource "aws_lambda_event_source_mapping" "m" {
+  event_source_arn        = var.queue_arn
+  function_name           = aws_lambda_function.f.arn
+  function_response_types = ["ReportBatchItemFailures"]
+}
+`,
+		"examples/default/main.tf": "module \"runners\" {\n  source = \"../..\"\n}\n",
+	})
+	res := lintDir(t, lint.Options{Dirs: []string{dir}, Recursive: true})
+	var got []lint.Issue
+	for _, is := range res.Issues {
+		if is.Rule == "queuecap_missing_dead_letter_queue" {
+			got = append(got, is)
+		}
+	}
+	if len(got) != 1 {
+		t.Fatalf("%d findings, want one for both reaches: %v", len(got), got)
+	}
+	if want := []string{"aws_sqs_queue.builds", "module.runners.aws_sqs_queue.builds"}; !slices.Equal(got[0].Instances, want) {
+		t.Errorf("instances %v, want %v", got[0].Instances, want)
+	}
+	if !strings.Contains(got[0].Message, "consumed by module.runners.aws_lambda_function.f ") {
+		t.Errorf("message %q does not name the consumer in the module's own addresses", got[0].Message)
+	}
+}
+
+func TestWithoutPrefix(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		{"module.a.aws_sqs_queue.q is consumed by module.a.module.a.aws_lambda_function.f", "aws_sqs_queue.q is consumed by module.a.aws_lambda_function.f"},
+		{"(module.a.x) and module.a.y", "(x) and y"},
+		{"module.ab.x stays", "module.ab.x stays"},
+		{"submodule.a.x stays", "submodule.a.x stays"},
+	} {
+		if got := lint.WithoutPrefix(c.text, "module.a."); got != c.want {
+			t.Errorf("withoutPrefix(%q) = %q, want %q", c.text, got, c.want)
+		}
+	}
+}

@@ -13,6 +13,9 @@ import (
 // SetRootEvalTime sets how long one root module's evaluation may take.
 func SetRootEvalTime(d time.Duration) { rootEvalTime = d }
 
+// WithoutPrefix is withoutPrefix, for tests.
+var WithoutPrefix = withoutPrefix
+
 // WriteFiles writes files (path relative to dir → content) under dir: one
 // helper for this package's tests and lint_test's.
 func WriteFiles(t testing.TB, dir string, files map[string]string) {
