@@ -389,3 +389,17 @@ func TestWithoutPrefix(t *testing.T) {
 		}
 	}
 }
+
+func TestModulePrefix(t *testing.T) {
+	for addr, want := range map[string]string{
+		"aws_sqs_queue.q":                         "",
+		`module.q["a"].aws_sqs_queue.q`:           `module.q["a"].`,
+		"module.a.module.b[2].aws_sqs_queue.q[0]": "module.a.module.b[2].",
+		"module.a.data.aws_iam_policy_document.p": "module.a.",
+		"module.broken":                           "",
+	} {
+		if got := lint.ModulePrefix(addr); got != want {
+			t.Errorf("modulePrefix(%q) = %q, want %q", addr, got, want)
+		}
+	}
+}

@@ -16,6 +16,9 @@ func SetRootEvalTime(d time.Duration) { rootEvalTime = d }
 // WithoutPrefix is withoutPrefix, for tests.
 var WithoutPrefix = withoutPrefix
 
+// ModulePrefix is modulePrefix, for tests.
+var ModulePrefix = modulePrefix
+
 // WriteFiles writes files (path relative to dir → content) under dir: one
 // helper for this package's tests and lint_test's.
 func WriteFiles(t testing.TB, dir string, files map[string]string) {

@@ -104,6 +104,9 @@ func (m *skipMerger) add(s Skip, root string) {
 		reason := s.Reason
 		if s.Address != "" {
 			reason = strings.ReplaceAll(reason, s.Address, "\x00")
+			if p := modulePrefix(s.Address); p != "" {
+				reason = strings.ReplaceAll(reason, p, "\x01")
+			}
 		}
 		m.others[i][maphash.String(m.seed, reason)] = struct{}{}
 		if root != m.roots[i] {
@@ -119,8 +122,43 @@ func sameVerdict(s, kept Skip) bool {
 	if s.Reason == kept.Reason {
 		return true
 	}
-	return s.Address != "" && kept.Address != "" && strings.Contains(s.Reason, s.Address) &&
-		strings.ReplaceAll(s.Reason, s.Address, kept.Address) == kept.Reason
+	if s.Address == "" || kept.Address == "" || !strings.Contains(s.Reason, s.Address) {
+		return false
+	}
+	if strings.ReplaceAll(s.Reason, s.Address, kept.Address) == kept.Reason {
+		return true
+	}
+	// The reason names other resources of the same module instance too
+	// (a queue's mapping): module.q["b"]. for module.q["a"]. throughout.
+	sp, kp := modulePrefix(s.Address), modulePrefix(kept.Address)
+	return sp != "" && kp != "" && strings.ReplaceAll(s.Reason, sp, kp) == kept.Reason
+}
+
+// modulePrefix is the module instance part of a resource address,
+// "module.q[\"a\"]." of module.q["a"].aws_sqs_queue.q; "" for a resource
+// of the root module.
+func modulePrefix(addr string) string {
+	p := 0
+	for strings.HasPrefix(addr[p:], "module.") {
+		rest := addr[p+len("module."):]
+		i := strings.IndexAny(rest, ".[")
+		if i < 0 {
+			break
+		}
+		j := i
+		if rest[i] == '[' {
+			k := strings.Index(rest[i:], "]")
+			if k < 0 {
+				break
+			}
+			j = i + k + 1
+		}
+		if j >= len(rest) || rest[j] != '.' {
+			break
+		}
+		p += len("module.") + j + 1
+	}
+	return addr[:p]
 }
 
 func (m *skipMerger) result() []Skip {

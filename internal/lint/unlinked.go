@@ -271,6 +271,9 @@ func (l *linker) reportCoverage() {
 			reason = fmt.Sprintf("%s may be consumed through %s, which may receive and delete its messages, but no Lambda function, ECS service or auto scaling group "+
 				"of the linted configuration runs with %s (the compute the linter sizes; an EKS pod's or a lone EC2 instance's is not), "+
 				"so that consumer could not be sized and the queue's capacity was not checked", q.Addr, what, it)
+		case len(q.Consumers) == 0 && len(q.Mappings) > 0:
+			reason = fmt.Sprintf("%s is read by %s, whose function is not a Lambda function of the linted configuration (the link skip there says why), "+
+				"so that consumer could not be sized and the queue's capacity was not checked", q.Addr, q.Mappings[0].Addr)
 		case len(q.Consumers) == 0:
 			reason = fmt.Sprintf("no consumer of %s is linked (an event source mapping, an EventBridge pipe, an IAM role allowed to receive and delete its messages, "+
 				"a queuecap:queue tag, a scaling policy on its metrics, or a consumer in its %s queue block), so its capacity was not checked", q.Addr, l.model.ConfigFileName())

@@ -443,7 +443,7 @@ resource "aws_lambda_event_source_mapping" "m" {
 		}
 	}
 	want := []string{`module.q["a"].aws_sqs_queue.q`, `module.q["b"].aws_sqs_queue.q`, `module.q["c"].aws_sqs_queue.q`}
-	if len(coverage) != 1 || !strings.HasPrefix(coverage[0].Reason, `no consumer of module.q["a"].aws_sqs_queue.q is linked`) ||
+	if len(coverage) != 1 || !strings.HasPrefix(coverage[0].Reason, `module.q["a"].aws_sqs_queue.q is read by module.q["a"].aws_lambda_event_source_mapping.m, whose function is not a Lambda function of the linted configuration`) ||
 		strings.Contains(coverage[0].Reason, "other reason") || coverage[0].Address != want[0] || !slices.Equal(coverage[0].Instances, want) {
 		t.Errorf("coverage skips %+v, want one for module.q[\"a\"] listing the three instances", coverage)
 	}
