@@ -132,7 +132,7 @@ func PlanFleetWith(in SizingInput, slaSeconds float64, opts FleetOptions) (Fleet
 			muR := dec(in.PerConsumerRate)
 			minSurplus := new(big.Rat)
 			if in.RTOSeconds > 0 {
-				minSurplus = atLeast0(sub(mul(ratInt(p.MinSize), muR), effR))
+				minSurplus = minFleetSurplus(p.MinSize, muR, effR)
 			}
 			if p.DrainSeconds, err = lagDrainSeconds(dec(in.MaxBacklog), minSurplus, sub(mul(ratInt(p.MaxSize), muR), effR), dec(in.ProvisioningLagSeconds)); err != nil {
 				return p, err

@@ -27,6 +27,7 @@ const (
 	LimitLambdaMinimumPollersMax         = "lambda_sqs_minimum_pollers_max"
 	LimitLambdaMaximumPollersMax         = "lambda_sqs_maximum_pollers_max"
 	LimitLambdaMaximumConcurrencyMax     = "lambda_sqs_maximum_concurrency_max"
+	LimitLambdaMaximumPollersDefault     = "lambda_sqs_maximum_pollers_default"
 )
 
 // LambdaPollers is a provisioned mapping's provisioned_poller_config.

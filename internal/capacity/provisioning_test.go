@@ -54,3 +54,17 @@ func TestLaggedDrain(t *testing.T) {
 		})
 	}
 }
+
+func TestAlarmDelaySeconds(t *testing.T) {
+	if got, err := capacity.AlarmDelaySeconds(3, 60); err != nil || got != 180 {
+		t.Errorf("AlarmDelaySeconds(3, 60) = %v, %v; want 180", got, err)
+	}
+	if got, err := capacity.AlarmDelaySeconds(3, 0.1); err != nil || got != 0.3 {
+		t.Errorf("AlarmDelaySeconds(3, 0.1) = %v, %v; want exactly 0.3", got, err)
+	}
+	for _, c := range [][2]float64{{0, 60}, {2, 0}, {-1, 60}} {
+		if _, err := capacity.AlarmDelaySeconds(c[0], c[1]); err == nil {
+			t.Errorf("AlarmDelaySeconds(%v, %v): no error", c[0], c[1])
+		}
+	}
+}

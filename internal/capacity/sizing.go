@@ -124,7 +124,7 @@ func Size(in SizingInput) (Sizing, error) {
 		if _, err := FleetCapacity(out.MinConsumers, mu); err != nil {
 			return out, err
 		}
-		minSurplus = atLeast0(sub(mul(ratInt(out.MinConsumers), muR), effR))
+		minSurplus = minFleetSurplus(out.MinConsumers, muR, effR)
 		remaining = atLeast0(sub(remaining, mul(minSurplus, lagR)))
 		window = sub(window, lagR)
 	}

@@ -239,8 +239,8 @@ func (b *builder) modelResource(res *resourceInstance) {
 			m.ModeUnknown = dynamicUnknown + ", so whether the mapping is in provisioned mode is not known"
 		} else if pc != nil {
 			m.Provisioned, m.PollersRange = true, pc.rng
-			m.MinimumPollers = withDefault(pc.num("minimum_pollers"), m.Limit("lambda_sqs_minimum_pollers_default"), pc.rng, "minimum_pollers")
-			m.MaximumPollers = withDefault(pc.num("maximum_pollers"), m.Limit("lambda_sqs_maximum_pollers_default"), pc.rng, "maximum_pollers")
+			m.MinimumPollers = withDefault(pc.num("minimum_pollers"), m.Limit(capacity.LimitLambdaMinimumPollersLeast), pc.rng, "minimum_pollers")
+			m.MaximumPollers = withDefault(pc.num("maximum_pollers"), m.Limit(capacity.LimitLambdaMaximumPollersDefault), pc.rng, "maximum_pollers")
 		}
 		src, fn := n.ref("event_source_arn"), n.ref("function_name")
 		b.mappingRefs[m] = [2]cty.Value{src.val, fn.val}

@@ -104,9 +104,11 @@ func explainQueue(q *Queue, shown map[string]bool) QueueExplanation {
 			c.Policies = append(c.Policies, explainPolicy(p, shown))
 		}
 		c.Deployment = explainDeployment(f, q.Limits)
-		if w, ok := q.Limits.Limit("lambda_managed_instances_doubling_window_seconds"); f.ManagedInstances && ok {
-			c.Growth = "on Lambda Managed Instances, AWS may throttle traffic that more than doubles within " + textfmt.Number(w.Value) +
-				" s while it adds instances (" + w.Name + "): how far it scales is bounded, how fast is not"
+		if f.ManagedInstances {
+			if w, ok := q.Limits.Limit("lambda_managed_instances_doubling_window_seconds"); ok {
+				c.Growth = "on Lambda Managed Instances, AWS may throttle traffic that more than doubles within " + textfmt.Number(w.Value) +
+					" s while it adds instances (" + w.Name + "): how far it scales is bounded, how fast is not"
+			}
 		}
 		c.ProvisioningLag, c.Warmup = explainLag(f, q.Limits), explainWarmup(f)
 		e.Consumers = append(e.Consumers, c)
@@ -186,15 +188,15 @@ func explainDeployment(f *Fleet, limits capacity.AWSLimits) *DeploymentExplanati
 	e.MinHealthy = explainPercent(r.MinHealthy, r.MinAttr, minLimit, limits)
 	e.MaxHealthy = explainPercent(r.MaxHealthy, r.MaxAttr, maxLimit, limits)
 	switch {
-	case !sizeKnown || e.Strategy != "":
-	case r.Kind != model.ReplaceECSRolling && e.MaxHealthy.Value != nil && *e.MaxHealthy.Value > 100:
-		e.InService = new(size.V) // it launches before it terminates
-	case e.MinHealthy.Value != nil && r.Kind == model.ReplaceECSRolling:
-		if n, err := capacity.ConsumersDuringDeploy(int64(size.V), *e.MinHealthy.Value, r.MinAttr); err == nil {
-			e.InService = new(float64(n))
+	case !sizeKnown || e.Strategy != "" || e.MinHealthy.Value == nil:
+	case r.Kind != model.ReplaceECSRolling && e.MaxHealthy.Value == nil:
+		// Not known: above 100 % the group would keep them all.
+	default:
+		var maxPct float64
+		if e.MaxHealthy.Value != nil {
+			maxPct = *e.MaxHealthy.Value
 		}
-	case e.MinHealthy.Value != nil:
-		if n, _, err := capacity.InstancesDuringReplacement(int64(size.V), *e.MinHealthy.Value, r.MinAttr); err == nil {
+		if n, _, err := r.Kept(int64(size.V), *e.MinHealthy.Value, maxPct); err == nil {
 			e.InService = new(float64(n))
 		}
 	}

@@ -168,6 +168,9 @@ resource "aws_cloudwatch_metric_alarm" "refunds" {
 			"health_check_grace_period_seconds=60  of aws_ecs_service.refunds line 73",
 		},
 	}
+	if qs := res.Explanation.Roots[0].Queues; len(qs) != len(want) {
+		t.Fatalf("%d queues explained, want %d", len(qs), len(want))
+	}
 	for _, q := range res.Explanation.Roots[0].Queues {
 		if len(q.Consumers) != 1 {
 			t.Fatalf("%s: consumers %+v", q.Address, q.Consumers)

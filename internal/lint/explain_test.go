@@ -5,6 +5,7 @@ package lint_test
 
 import (
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -418,6 +419,9 @@ resource "aws_lambda_event_source_mapping" "c" {
 		"aws_sqs_queue.b": "reserved_concurrent_executions 500 ",
 		"aws_sqs_queue.c": "reserved_concurrent_executions 500 ",
 	}
+	if qs := res.Explanation.Roots[0].Queues; len(qs) != len(want) {
+		t.Fatalf("%d queues explained, want %d", len(qs), len(want))
+	}
 	for _, q := range res.Explanation.Roots[0].Queues {
 		if len(q.Consumers) != 1 {
 			t.Fatalf("%s: consumers %+v", q.Address, q.Consumers)
@@ -469,6 +473,9 @@ resource "aws_lambda_event_source_mapping" "b" {
 		"aws_sqs_queue.a": "on Lambda Managed Instances, AWS may throttle traffic that more than doubles within 300 s while it adds instances (lambda_managed_instances_doubling_window_seconds): how far it scales is bounded, how fast is not",
 		"aws_sqs_queue.b": "",
 	}
+	if qs := res.Explanation.Roots[0].Queues; len(qs) != len(want) {
+		t.Fatalf("%d queues explained, want %d", len(qs), len(want))
+	}
 	for _, q := range res.Explanation.Roots[0].Queues {
 		if len(q.Consumers) != 1 {
 			t.Fatalf("%s: consumers %+v", q.Address, q.Consumers)
@@ -476,5 +483,39 @@ resource "aws_lambda_event_source_mapping" "b" {
 		if got := q.Consumers[0].Growth; got != want[q.Address] {
 			t.Errorf("%s: growth %q, want %q", q.Address, got, want[q.Address])
 		}
+	}
+}
+
+// TestExplainDeploymentInService: --explain counts the consumers a
+// replacement keeps as queuecap_surplus_during_deploy does, and leaves the
+// count out where a maximum healthy percentage not known before apply may
+// be over 100 (the group then keeps them all).
+func TestExplainDeploymentInService(t *testing.T) {
+	group := func(name, policy string) string {
+		return `resource "aws_autoscaling_group" "` + name + `" {
+  max_size = 1
+  tag {
+    key                 = "queuecap:queue"
+    value               = "aws_sqs_queue.q"
+    propagate_at_launch = false
+  }
+  instance_maintenance_policy {
+` + policy + `
+  }
+}
+`
+	}
+	res, _ := explain(t, map[string]string{"main.tf": "variable \"most\" {}\nresource \"aws_sqs_queue\" \"q\" {}\n" +
+		group("known", "    min_healthy_percentage = 80\n    max_healthy_percentage = 100") +
+		group("unknown", "    min_healthy_percentage = 80\n    max_healthy_percentage = var.most")})
+	got := map[string]string{}
+	for _, c := range res.Explanation.Roots[0].Queues[0].Consumers {
+		got[c.Address] = "nil"
+		if d := c.Deployment; d != nil && d.InService != nil {
+			got[c.Address] = fmt.Sprint(*d.InService)
+		}
+	}
+	if want := map[string]string{"aws_autoscaling_group.known": "0", "aws_autoscaling_group.unknown": "nil"}; !maps.Equal(got, want) {
+		t.Errorf("in service %v, want %v", got, want)
 	}
 }

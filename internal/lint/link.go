@@ -151,7 +151,7 @@ func (l *linker) linkEventSourceMappings() {
 	ceilings := map[*Fleet]model.ConcurrencyCap{}
 	defer func() {
 		for f, c := range ceilings {
-			f.MaxSize, f.SizeAttr, f.SizeTerms, f.SizeOf = c.Size, c.Attr, c.Terms, c.Of
+			f.SetSize(c)
 		}
 	}()
 	for _, m := range l.model.Mappings {
@@ -356,7 +356,8 @@ func lambdaFunctionName(s string) string {
 // are linked (model.SupplyOf): the one place it is computed.
 func (l *linker) computeSupply() {
 	for _, q := range l.model.Queues {
-		q.Supply, q.SupplyGap = model.SupplyOf(q, l.model.Mappings, l.model.ConfigFileName())
+		q.Groups, q.GroupsGap = model.MessageGroupsBound(q, l.model.ConfigFileName())
+		q.Supply, q.SupplyGap = model.SupplyOf(q, l.model.ConfigFileName())
 	}
 }
 

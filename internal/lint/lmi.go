@@ -119,13 +119,13 @@ func (l *linker) linkManagedInstances() {
 		bound, terms, of, why := l.managedBound(m)
 		switch {
 		case why == nil && (!f.MaxSize.Set || !f.MaxSize.Known || f.Unreserved() || bound.V < f.MaxSize.V):
-			f.MaxSize, f.SizeAttr, f.SizeTerms, f.SizeOf = bound, lmiSizeAttr, terms+" concurrent invocations on Lambda Managed Instances", of
-		case why != nil && (!f.MaxSize.Set || f.Unreserved() || f.SizeAttr == "lambda_sqs_standard_max_concurrency"):
+			f.SetSize(model.ConcurrencyCap{Size: bound, Attr: lmiSizeAttr, Terms: terms + " concurrent invocations on Lambda Managed Instances", Of: of})
+		case why != nil && (!f.MaxSize.Set || f.Unreserved() || f.SizeAttr == capacity.LimitLambdaStandardMaxConcurrency):
 			// Only AWS's per-mapping cap bounds it otherwise, far above
 			// what a capacity provider's instances run: checked at that
 			// cap, the queue would pass for checked while the bound that
 			// binds is not known.
-			f.MaxSize, f.SizeAttr, f.SizeTerms, f.SizeOf = *why, why.From, "", of
+			f.SetSize(model.ConcurrencyCap{Size: *why, Attr: why.From, Of: of})
 		}
 	}
 }

@@ -218,11 +218,10 @@ func (a *Alarm) lag() (Lag, bool) {
 			period = n
 		}
 	}
-	seconds := m.V * period.V
-	if math.IsInf(seconds, 0) {
+	seconds, err := capacity.AlarmDelaySeconds(m.V, period.V)
+	if err != nil {
 		return Lag{}, false
 	}
-	seconds = capacity.Clean(seconds)
 	datapoints := " breaching datapoints of its "
 	if m.V == 1 {
 		datapoints = " breaching datapoint of its "

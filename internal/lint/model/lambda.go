@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/queuecap/terraform-provider-queuecap/internal/capacity"
 	"github.com/queuecap/terraform-provider-queuecap/internal/textfmt"
 )
 
@@ -51,7 +52,7 @@ func (m *EventSourceMapping) Caps() []ConcurrencyCap {
 			Attr: "provisioned_poller_config"})
 	}
 	if !m.Provisioned {
-		const name = "lambda_sqs_standard_max_concurrency"
+		const name = capacity.LimitLambdaStandardMaxConcurrency
 		most := m.Limit(name)
 		return append(caps, ConcurrencyCap{Size: KnownNum(most, m.DefRange, name), Attr: name,
 			Terms: fmt.Sprintf("at most %s concurrent invokes, standard mode's cap per mapping (%s)", textfmt.Number(most), name)})
@@ -68,7 +69,7 @@ func (m *EventSourceMapping) Caps() []ConcurrencyCap {
 		pollers = "maximum_pollers " + textfmt.Number(p.V) + " (the default)" + pollers[len("maximum_pollers "+textfmt.Number(p.V)):]
 	}
 	if c > most {
-		return append(caps, ConcurrencyCap{Size: Num{V: most, Set: true, Known: true, Range: p.Range, From: p.From}, Attr: "lambda_sqs_provisioned_max_concurrency",
+		return append(caps, ConcurrencyCap{Size: Num{V: most, Set: true, Known: true, Range: p.Range, From: p.From}, Attr: capacity.LimitLambdaProvisionedMaxConcurrency,
 			Terms: fmt.Sprintf("at most %s concurrent invokes, provisioned mode's most per mapping (lambda_sqs_provisioned_max_concurrency), under %s", textfmt.Number(most), pollers)})
 	}
 	return append(caps, ConcurrencyCap{Size: Num{V: c, Set: true, Known: true, Range: p.Range, From: p.From}, Attr: "maximum_pollers", Terms: pollers})
@@ -99,6 +100,12 @@ func (m *EventSourceMapping) Ceiling(reserved Num) ConcurrencyCap {
 		}
 	}
 	return best
+}
+
+// SetSize makes c the fleet's maximum size: MaxSize, SizeAttr,
+// SizeTerms and SizeOf change together.
+func (f *Fleet) SetSize(c ConcurrencyCap) {
+	f.MaxSize, f.SizeAttr, f.SizeTerms, f.SizeOf = c.Size, c.Attr, c.Terms, c.Of
 }
 
 // SizeText is the fleet's maximum size as a finding's arithmetic states

@@ -221,6 +221,11 @@ type Queue struct {
 	// Every rule reads the same Supply: it is read-only.
 	Supply    *Supply
 	SupplyGap *Unchecked
+	// Groups is the bound its declared message_groups put on its
+	// consumers (MessageGroupsBound), settled with the supply, or
+	// GroupsGap says why it cannot be known; both nil without one.
+	Groups    *GroupsBound
+	GroupsGap *Unchecked
 }
 
 // IgnoredConsumer is a fleet left out of a queue's consumers, and why.
@@ -354,6 +359,27 @@ func (r *Replacement) DefaultLimits() (minHealthy, maxHealthy string) {
 		return "ecs_deployment_minimum_healthy_percent_default", "ecs_deployment_maximum_percent_default"
 	}
 	return "", ""
+}
+
+// Kept is the fewest of size consumers the replacement keeps in service
+// at the percentages minPct and maxPct (maxPct is read for an auto scaling
+// group only): a blue/green deployment, or a group that launches before it
+// terminates (maxPct above 100), keeps them all; an ECS rolling deployment
+// ceil(size × minPct / 100) (capacity.ConsumersDuringDeploy); any other
+// group at most size − 1, replacing at least one instance at a time
+// (capacity.InstancesDuringReplacement), and oneAtATime says when that,
+// not the percentage, sets the count.
+func (r *Replacement) Kept(size int64, minPct, maxPct float64) (kept int64, oneAtATime bool, err error) {
+	switch {
+	case r.Kind == ReplaceECSBlueGreen:
+		return size, false, nil
+	case r.Kind == ReplaceECSRolling:
+		kept, err = capacity.ConsumersDuringDeploy(size, minPct, r.MinAttr)
+		return kept, false, err
+	case maxPct > 100:
+		return size, false, nil
+	}
+	return capacity.InstancesDuringReplacement(size, minPct, r.MinAttr)
 }
 
 // Unreserved reports a Lambda function whose size is its

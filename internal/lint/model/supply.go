@@ -140,14 +140,14 @@ func MessageGroupsBound(q *Queue, configFile string) (*GroupsBound, *Unchecked) 
 // message_size_bytes, no provisioned mapping (AWS publishes no payload
 // throughput for standard mode), several mappings from q to f, or
 // maximum_pollers not known (its ceiling is skipped there).
-func payloadOf(q *Queue, f *Fleet, mappings []*EventSourceMapping) (*PayloadSupply, *Unchecked) {
+func payloadOf(q *Queue, f *Fleet) (*PayloadSupply, *Unchecked) {
 	size := q.Rates.MessageSizeBytes
 	if !size.Set || f.Kind != FleetLambda {
 		return nil, nil
 	}
 	var m *EventSourceMapping
-	for _, o := range mappings {
-		if o.Queue == q && o.Function == f {
+	for _, o := range q.Mappings {
+		if o.Function == f {
 			if m != nil {
 				return nil, nil
 			}
@@ -209,7 +209,7 @@ func (q *Queue) ConsumerName(f *Fleet) string {
 // Unchecked saying which value it needs is unknown or undeclared (and
 // where); any other queue has neither, nothing to check. configFile names
 // the file queue blocks are written in, for that reason.
-func SupplyOf(q *Queue, mappings []*EventSourceMapping, configFile string) (*Supply, *Unchecked) {
+func SupplyOf(q *Queue, configFile string) (*Supply, *Unchecked) {
 	if len(q.Consumers) == 0 || !q.Rates.ArrivalRate.Set {
 		return nil, nil
 	}
@@ -234,7 +234,7 @@ func SupplyOf(q *Queue, mappings []*EventSourceMapping, configFile string) (*Sup
 		if err != nil || f.MaxSize.V != math.Trunc(f.MaxSize.V) {
 			return nil, &Unchecked{f.MaxSize.Range, fmt.Sprintf("%s %s of %s is not a whole number of consumers of at least 0", f.SizeAttr, textfmt.Number(f.MaxSize.V), f.Addr)}
 		}
-		payload, gap := payloadOf(q, f, mappings)
+		payload, gap := payloadOf(q, f)
 		if gap != nil {
 			return nil, gap
 		}
@@ -247,7 +247,7 @@ func SupplyOf(q *Queue, mappings []*EventSourceMapping, configFile string) (*Sup
 		sizes = append(sizes, fs)
 	}
 	var groups int64
-	if s.Groups, gap = MessageGroupsBound(q, configFile); gap != nil {
+	if s.Groups, gap = q.Groups, q.GroupsGap; gap != nil {
 		return nil, gap
 	} else if s.Groups != nil {
 		groups = int64(s.Groups.Groups.V)

@@ -168,7 +168,7 @@ func reportFIFOCeiling(q *model.Queue, r model.Reporter, c capacity.FIFOCeiling,
 // bound only when the consumers' own capacity does not drain it either,
 // a second cause with its own fix.
 func checkMessageGroups(q *model.Queue, r model.Reporter, lambda float64, retries capacity.Retries, eff float64) {
-	g, gap := model.MessageGroupsBound(q, model.DefaultConfigFile)
+	g, gap := q.Groups, q.GroupsGap
 	if gap != nil {
 		r.Skip(gap.Range, gap.Reason)
 		return

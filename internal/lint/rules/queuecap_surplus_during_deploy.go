@@ -64,19 +64,17 @@ func checkDeploy(s *supply, i int, r model.Reporter) {
 	if !ok {
 		return
 	}
+	var maxPct float64
 	if rep.Kind != model.ReplaceECSRolling {
 		// Above 100 % the group launches before it terminates: it does
-		// not drop below its size.
-		maxPct, ok := percentage(s.queue, f, rep.MaxHealthy, rep.MaxAttr, maxLimit, r)
-		if !ok || maxPct.V > 100 {
+		// not drop below its size (Kept).
+		pct, ok := percentage(s.queue, f, rep.MaxHealthy, rep.MaxAttr, maxLimit, r)
+		if !ok {
 			return
 		}
+		maxPct = pct.V
 	}
-	left, err := capacity.ConsumersDuringDeploy(int64(fs.Size), minPct.V, rep.MinAttr)
-	oneAtATime := false
-	if rep.Kind != model.ReplaceECSRolling && err == nil {
-		left, oneAtATime, err = capacity.InstancesDuringReplacement(int64(fs.Size), minPct.V, rep.MinAttr)
-	}
+	left, oneAtATime, err := rep.Kept(int64(fs.Size), minPct.V, maxPct)
 	if err != nil {
 		r.Skip(minPct.Range, rep.MinAttr+" of "+f.Addr+" is invalid: "+err.Error())
 		return
